@@ -1,0 +1,2 @@
+import { platformVitestConfig } from '@platform/vitest-config';
+export default platformVitestConfig();

@@ -1,0 +1,17 @@
+// Shared vitest config. `nest: true` compiles tests with SWC so Nest decorators and
+// emitDecoratorMetadata work (esbuild, vitest's default, drops decorator metadata).
+import { defineConfig } from 'vitest/config';
+import swc from 'unplugin-swc';
+
+export function platformVitestConfig({ nest = false, ...test } = {}) {
+  return defineConfig({
+    plugins: nest
+      ? [swc.vite({ module: { type: 'es6' }, jsc: { target: 'es2022', parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true } } })]
+      : [],
+    test: {
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      exclude: ['**/node_modules/**', '**/dist/**'],
+      ...test,
+    },
+  });
+}
