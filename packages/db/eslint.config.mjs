@@ -1,1 +1,4 @@
-export { default } from '@platform/eslint-config';
+import config from '@platform/eslint-config';
+
+// src/generated is Prisma's generated client (scripts/generate.mjs).
+export default [{ ignores: ['src/generated/**'] }, ...config];

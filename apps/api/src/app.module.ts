@@ -1,0 +1,41 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { AppsService } from './apps/apps.service';
+import { AuthRepository } from './auth/auth.repository';
+import { AuthService } from './auth/auth.service';
+import { CoreModule } from './db/db.module';
+import type { ClockService } from './clock/clock.service';
+import type { Config } from './config';
+import type { Db } from '@platform/db';
+import { HealthController } from './health/health.controller';
+import { AccessGuard } from './http/access.guard';
+import { ErrorsFilter } from './http/errors.filter';
+import { OperatorController } from './operator/operator.controller';
+import { ProductsController } from './products/products.controller';
+import { ProductsRepository } from './products/products.repository';
+import { ProductsService } from './products/products.service';
+import { ProductsWriteService } from './products/products-write.service';
+import { ShopController } from './shop/shop.controller';
+import { StoresService } from './stores/stores.service';
+
+@Module({})
+export class AppModule {
+  static register(core: { db: Db; config: Config; clock: ClockService }): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CoreModule.register(core)],
+      controllers: [HealthController, ProductsController, ShopController, OperatorController],
+      providers: [
+        AuthRepository,
+        AuthService,
+        StoresService,
+        AppsService,
+        ProductsRepository,
+        ProductsService,
+        ProductsWriteService,
+        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_FILTER, useClass: ErrorsFilter },
+      ],
+    };
+  }
+}

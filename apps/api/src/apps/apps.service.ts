@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import type { Db } from '@platform/db';
+import {
+  DomainError,
+  formatInZone,
+  graceExpiry,
+  hashToken,
+  joinIssues,
+  parseScopeList,
+  tokenExpiresAt,
+  type AppKind,
+  type Scope,
+} from '@platform/domain';
+import { randomBytes } from 'node:crypto';
+import { ClockService } from '../clock/clock.service';
+import { InjectDb } from '../db/db.module';
+import { StoresService } from '../stores/stores.service';
+
+/** decisions §5.1: opaque, URL-safe, 32 random bytes; only the SHA-256 is stored. */
+export const newSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+
+export interface AppCreate {
+  name: string;
+  kind: AppKind;
+  scopes: string[];
+  redirect_urls?: string[];
+  store_handle?: string | null;
+}
+
+interface AppRecord {
+  id: bigint;
+  name: string;
+  kind: string;
+  appKey: string;
+  appSecret: string;
+  scopes: string;
+  redirectUrls: string;
+  storeId: bigint | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+@Injectable()
+export class AppsService {
+  constructor(
+    @InjectDb() private readonly db: Db,
+    private readonly clock: ClockService,
+    private readonly stores: StoresService,
+  ) {}
+
+  async create(input: AppCreate, fixedToken?: string) {
+    const issues: { field: string; message: string }[] = [];
+    if (!input.name.trim()) issues.push({ field: 'name', message: "can't be blank" });
+    const scopes = parseScopeList(input.scopes);
+    if (!scopes.ok) issues.push({ field: 'scopes', message: scopes.message });
+    const redirectUrls = input.redirect_urls ?? [];
+    redirectUrls.forEach((url, i) => {
+      if (!/^https?:\/\/[^\s]+$/.test(url)) issues.push({ field: `redirect_urls[${i}]`, message: 'must be an http(s) URL' });
+    });
+    if (input.kind === 'private' && !input.store_handle) {
+      issues.push({ field: 'store_handle', message: "can't be blank for a private app" });
+    }
+    if (issues.length > 0 || !scopes.ok) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
+    const store = input.kind === 'private' && input.store_handle ? await this.stores.get(input.store_handle) : undefined;
+    const now = this.clock.now();
+    const scopeText = scopes.value.join(',');
+    const token = fixedToken ?? newSecret();
+    const expiresAt = tokenExpiresAt(input.kind, now);
+    const app = await this.db.prisma.$transaction(async (tx) => {
+      const app = await tx.app.create({
+        data: {
+          name: input.name,
+          kind: input.kind,
+          appKey: randomBytes(16).toString('hex'),
+          appSecret: newSecret(),
+          scopes: scopeText,
+          redirectUrls: JSON.stringify(redirectUrls),
+          storeId: store?.id ?? null,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      if (store) {
+        const installation = await tx.installation.create({
+          data: { storeId: store.id, appId: app.id, scopes: scopeText, createdAt: now, updatedAt: now },
+        });
+        await tx.accessToken.create({
+          data: { installationId: installation.id, tokenHash: hashToken(token), expiresAt, createdAt: now },
+        });
+      }
+      return app;
+    });
+    const body = { app: this.toOperator(app, store?.handle ?? null, store?.ianaTimezone ?? 'UTC') };
+    return store ? { ...body, access_token: token, expires_at: formatInZone(expiresAt, store.ianaTimezone) } : body;
+  }
+
+  /** decisions §5.4: a merchant refresh; the previous token stays valid 5 more minutes. */
+  async refreshPrivateToken(handle: string, appId: bigint) {
+    const { store, installation } = await this.installation(handle, appId);
+    const now = this.clock.now();
+    const token = newSecret();
+    const expiresAt = tokenExpiresAt('private', now);
+    await this.db.prisma.$transaction(async (tx) => {
+      const current = await tx.accessToken.findMany({ where: { installationId: installation.id, supersededAt: null } });
+      for (const old of current) {
+        await tx.accessToken.update({
+          where: { id: old.id },
+          data: { supersededAt: now, expiresAt: graceExpiry(now, old.expiresAt) },
+        });
+      }
+      await tx.accessToken.create({ data: { installationId: installation.id, tokenHash: hashToken(token), expiresAt, createdAt: now } });
+    });
+    return { access_token: token, expires_at: formatInZone(expiresAt, store.ianaTimezone) };
+  }
+
+  /** Uninstall (custom/public) or delete (private): every token of the app on that store dies at once. */
+  async remove(handle: string, appId: bigint): Promise<void> {
+    const { installation, app } = await this.installation(handle, appId);
+    await this.db.prisma.$transaction(async (tx) => {
+      await tx.accessToken.deleteMany({ where: { installationId: installation.id } });
+      await tx.installation.delete({ where: { id: installation.id } });
+      if (app.kind === 'private') await tx.app.delete({ where: { id: app.id } });
+    });
+  }
+
+  /** The merchant's approval without the browser (decisions §10): a single-use code, 10 minutes. */
+  async install(handle: string, appId: bigint, requested: string[]) {
+    const store = await this.stores.get(handle);
+    const app = await this.db.prisma.app.findUnique({ where: { id: appId } });
+    if (!app || app.kind === 'private') throw new DomainError('NOT_FOUND', 'App not found');
+    const scopes = parseScopeList(requested);
+    if (!scopes.ok) throw new DomainError('VALIDATION_FAILED', `scopes: ${scopes.message}`);
+    const allowed = new Set(app.scopes.split(','));
+    const extra = scopes.value.filter((s: Scope) => !allowed.has(s));
+    if (extra.length > 0) throw new DomainError('VALIDATION_FAILED', `scopes: ${extra.join(', ')} not requested by the app`);
+    const code = newSecret(24);
+    const now = this.clock.now();
+    await this.db.prisma.oAuthCode.create({
+      data: {
+        codeHash: hashToken(code),
+        storeId: store.id,
+        appId: app.id,
+        scopes: scopes.value.join(','),
+        expiresAt: new Date(now.getTime() + 10 * 60_000),
+        createdAt: now,
+      },
+    });
+    return { code };
+  }
+
+  private async installation(handle: string, appId: bigint) {
+    const store = await this.stores.get(handle);
+    const installation = await this.db.prisma.installation.findUnique({
+      where: { storeId_appId: { storeId: store.id, appId } },
+      include: { app: true },
+    });
+    if (!installation) throw new DomainError('NOT_FOUND', 'App not installed on this store');
+    return { store, installation, app: installation.app };
+  }
+
+  toOperator(app: AppRecord, storeHandle: string | null, tz: string) {
+    return {
+      id: app.id.toString(),
+      name: app.name,
+      kind: app.kind as AppKind,
+      app_key: app.appKey,
+      app_secret: app.appSecret,
+      scopes: app.scopes ? app.scopes.split(',') : [],
+      redirect_urls: JSON.parse(app.redirectUrls) as string[],
+      store_handle: storeHandle,
+      created_at: formatInZone(app.createdAt, tz),
+      updated_at: formatInZone(app.updatedAt, tz),
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import type { Db } from '@platform/db';
+import { InjectDb } from '../db/db.module';
+
+export interface TokenRow {
+  token_id: bigint | number;
+  expires_at: Date;
+  installation_id: bigint | number;
+  scopes: string;
+  app_id: bigint | number;
+  kind: 'private' | 'custom' | 'public';
+  store_id: bigint | number;
+  handle: string;
+  name: string;
+  iana_timezone: string;
+  status: string;
+  plan_expires_at: Date | null;
+}
+
+/** Token lookups run on every Admin API request: one indexed query, straight to the driver. */
+@Injectable()
+export class AuthRepository {
+  constructor(@InjectDb() private readonly db: Db) {}
+
+  async findByTokenHash(tokenHash: string): Promise<TokenRow | undefined> {
+    const rows = await this.db.query<TokenRow>(
+      `SELECT t.id AS token_id, t.expires_at, i.id AS installation_id, i.scopes, a.id AS app_id, a.kind,
+              s.id AS store_id, s.handle, s.name, s.iana_timezone, s.status, s.plan_expires_at
+         FROM access_tokens t
+         JOIN installations i ON i.id = t.installation_id
+         JOIN apps a ON a.id = i.app_id
+         JOIN stores s ON s.id = i.store_id
+        WHERE t.token_hash = ?`,
+      [tokenHash],
+    );
+    return rows[0];
+  }
+}

@@ -1,0 +1,54 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createDb, type Db } from '@platform/db';
+import { randomUUID } from 'node:crypto';
+import { AppModule } from './app.module';
+import { ClockService } from './clock/clock.service';
+import type { Config } from './config';
+import { registerDocsRoutes } from './docs/docs.routes';
+import { installHttpConventions, MAX_BODY_BYTES } from './http/conventions';
+
+export interface Platform {
+  app: NestFastifyApplication;
+  db: Db;
+  clock: ClockService;
+  config: Config;
+  /** Stops the server and closes the database. */
+  close(): Promise<void>;
+}
+
+/** Builds the whole API (not yet listening): used by `main` and by the end-to-end tests. */
+export async function createPlatform(config: Config, options: { db?: Db } = {}): Promise<Platform> {
+  const db = options.db ?? createDb(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
+  const clock = new ClockService(db, config.clock);
+  await clock.sync();
+
+  const adapter = new FastifyAdapter({
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    requestIdLogLabel: 'traceId',
+    disableRequestLogging: true,
+    logger: { level: config.logLevel },
+  });
+  const fastify = adapter.getInstance();
+  installHttpConventions(fastify, clock);
+  registerDocsRoutes(fastify);
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock }), adapter, {
+    bodyParser: false,
+    logger: config.logLevel === 'silent' ? false : ['error', 'warn'],
+  });
+  await app.init();
+  return {
+    app,
+    db,
+    clock,
+    config,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}

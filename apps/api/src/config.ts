@@ -1,0 +1,105 @@
+/** decisions §12.4: every variable the service reads, validated once at start. */
+export interface Config {
+  databaseUrl: string;
+  host: string;
+  port: number;
+  baseDomain: string;
+  operatorToken: string;
+  secret: string;
+  clock: 'system' | 'manual';
+  webhookAllowPrivate: boolean;
+  seedDemo: boolean;
+  sender: 'embedded' | 'off';
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  trustProxy: boolean;
+  sqliteDriver: 'libsql' | 'better-sqlite3';
+  /** decisions §7.1: the leaky bucket per (app, store). */
+  rateLimit: { capacity: number; leakPerSecond: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function bool(env: NodeJS.ProcessEnv, name: string, def: boolean, problems: string[]): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  problems.push(`${name}: must be true or false (got '${raw}')`);
+  return def;
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, def: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    problems.push(`${name}: must be a positive number (got '${raw}')`);
+    return def;
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], def: T, problems: string[]): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if ((allowed as readonly string[]).includes(raw)) return raw as T;
+  problems.push(`${name}: must be one of ${allowed.join(', ')} (got '${raw}')`);
+  return def;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+
+  const databaseUrl = env.DATABASE_URL || 'file:./data/platform.db';
+  if (!/^(file:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
+    problems.push(`DATABASE_URL: must start with file: (SQLite) or postgresql:// (got '${databaseUrl}')`);
+  }
+
+  const host = env.HOST || '127.0.0.1';
+  const portRaw = env.PORT ?? '3000';
+  const port = /^\d+$/.test(portRaw) ? Number(portRaw) : NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT: must be an integer 0..65535 (got '${portRaw}')`);
+
+  const baseDomain = (env.PLATFORM_BASE_DOMAIN || 'localhost').toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(baseDomain)) {
+    problems.push(`PLATFORM_BASE_DOMAIN: must be a domain name such as myplatform.com (got '${baseDomain}')`);
+  }
+
+  const operatorToken = env.PLATFORM_OPERATOR_TOKEN ?? '';
+  if (operatorToken.length < 16) problems.push('PLATFORM_OPERATOR_TOKEN: required, at least 16 characters');
+
+  const secret = env.PLATFORM_SECRET ?? '';
+  if (secret.length < 16) problems.push('PLATFORM_SECRET: required, at least 16 characters (signs pagination cursors)');
+
+  const clock = oneOf(env, 'PLATFORM_CLOCK', ['system', 'manual'] as const, 'system', problems);
+  const webhookAllowPrivate = bool(env, 'PLATFORM_WEBHOOK_ALLOW_PRIVATE', false, problems);
+  const seedDemo = bool(env, 'PLATFORM_SEED_DEMO', true, problems);
+  const sender = oneOf(env, 'PLATFORM_SENDER', ['embedded', 'off'] as const, 'embedded', problems);
+  const trustProxy = bool(env, 'PLATFORM_TRUST_PROXY', false, problems);
+  const logLevel = oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info', problems);
+  const sqliteDriver = oneOf(env, 'PLATFORM_SQLITE_DRIVER', ['libsql', 'better-sqlite3'] as const, 'libsql', problems);
+
+  const rateLimit = {
+    capacity: positiveNumber(env, 'PLATFORM_RATE_LIMIT_CAPACITY', 40, problems),
+    leakPerSecond: positiveNumber(env, 'PLATFORM_RATE_LIMIT_LEAK_PER_SECOND', 4, problems),
+  };
+
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\/.+/.test(redisUrl)) problems.push(`REDIS_URL: must start with redis:// or rediss://`);
+  const smtpUrl = env.PLATFORM_SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/.+/.test(smtpUrl)) problems.push(`PLATFORM_SMTP_URL: must start with smtp:// or smtps://`);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    databaseUrl, host, port, baseDomain, operatorToken, secret, clock, webhookAllowPrivate, seedDemo,
+    sender, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit,
+  };
+}

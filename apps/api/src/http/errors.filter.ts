@@ -1,0 +1,93 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import { RequestValidationError } from '@ts-rest/nest';
+import { isDomainError } from '@platform/domain';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodError } from 'zod';
+import { JSON_CONTENT_TYPE } from './conventions';
+
+const BODY_TOO_LARGE = 'Request body is larger than the 8 MB limit';
+
+interface ErrorResponse {
+  status: number;
+  message: string;
+}
+
+/** `field: message; field: message` (decisions §4), from a zod error of a request part. */
+export function formatZodError(error: ZodError, root: string): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.reduce<string>(
+        (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : String(part)),
+        '',
+      );
+      return `${path || root}: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
+    })
+    .join('; ');
+}
+
+/** Fastify's own errors (raised before a route runs) carry a code and a status. */
+function fromFastifyError(error: { code?: string; statusCode?: number; message?: string }): ErrorResponse | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, message: BODY_TOO_LARGE };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, message: error.message ?? 'Bad Request' };
+    default:
+      if (error.code?.startsWith('FST_') && error.statusCode && error.statusCode < 500) {
+        return { status: error.statusCode, message: error.message ?? 'Bad Request' };
+      }
+      return undefined;
+  }
+}
+
+export function toErrorResponse(exception: unknown): ErrorResponse {
+  if (isDomainError(exception)) return { status: exception.status, message: exception.message };
+  if (exception instanceof RequestValidationError) {
+    // decisions §4: a path that does not parse names no resource (404); a bad query parameter is 400;
+    // a well-formed body that breaks the schema is 422.
+    if (exception.pathParams) return { status: 404, message: 'Not Found' };
+    if (exception.query) return { status: 400, message: formatZodError(exception.query, 'query') };
+    if (exception.headers) return { status: 400, message: formatZodError(exception.headers, 'headers') };
+    if (exception.body) return { status: 422, message: formatZodError(exception.body, 'body') };
+    return { status: 400, message: 'Bad Request' };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    if (status === 404) return { status, message: 'Not Found' };
+    if (status === 413) return { status, message: BODY_TOO_LARGE };
+    const response = exception.getResponse();
+    const message =
+      typeof response === 'string'
+        ? response
+        : typeof response === 'object' && response !== null && 'errors' in response && typeof response.errors === 'string'
+          ? response.errors
+          : exception.message;
+    return { status, message };
+  }
+  if (typeof exception === 'object' && exception !== null) {
+    const fromFastify = fromFastifyError(exception as { code?: string; statusCode?: number; message?: string });
+    if (fromFastify) return fromFastify;
+  }
+  return { status: 500, message: 'Internal Server Error' };
+}
+
+/** The one place an exception becomes `{"errors": "..."}` (style: Errors). */
+@Catch()
+export class ErrorsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
+    const { status, message } = toErrorResponse(exception);
+    if (status >= 500) {
+      this.logger.error({ traceId: request.id, err: exception }, `unhandled error on ${request.method} ${request.url}`);
+    }
+    if (reply.sent) return;
+    void reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify({ errors: message }));
+  }
+}
+

@@ -1,0 +1,61 @@
+import 'reflect-metadata';
+import { migrate } from '@platform/db';
+import { latestStableVersion } from '@platform/domain';
+import { createPlatform } from './bootstrap';
+import { ConfigError, loadConfig, type Config } from './config';
+import { DEMO_HANDLE, seedDemo } from './seed/demo-seed';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const { applied } = await migrate(config.databaseUrl);
+  const platform = await createPlatform(config);
+  const seed = config.seedDemo ? await seedDemo(platform) : undefined;
+  await platform.app.listen({ host: config.host, port: config.port });
+
+  const address = platform.app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const base = `http://${host}:${port}`;
+  const version = latestStableVersion(platform.clock.now());
+  const lines = [
+    '',
+    `Platform Admin API is up (${applied.length} migration(s) applied, database ${config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'postgresql'})`,
+    `  Base URL:        ${base}/admin/openapi/${version}`,
+    `  Store domain:    http://${DEMO_HANDLE}.${config.baseDomain}:${port} (or ${base}, resolved by token)`,
+    `  API reference:   ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
+    `  Operator token:  ${config.operatorToken}`,
+  ];
+  if (seed) {
+    lines.push(`  Demo token:      ${seed.token}${seed.tokenValid ? '' : '  (refreshed or revoked since: issue a new one through the operator API)'}`);
+    lines.push(
+      '',
+      '  Try it:',
+      `    curl -s -H "Authorization: Bearer ${seed.token}" "${base}/admin/openapi/${version}/products/products.json?limit=2"`,
+    );
+  }
+  console.log(lines.join('\n') + '\n');
+
+  const stop = async () => {
+    await platform.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,84 @@
+import { Controller } from '@nestjs/common';
+import { operatorContract } from '@platform/contract';
+import { DomainError, parseIsoInstant } from '@platform/domain';
+import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
+import { AppsService } from '../apps/apps.service';
+import { ClockService } from '../clock/clock.service';
+import { ProductsWriteService } from '../products/products-write.service';
+import type { ProductInput } from '../products/product-document';
+import { rawJson } from '../http/raw-json';
+import { StoresService } from '../stores/stores.service';
+
+/** Path ids are decimal strings (decisions §3.5); anything else names no resource. */
+function idParam(raw: string): bigint {
+  if (!/^\d{1,19}$/.test(raw)) throw new DomainError('NOT_FOUND', 'Not Found');
+  return BigInt(raw);
+}
+
+/** decisions §10: the platform team's automation surface, standing in for the merchant admin. */
+@Controller()
+export class OperatorController {
+  constructor(
+    private readonly stores: StoresService,
+    private readonly apps: AppsService,
+    private readonly products: ProductsWriteService,
+    private readonly clock: ClockService,
+  ) {}
+
+  @TsRestHandler(operatorContract)
+  handler() {
+    return tsRestHandler(operatorContract, {
+      createStore: async ({ body }) => {
+        const store = await this.stores.create(body.store);
+        return { status: 201 as const, body: { store: this.stores.toOperator(store) } };
+      },
+      getStore: async ({ params }) => {
+        const store = await this.stores.get(params.handle);
+        return { status: 200 as const, body: { store: this.stores.toOperator(store) } };
+      },
+      updateStore: async ({ params, body }) => {
+        const store = await this.stores.update(params.handle, body.store);
+        return { status: 200 as const, body: { store: this.stores.toOperator(store) } };
+      },
+      createApp: async ({ body }) => ({ status: 201 as const, body: await this.apps.create(body.app) }),
+      installApp: async ({ params, body }) => ({
+        status: 201 as const,
+        body: await this.apps.install(params.handle, idParam(params.appId), body.scopes),
+      }),
+      refreshAppToken: async ({ params }) => ({
+        status: 200 as const,
+        body: await this.apps.refreshPrivateToken(params.handle, idParam(params.appId)),
+      }),
+      deleteApp: async ({ params }) => {
+        await this.apps.remove(params.handle, idParam(params.appId));
+        return { status: 200 as const, body: {} };
+      },
+      createProducts: async ({ params, body }) => {
+        if ('products' in body) {
+          const products = await this.products.create(params.handle, body.products as ProductInput[]);
+          return { status: 201 as const, body: rawJson(`{"products":[${products.join(',')}]}`) };
+        }
+        const [product] = await this.products.create(params.handle, [body.product as ProductInput]);
+        return { status: 201 as const, body: rawJson(`{"product":${product}}`) };
+      },
+      updateProduct: async ({ params, body }) => {
+        const product = await this.products.update(params.handle, idParam(params.id), body.product as Partial<ProductInput>);
+        return { status: 200 as const, body: rawJson(`{"product":${product}}`) };
+      },
+      getClock: async () => ({ status: 200 as const, body: { now: this.clock.now().toISOString() } }),
+      setClock: async ({ body }) => {
+        if (this.clock.mode !== 'manual') throw new DomainError('NOT_FOUND', 'Not Found');
+        let now: Date;
+        if ('now' in body) {
+          const parsed = parseIsoInstant(body.now);
+          if (!parsed.ok) throw new DomainError('VALIDATION_FAILED', 'now: must be an ISO 8601 time with an offset or Z');
+          now = await this.clock.set({ now: parsed.value });
+        } else {
+          if (!Number.isFinite(body.advance_seconds)) throw new DomainError('VALIDATION_FAILED', 'advance_seconds: must be a number');
+          now = await this.clock.set({ advanceSeconds: body.advance_seconds });
+        }
+        return { status: 200 as const, body: { now: now.toISOString() } };
+      },
+    });
+  }
+}

@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, joinIssues, parseIsoInstant } from '@platform/domain';
+import { ClockService } from '../clock/clock.service';
+import { StoresService } from '../stores/stores.service';
+import { mergeProductInput, type ProductInput, type VariantInput } from './product-document';
+import { renderProduct } from './product-listing';
+import { ProductsRepository } from './products.repository';
+
+const DECIMAL = /^-?\d{1,13}(\.\d{1,9})?$/;
+const MAX_BULK = 1000;
+
+function checkInput(input: Partial<ProductInput>, prefix: string, issues: { field: string; message: string }[]): void {
+  if (input.title !== undefined && !String(input.title).trim()) issues.push({ field: `${prefix}title`, message: "can't be blank" });
+  if (input.published_at) {
+    if (!parseIsoInstant(input.published_at).ok) {
+      issues.push({ field: `${prefix}published_at`, message: 'must be an ISO 8601 time with an offset or Z' });
+    }
+  }
+  (input.variants ?? []).forEach((variant: VariantInput, i) => {
+    for (const key of ['price', 'compare_at_price', 'weight', 'cost'] as const) {
+      const value = variant[key];
+      if (value !== undefined && value !== null && value !== '' && !DECIMAL.test(String(value))) {
+        issues.push({ field: `${prefix}variants[${i}].${key}`, message: 'must be a decimal number' });
+      }
+    }
+  });
+}
+
+/** Operator writes of products (decisions §10): the merchant admin's side of the catalogue. */
+@Injectable()
+export class ProductsWriteService {
+  constructor(
+    private readonly repository: ProductsRepository,
+    private readonly stores: StoresService,
+    private readonly clock: ClockService,
+  ) {}
+
+  async create(handle: string, inputs: ProductInput[]): Promise<string[]> {
+    const store = await this.stores.get(handle);
+    if (inputs.length === 0 || inputs.length > MAX_BULK) {
+      throw new DomainError('VALIDATION_FAILED', `products: must hold 1 to ${MAX_BULK} products`);
+    }
+    const issues: { field: string; message: string }[] = [];
+    inputs.forEach((input, i) => checkInput(input, inputs.length > 1 ? `products[${i}].` : '', issues));
+    if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
+    const ids = await this.repository.createMany(store.id, inputs, this.clock.now());
+    return this.render(store.id, store.ianaTimezone, ids);
+  }
+
+  async update(handle: string, id: bigint, patch: Partial<ProductInput>): Promise<string> {
+    const store = await this.stores.get(handle);
+    const row = await this.repository.findOne(store.id, id);
+    if (!row) throw new DomainError('NOT_FOUND', 'Product not found');
+    const issues: { field: string; message: string }[] = [];
+    checkInput(patch, '', issues);
+    if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
+    const stored = documentToInput(row.doc, row.published_at);
+    const merged = mergeProductInput(stored, patch);
+    const parts = {
+      images: patch.images !== undefined,
+      media: patch.media !== undefined,
+      options: patch.options !== undefined,
+      variants: patch.variants !== undefined,
+    };
+    await this.repository.replace(store.id, id, merged, this.clock.now(), parts, await this.repository.storedParts(id));
+    const [json] = await this.render(store.id, store.ianaTimezone, [id]);
+    return json!;
+  }
+
+  private async render(storeId: bigint, timeZone: string, ids: bigint[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const id of ids) {
+      const row = await this.repository.findOne(storeId, id);
+      if (row) out.push(renderProduct(row, timeZone, undefined));
+    }
+    return out;
+  }
+}
+
+/** The stored document read back as the input that produced it (for merging a PATCH). */
+export function documentToInput(doc: string, publishedAt: Date | string | number | null): ProductInput {
+  const d = JSON.parse(doc) as Record<string, unknown> & {
+    images: { src: string; alt: string }[];
+    media: { src: string; alt: string; caption: string; content_type: string }[];
+    options: { name: string; values: string[] }[];
+    variants: (VariantInput & Record<string, unknown>)[];
+  };
+  const { images, media, options, variants, image: _i, featured_media: _f, path: _p, ...scalars } = d;
+  return {
+    ...(scalars as unknown as ProductInput),
+    published_at: publishedAt === null ? null : new Date(publishedAt).toISOString(),
+    images: images.map(({ src, alt }) => ({ src, alt })),
+    media: media.map(({ src, alt, caption, content_type }) => ({ src, alt, caption, content_type })),
+    options: options.map(({ name, values }) => ({ name, values })),
+    variants: variants.map(({ id: _id, product_id: _pid, inventory_item_id: _iid, position: _pos, image: _img, ...rest }) => rest as VariantInput),
+  };
+}

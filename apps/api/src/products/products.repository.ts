@@ -1,0 +1,217 @@
+import { Injectable } from '@nestjs/common';
+import type { Db } from '@platform/db';
+import { InjectDb } from '../db/db.module';
+import { renderProductDocument, variantsOf, decimalText, slugify, type ProductInput, type ProductIds } from './product-document';
+
+export interface ProductRow {
+  id: bigint | number | string;
+  doc: string;
+  published_at: Date | string | number | null;
+  created_at: Date | string | number;
+  updated_at: Date | string | number;
+}
+
+export interface PageQuery {
+  storeId: bigint;
+  direction: 'next' | 'prev';
+  /** Exclusive: rows after this id (next) or before it (prev). */
+  boundary: string;
+  /** Exclusive lower bound of the whole listing (since_id). */
+  sinceId: string;
+  take: number;
+}
+
+const COLUMNS = 'id, doc, published_at, created_at, updated_at';
+
+type Tx = Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0];
+
+@Injectable()
+export class ProductsRepository {
+  constructor(@InjectDb() private readonly db: Db) {}
+
+  /** Keyset page: an index range scan on (store_id, id), as fast deep as on the first page. */
+  page(q: PageQuery): Promise<ProductRow[]> {
+    if (q.direction === 'next') {
+      return this.db.query<ProductRow>(
+        `SELECT ${COLUMNS} FROM products WHERE store_id = ? AND id > ? ORDER BY id ASC LIMIT ?`,
+        [q.storeId.toString(), q.boundary, q.take],
+      );
+    }
+    return this.db.query<ProductRow>(
+      `SELECT ${COLUMNS} FROM products WHERE store_id = ? AND id < ? AND id > ? ORDER BY id DESC LIMIT ?`,
+      [q.storeId.toString(), q.boundary, q.sinceId, q.take],
+    );
+  }
+
+  async findOne(storeId: bigint, id: bigint): Promise<ProductRow | undefined> {
+    const rows = await this.db.query<ProductRow>(`SELECT ${COLUMNS} FROM products WHERE store_id = ? AND id = ?`, [
+      storeId.toString(),
+      id.toString(),
+    ]);
+    return rows[0];
+  }
+
+  /** Creates products with their parts in one transaction; each product's document is rendered once here. */
+  async createMany(storeId: bigint, inputs: ProductInput[], now: Date): Promise<bigint[]> {
+    return this.db.prisma.$transaction(
+      async (tx) => {
+        const ids: bigint[] = [];
+        for (const input of inputs) ids.push(await this.insertOne(tx, storeId, input, now));
+        return ids;
+      },
+      { timeout: 120_000, maxWait: 30_000 },
+    );
+  }
+
+  /** Replaces the product's input (a merged PATCH) and bumps `updated_at`. */
+  async replace(storeId: bigint, id: bigint, input: ProductInput, now: Date, parts: { images: boolean; media: boolean; options: boolean; variants: boolean }, stored: StoredParts): Promise<void> {
+    await this.db.prisma.$transaction(
+      async (tx) => {
+        const ids: ProductIds = {
+          productId: id,
+          imageIds: parts.images ? await this.createImages(tx, id, input) : stored.imageIds,
+          mediaIds: parts.media ? await this.createMedia(tx, id, input) : stored.mediaIds,
+          optionIds: parts.options ? await this.createOptions(tx, id, input) : stored.optionIds,
+          variants: parts.variants ? await this.createVariants(tx, storeId, id, input, now) : stored.variants,
+        };
+        if (parts.images) await tx.productImage.deleteMany({ where: { productId: id, id: { notIn: ids.imageIds } } });
+        if (parts.media) await tx.productMedia.deleteMany({ where: { productId: id, id: { notIn: ids.mediaIds } } });
+        if (parts.options) await tx.productOption.deleteMany({ where: { productId: id, id: { notIn: ids.optionIds } } });
+        if (parts.variants) {
+          const keep = ids.variants.map((v) => v.id);
+          await tx.inventoryItem.deleteMany({ where: { variant: { productId: id }, variantId: { notIn: keep } } });
+          await tx.productVariant.deleteMany({ where: { productId: id, id: { notIn: keep } } });
+        }
+        await tx.product.update({
+          where: { id },
+          data: {
+            title: input.title,
+            handle: input.handle || slugify(input.title),
+            status: input.status ?? 'active',
+            publishedAt: input.published_at ? new Date(input.published_at) : null,
+            doc: renderProductDocument(input, ids),
+            updatedAt: now,
+          },
+        });
+      },
+      { timeout: 60_000, maxWait: 30_000 },
+    );
+  }
+
+  async storedParts(productId: bigint): Promise<StoredParts> {
+    const p = this.db.prisma;
+    const [images, media, options, variants] = await Promise.all([
+      p.productImage.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
+      p.productMedia.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
+      p.productOption.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
+      p.productVariant.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true, inventoryItem: { select: { id: true } } } }),
+    ]);
+    return {
+      imageIds: images.map((r) => r.id),
+      mediaIds: media.map((r) => r.id),
+      optionIds: options.map((r) => r.id),
+      variants: variants.map((v) => ({ id: v.id, inventoryItemId: v.inventoryItem?.id ?? 0n })),
+    };
+  }
+
+  private async insertOne(tx: Tx, storeId: bigint, input: ProductInput, now: Date): Promise<bigint> {
+    const product = await tx.product.create({
+      data: {
+        storeId,
+        title: input.title,
+        handle: input.handle || slugify(input.title),
+        status: input.status ?? 'active',
+        doc: '{}',
+        publishedAt: input.published_at ? new Date(input.published_at) : (input.status ?? 'active') === 'active' ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      },
+      select: { id: true },
+    });
+    const ids: ProductIds = {
+      productId: product.id,
+      imageIds: await this.createImages(tx, product.id, input),
+      mediaIds: await this.createMedia(tx, product.id, input),
+      optionIds: await this.createOptions(tx, product.id, input),
+      variants: await this.createVariants(tx, storeId, product.id, input, now),
+    };
+    await tx.product.update({ where: { id: product.id }, data: { doc: renderProductDocument(input, ids) } });
+    return product.id;
+  }
+
+  private async createImages(tx: Tx, productId: bigint, input: ProductInput): Promise<bigint[]> {
+    const images = input.images ?? [];
+    if (images.length === 0) return [];
+    const rows = await tx.productImage.createManyAndReturn({
+      data: images.map((image, i) => ({ productId, position: i + 1, src: image.src, alt: image.alt ?? '' })),
+      select: { id: true, position: true },
+    });
+    return rows.sort((a, b) => a.position - b.position).map((r) => r.id);
+  }
+
+  private async createMedia(tx: Tx, productId: bigint, input: ProductInput): Promise<bigint[]> {
+    const media = input.media ?? [];
+    if (media.length === 0) return [];
+    const rows = await tx.productMedia.createManyAndReturn({
+      data: media.map((m, i) => ({
+        productId,
+        position: i + 1,
+        src: m.src,
+        alt: m.alt ?? '',
+        caption: m.caption ?? '',
+        contentType: m.content_type ?? 'IMAGE',
+      })),
+      select: { id: true, position: true },
+    });
+    return rows.sort((a, b) => a.position - b.position).map((r) => r.id);
+  }
+
+  private async createOptions(tx: Tx, productId: bigint, input: ProductInput): Promise<bigint[]> {
+    const options = input.options ?? [];
+    if (options.length === 0) return [];
+    const rows = await tx.productOption.createManyAndReturn({
+      data: options.map((o, i) => ({ productId, position: i + 1, name: o.name })),
+      select: { id: true, position: true },
+    });
+    return rows.sort((a, b) => a.position - b.position).map((r) => r.id);
+  }
+
+  private async createVariants(tx: Tx, storeId: bigint, productId: bigint, input: ProductInput, now: Date) {
+    const variants = variantsOf(input);
+    const rows = await tx.productVariant.createManyAndReturn({
+      data: variants.map((v, i) => ({
+        productId,
+        storeId,
+        position: i + 1,
+        sku: v.sku ?? '',
+        title: v.title ?? '',
+        createdAt: now,
+        updatedAt: now,
+      })),
+      select: { id: true, position: true },
+    });
+    rows.sort((a, b) => a.position - b.position);
+    const items = await tx.inventoryItem.createManyAndReturn({
+      data: rows.map((row, i) => ({
+        storeId,
+        variantId: row.id,
+        sku: variants[i]!.sku ?? '',
+        cost: decimalText(variants[i]!.cost, '0.00'),
+        tracked: variants[i]!.inventory_tracker ?? true,
+        locationType: 'normal',
+        createdAt: now,
+        updatedAt: now,
+      })),
+      select: { id: true, variantId: true },
+    });
+    const itemByVariant = new Map(items.map((item) => [item.variantId, item.id]));
+    return rows.map((row) => ({ id: row.id, inventoryItemId: itemByVariant.get(row.id)! }));
+  }
+}
+
+export interface StoredParts {
+  imageIds: bigint[];
+  mediaIds: bigint[];
+  optionIds: bigint[];
+  variants: { id: bigint; inventoryItemId: bigint }[];
+}

@@ -1,0 +1,75 @@
+import { hashToken, SCOPES } from '@platform/domain';
+import { createHmac } from 'node:crypto';
+import { AppsService } from '../apps/apps.service';
+import type { Platform } from '../bootstrap';
+import type { ProductInput } from '../products/product-document';
+import { ProductsWriteService } from '../products/products-write.service';
+import { StoresService } from '../stores/stores.service';
+
+export const DEMO_HANDLE = 'demo';
+const DEMO_PRODUCTS = 1000;
+
+/**
+ * The demo store's token is derived from PLATFORM_SECRET, so every start can print it again while
+ * the database keeps only its hash (decisions §5.1).
+ */
+export function demoToken(secret: string): string {
+  return createHmac('sha256', secret).update('demo-private-app-token').digest('base64url');
+}
+
+const COLORS = ['Red', 'Green', 'Blue', 'Black'];
+const SIZES = ['S', 'M', 'L'];
+const CENTS = ['00', '25', '50', '75'];
+
+export function demoProduct(n: number): ProductInput {
+  return {
+    title: `Demo product ${n}`,
+    body_html: `<p>Demo product number ${n}.</p>`,
+    vendor: n % 3 === 0 ? null : 'Demo Vendor',
+    product_type: 'NORMAL',
+    status: n % 10 === 0 ? 'archived' : 'active',
+    tags: `demo, batch-${Math.ceil(n / 100)}`,
+    images: [{ src: `https://cdn.example.com/demo/${n}.png`, alt: `Demo product ${n}` }],
+    media: [{ src: `https://cdn.example.com/demo/${n}.png`, alt: `Demo product ${n}`, content_type: 'IMAGE' }],
+    options: [{ name: 'Color', values: COLORS.slice(0, 2) }, { name: 'Size', values: SIZES }],
+    variants: COLORS.slice(0, 2).flatMap((color, i) =>
+      SIZES.slice(0, 2).map((size, j) => ({
+        sku: `DEMO-${n}-${color[0]}${size}`,
+        price: `${10 + (n % 90)}.${CENTS[i * 2 + j]}`,
+        inventory_quantity: (n * 7 + i + j) % 50,
+        weight: '0.5',
+        weight_unit: 'kg',
+        option1: color,
+        option2: size,
+        cost: '4.00',
+      })),
+    ),
+  };
+}
+
+/** decisions §12.2: on first run, a demo store with a private app holding every scope and 1,000 products. */
+export async function seedDemo(platform: Platform): Promise<{ created: boolean; token: string; tokenValid: boolean }> {
+  const { app, db, config, clock } = platform;
+  const token = demoToken(config.secret);
+  const existing = await db.prisma.store.findUnique({ where: { handle: DEMO_HANDLE } });
+  if (existing) {
+    const valid = await db.prisma.accessToken.findUnique({ where: { tokenHash: hashToken(token) } });
+    return { created: false, token, tokenValid: !!valid && valid.expiresAt.getTime() > clock.now().getTime() };
+  }
+  const stores = app.get(StoresService);
+  const store = await stores.create({ handle: DEMO_HANDLE, name: 'Demo Store', iana_timezone: 'UTC', currency: 'USD' });
+  await app.get(AppsService).create(
+    { name: 'Demo private app', kind: 'private', scopes: [...SCOPES], store_handle: DEMO_HANDLE },
+    token,
+  );
+  const products = app.get(ProductsWriteService);
+  for (let start = 1; start <= DEMO_PRODUCTS; start += 250) {
+    const batch = Array.from({ length: Math.min(250, DEMO_PRODUCTS - start + 1) }, (_, i) => demoProduct(start + i));
+    await products.create(DEMO_HANDLE, batch);
+  }
+  const now = clock.now();
+  await db.prisma.fulfillmentOrder.createMany({
+    data: Array.from({ length: 3 }, () => ({ storeId: store.id, status: 'open', createdAt: now, updatedAt: now })),
+  });
+  return { created: true, token, tokenValid: true };
+}

@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import type { Db } from '@platform/db';
+import { DomainError, formatInZone, isValidStoreHandle, isValidTimeZone, joinIssues, parseIsoInstant } from '@platform/domain';
+import { ClockService } from '../clock/clock.service';
+import type { Config } from '../config';
+import { InjectConfig, InjectDb } from '../db/db.module';
+import { isUniqueViolation } from '../db/prisma-errors';
+
+export interface StoreRecord {
+  id: bigint;
+  handle: string;
+  name: string;
+  email: string;
+  customerEmail: string;
+  currency: string;
+  ianaTimezone: string;
+  status: string;
+  planExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface StoreCreate {
+  handle: string;
+  name: string;
+  iana_timezone?: string | null;
+  currency?: string | null;
+  email?: string | null;
+  customer_email?: string | null;
+}
+
+export interface StoreUpdate {
+  status?: 'active' | 'frozen' | 'closed';
+  plan_expires_at?: string | null;
+  name?: string;
+  iana_timezone?: string;
+  currency?: string;
+  email?: string;
+  customer_email?: string;
+}
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+@Injectable()
+export class StoresService {
+  constructor(
+    @InjectDb() private readonly db: Db,
+    @InjectConfig() private readonly config: Config,
+    private readonly clock: ClockService,
+  ) {}
+
+  domainOf(handle: string): string {
+    return `${handle}.${this.config.baseDomain}`;
+  }
+
+  async create(input: StoreCreate): Promise<StoreRecord> {
+    const issues: { field: string; message: string }[] = [];
+    if (!isValidStoreHandle(input.handle)) {
+      issues.push({ field: 'handle', message: 'must be 3-63 characters of a-z, 0-9 and -, not starting or ending with -' });
+    }
+    if (!input.name.trim()) issues.push({ field: 'name', message: "can't be blank" });
+    const timeZone = input.iana_timezone ?? 'UTC';
+    if (!isValidTimeZone(timeZone)) issues.push({ field: 'iana_timezone', message: `'${timeZone}' is not an IANA time zone` });
+    const currency = input.currency ?? 'USD';
+    if (!CURRENCY.test(currency)) issues.push({ field: 'currency', message: 'must be an ISO 4217 code such as USD' });
+    if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
+    const now = this.clock.now();
+    const email = input.email ?? `owner@${this.domainOf(input.handle)}`;
+    try {
+      // One merchant owns one store here, so the merchant id (webhooks' X-Platform-Merchant-Id) is the store's id.
+      return await this.db.prisma.$transaction(async (tx) => {
+        const store = await tx.store.create({
+          data: {
+            handle: input.handle,
+            name: input.name,
+            ianaTimezone: timeZone,
+            currency,
+            email,
+            customerEmail: input.customer_email ?? email,
+            merchantId: 0n,
+            createdAt: now,
+            updatedAt: now,
+          },
+        });
+        return tx.store.update({ where: { id: store.id }, data: { merchantId: store.id } });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DomainError('VALIDATION_FAILED', 'handle: has already been taken');
+      throw error;
+    }
+  }
+
+  async get(handle: string): Promise<StoreRecord> {
+    const store = await this.db.prisma.store.findUnique({ where: { handle } });
+    if (!store) throw new DomainError('NOT_FOUND', `Store '${handle}' not found`);
+    return store;
+  }
+
+  async getById(id: bigint): Promise<StoreRecord> {
+    const store = await this.db.prisma.store.findUnique({ where: { id } });
+    if (!store) throw new DomainError('NOT_FOUND', 'Not Found');
+    return store;
+  }
+
+  async update(handle: string, input: StoreUpdate): Promise<StoreRecord> {
+    const store = await this.get(handle);
+    const issues: { field: string; message: string }[] = [];
+    let planExpiresAt: Date | null | undefined;
+    if (input.plan_expires_at === null) planExpiresAt = null;
+    else if (input.plan_expires_at !== undefined) {
+      const parsed = parseIsoInstant(input.plan_expires_at);
+      if (parsed.ok) planExpiresAt = parsed.value;
+      else issues.push({ field: 'plan_expires_at', message: 'must be an ISO 8601 time with an offset' });
+    }
+    if (input.iana_timezone !== undefined && !isValidTimeZone(input.iana_timezone)) {
+      issues.push({ field: 'iana_timezone', message: `'${input.iana_timezone}' is not an IANA time zone` });
+    }
+    if (input.currency !== undefined && !CURRENCY.test(input.currency)) {
+      issues.push({ field: 'currency', message: 'must be an ISO 4217 code such as USD' });
+    }
+    if (input.name !== undefined && !input.name.trim()) issues.push({ field: 'name', message: "can't be blank" });
+    if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
+    return this.db.prisma.store.update({
+      where: { id: store.id },
+      data: {
+        status: input.status,
+        planExpiresAt,
+        name: input.name,
+        ianaTimezone: input.iana_timezone,
+        currency: input.currency,
+        email: input.email,
+        customerEmail: input.customer_email,
+        updatedAt: this.clock.now(),
+      },
+    });
+  }
+
+  toOperator(store: StoreRecord) {
+    const tz = store.ianaTimezone;
+    return {
+      id: store.id.toString(),
+      handle: store.handle,
+      name: store.name,
+      domain: this.domainOf(store.handle),
+      email: store.email,
+      customer_email: store.customerEmail,
+      currency: store.currency,
+      iana_timezone: tz,
+      status: store.status as 'active' | 'frozen' | 'closed',
+      plan_expires_at: store.planExpiresAt ? formatInZone(store.planExpiresAt, tz) : null,
+      created_at: formatInZone(store.createdAt, tz),
+      updated_at: formatInZone(store.updatedAt, tz),
+    };
+  }
+
+  /** decisions §3.6: the store information read. */
+  toShop(store: StoreRecord) {
+    const tz = store.ianaTimezone;
+    return {
+      id: store.id.toString(),
+      name: store.name,
+      handle: store.handle,
+      domain: this.domainOf(store.handle),
+      email: store.email,
+      customer_email: store.customerEmail,
+      currency: store.currency,
+      iana_timezone: tz,
+      biz_store_status: store.status as 'active' | 'frozen' | 'closed',
+      created_at: formatInZone(store.createdAt, tz),
+      updated_at: formatInZone(store.updatedAt, tz),
+    };
+  }
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, operator, startPlatform, storeWithApp, VERSION, type TestPlatform } from './harness';
+
+let t: TestPlatform;
+let token: string;
+
+beforeAll(async () => {
+  t = await startPlatform();
+  ({ token } = await storeWithApp(t, 'conventions'));
+  await operator(t).createProducts('conventions', [{ title: 'One' }]);
+});
+afterAll(() => t.close());
+
+const admin = (path: string, version = VERSION) => `${t.origin}/admin/openapi/${version}${path}`;
+
+describe('trace id (decisions §3.2)', () => {
+  it('is on success, error, unknown-route and unknown-version responses, and unique per request', async () => {
+    const answers = await Promise.all([
+      call(admin('/products/products.json'), { token }),
+      call(admin('/products/products.json'), { token: 'nope' }),
+      call(`${t.origin}/nowhere`),
+      call(admin('/products/products.json', 'v2026'), { token }),
+      call(`${t.origin}/healthz`),
+    ]);
+    const ids = answers.map((a) => a.headers.get('traceId'));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('responses', () => {
+  it('are application/json; charset=utf-8', async () => {
+    const r = await call(admin('/products/products.json'), { token });
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('unknown routes are 404 {"errors":"Not Found"} (decisions §1.1)', async () => {
+    for (const path of ['/nowhere', '/admin/openapi/v20260901/nothing.json', '/platform/v1/nothing']) {
+      const r = await call(`${t.origin}${path}`, { token });
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ errors: 'Not Found' });
+    }
+  });
+});
+
+describe('versions (decisions §2)', () => {
+  it('serves a supported version and names it in X-Platform-API-Version', async () => {
+    const r = await call(admin('/products/products.json', 'v20260601'), { token });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-platform-api-version')).toBe('v20260601');
+  });
+
+  it('answers a malformed version with 404 listing the supported versions', async () => {
+    for (const v of ['2026-09', 'v2026091', 'v20260231', 'latest']) {
+      const r = await call(admin('/products/products.json', v), { token });
+      expect(r.status).toBe(404);
+      expect(r.body.errors).toContain(`API version '${v}' is not supported`);
+      expect(r.body.errors).toContain('v20260901');
+    }
+  });
+
+  it('answers a well-formed but unreleased version with 404', async () => {
+    const r = await call(admin('/products/products.json', 'v20261201'), { token });
+    expect(r.status).toBe(404);
+    expect(r.body.errors).toContain("API version 'v20261201' is not supported");
+  });
+
+  it('falls a retired version forward to the oldest supported one', async () => {
+    const r = await call(admin('/products/products.json', 'v20230101'), { token });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('x-platform-api-version')).toBe('v20241201');
+  });
+});
+
+describe('request bodies (decisions §3.1)', () => {
+  const url = () => `${t.origin}/platform/v1/stores`;
+  const body = JSON.stringify({ store: { handle: 'bodies', name: 'Bodies' } });
+
+  it('refuses a content type other than JSON with 400', async () => {
+    const r = await call(url(), { token: 'test-operator-token-0123456789', rawBody: body, headers: { 'content-type': 'text/plain' } });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toMatch(/Content-Type/);
+  });
+
+  it('refuses a charset other than utf-8 with 400', async () => {
+    const r = await call(url(), {
+      token: 'test-operator-token-0123456789',
+      rawBody: body,
+      headers: { 'content-type': 'application/json; charset=iso-8859-1' },
+    });
+    expect(r.status).toBe(400);
+  });
+
+  it('refuses malformed JSON with 400', async () => {
+    const r = await call(url(), {
+      token: 'test-operator-token-0123456789',
+      rawBody: '{"store": {',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toMatch(/Malformed JSON/);
+  });
+
+  it('accepts an empty body whatever its content type', async () => {
+    const r = await call(`${t.origin}/platform/v1/clock`, {
+      method: 'GET',
+      token: 'test-operator-token-0123456789',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(r.status).toBe(200);
+  });
+
+  it('refuses a body over 8 MB with 413 and loses nothing', async () => {
+    const big = JSON.stringify({ product: { title: 'x', body_html: 'a'.repeat(8 * 1024 * 1024) } });
+    const r = await call(`${t.origin}/platform/v1/stores/conventions/products`, {
+      token: 'test-operator-token-0123456789',
+      rawBody: big,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(r.status).toBe(413);
+    expect(r.body.errors).toMatch(/8 MB/);
+    const list = await call(admin('/products/products.json'), { token });
+    expect(list.body.products).toHaveLength(1);
+  });
+
+  it('answers a well-formed body that breaks the schema with 422 naming the field', async () => {
+    const r = await call(url(), { token: 'test-operator-token-0123456789', body: { store: { name: 'No handle' } } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toMatch(/store\.handle/);
+  });
+});
+
+describe('health and docs (decisions §12.3)', () => {
+  it('serves /healthz, /readyz, /metrics', async () => {
+    expect((await call(`${t.origin}/healthz`)).status).toBe(200);
+    expect((await call(`${t.origin}/readyz`)).body).toEqual({ status: 'ready' });
+    const metrics = await fetch(`${t.origin}/metrics`);
+    expect(await metrics.text()).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('serves the OpenAPI document generated from the contract, and the reference page with local assets', async () => {
+    const doc = await call(`${t.origin}/openapi.json`);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.body.paths)).toContain('/admin/openapi/{version}/products/products.json');
+    const page = await fetch(`${t.origin}/docs`);
+    const html = await page.text();
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(html).toContain('/docs/assets/swagger-ui-bundle.js');
+    const asset = await fetch(`${t.origin}/docs/assets/swagger-ui-bundle.js`);
+    expect(asset.status).toBe(200);
+    expect((await asset.text()).length).toBeGreaterThan(100_000);
+  });
+});

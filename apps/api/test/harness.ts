@@ -1,0 +1,163 @@
+import { createDb, migrate, type Db } from '@platform/db';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { request } from 'undici';
+import { createPlatform, type Platform } from '../src/bootstrap';
+import { loadConfig } from '../src/config';
+
+export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
+export const VERSION = 'v20260901';
+
+/** A real database per test file: a SQLite file in a temp folder, or a fresh PostgreSQL database when TEST_DATABASE_URL is set. */
+async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) {
+    const name = `e2e_${randomBytes(6).toString('hex')}`;
+    const admin = new Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(pgUrl);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      async drop() {
+        const c = new Client({ connectionString: pgUrl });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'platform-e2e-'));
+  return { url: `file:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestPlatform {
+  platform: Platform;
+  db: Db;
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
+  const database = await freshDatabase();
+  await migrate(database.url);
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    PLATFORM_OPERATOR_TOKEN: OPERATOR_TOKEN,
+    PLATFORM_SECRET: 'test-secret-for-cursors-0123456789',
+    PLATFORM_CLOCK: 'manual',
+    PLATFORM_SEED_DEMO: 'false',
+    PLATFORM_SENDER: 'off',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ...env,
+  });
+  const platform = await createPlatform(config, { db: createDb(database.url) });
+  await platform.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = platform.app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    platform,
+    db: platform.db,
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    async close() {
+      await platform.close();
+      await database.drop();
+    },
+  };
+}
+
+/** decisions §4: a 500 is a bug. Every call a test makes is recorded here; `expectNoServerErrors` checks it. */
+export const serverErrors: string[] = [];
+
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export async function call<T = any>(
+  url: string,
+  init: { method?: string; token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  let body: string | undefined;
+  if (init.rawBody !== undefined) body = init.rawBody;
+  else if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers['content-type'] ??= 'application/json; charset=utf-8';
+  }
+  // undici's request (not fetch) so tests can send a Host header of a store's domain.
+  const response = await request(url, { method: (init.method ?? (body ? 'POST' : 'GET')) as 'GET', headers, body });
+  const text = await response.body.text();
+  const status = response.statusCode;
+  if (status >= 500) serverErrors.push(`${init.method ?? 'GET'} ${url} -> ${status} ${text}`);
+  const responseHeaders = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (Array.isArray(value)) for (const v of value) responseHeaders.append(name, v);
+    else if (value !== undefined) responseHeaders.set(name, value);
+  }
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status, headers: responseHeaders, body: parsed as T, text };
+}
+
+/** The operator API of a test platform (decisions §10). */
+export function operator(t: TestPlatform) {
+  const at = (path: string) => `${t.origin}/platform/v1${path}`;
+  return {
+    call: <T = any>(path: string, init: Parameters<typeof call>[1] = {}) => call<T>(at(path), { token: OPERATOR_TOKEN, ...init }),
+    async createStore(handle: string, extra: Record<string, unknown> = {}) {
+      const r = await call(at('/stores'), { token: OPERATOR_TOKEN, body: { store: { handle, name: `Store ${handle}`, ...extra } } });
+      if (r.status !== 201) throw new Error(`createStore ${r.status} ${r.text}`);
+      return r.body.store;
+    },
+    async createPrivateApp(handle: string, scopes: string[]) {
+      const r = await call(at('/apps'), {
+        token: OPERATOR_TOKEN,
+        body: { app: { name: `App for ${handle}`, kind: 'private', scopes, store_handle: handle } },
+      });
+      if (r.status !== 201) throw new Error(`createApp ${r.status} ${r.text}`);
+      return r.body as { app: { id: string; app_secret: string }; access_token: string; expires_at: string };
+    },
+    async createProducts(handle: string, products: Record<string, unknown>[]) {
+      const ids: string[] = [];
+      for (let i = 0; i < products.length; i += 1000) {
+        const r = await call(at(`/stores/${handle}/products`), { token: OPERATOR_TOKEN, body: { products: products.slice(i, i + 1000) } });
+        if (r.status !== 201) throw new Error(`createProducts ${r.status} ${r.text}`);
+        ids.push(...(r.body.products as { id: string }[]).map((p) => p.id));
+      }
+      return ids;
+    },
+    async advanceClock(seconds: number) {
+      const r = await call(at('/clock'), { token: OPERATOR_TOKEN, body: { advance_seconds: seconds } });
+      if (r.status !== 200) throw new Error(`clock ${r.status} ${r.text}`);
+      return r.body.now as string;
+    },
+  };
+}
+
+/** A store with a private app holding `scopes`, ready for Admin API calls. */
+export async function storeWithApp(t: TestPlatform, handle: string, scopes: string[] = ['read_products', 'write_products', 'read_store_information']) {
+  const op = operator(t);
+  const store = await op.createStore(handle);
+  const app = await op.createPrivateApp(handle, scopes);
+  const admin = (path: string, init: Parameters<typeof call>[1] = {}) =>
+    call(`${t.origin}/admin/openapi/${VERSION}${path}`, { token: app.access_token, ...init });
+  return { store, app, token: app.access_token, admin };
+}

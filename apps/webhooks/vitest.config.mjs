@@ -1,2 +1,0 @@
-import { platformVitestConfig } from '@platform/vitest-config';
-export default platformVitestConfig();

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/** Every Admin API path is `/admin/openapi/{version}/...` (decisions §1.1); the server resolves the version. */
+export const ADMIN_PATH_PREFIX = '/admin/openapi/:version';
+/** decisions §10. */
+export const OPERATOR_PATH_PREFIX = '/platform/v1';
+
+/** decisions §4: every failure answers `{"errors": "<one human-readable message>"}`. */
+export const ZErrorBody = z.object({
+  errors: z.string().describe('One human-readable message; several problems are joined with "; ", field name first.'),
+});
+export type ErrorBody = z.infer<typeof ZErrorBody>;
+
+/**
+ * One schema per status, so the OpenAPI document says when each is used (decisions §4). The body is
+ * the same everywhere, which is what lets the SDK type its errors once.
+ */
+export const commonResponses = {
+  400: ZErrorBody.describe('Malformed JSON, wrong Content-Type, or a bad query parameter (limit not 1..1000, tampered page_info).'),
+  401: ZErrorBody.describe('Access token missing, unknown, expired (message contains "expired"), revoked, or presented on another store\'s host.'),
+  402: ZErrorBody.describe('Store frozen, or its plan expired.'),
+  403: ZErrorBody.describe('The token lacks the required scope (the message names it), or the definition\'s access forbids the action.'),
+  404: ZErrorBody.describe('Unknown route, API version or resource, or a resource the caller may not see.'),
+  413: ZErrorBody.describe('Request body over 8 MB.'),
+  422: ZErrorBody.describe('A well-formed body that breaks a rule.'),
+  423: ZErrorBody.describe('Store closed.'),
+  429: ZErrorBody.describe('Rate limited; see the Retry-After header (whole seconds).'),
+  500: ZErrorBody.describe('A bug; the body says only "Internal Server Error" and the log has the traceId.'),
+} as const;
+
+/** decisions §3.5: ids are decimal strings of increasing integers. */
+export const ZId = z.string().regex(/^\d+$/, 'must be a decimal id');
+
+/** decisions §3.3: ISO 8601 with an offset or `Z` (responses use the store's offset, second precision). */
+export const ZIsoTime = z.string().datetime({ offset: true, message: 'must be an ISO 8601 time with an offset or Z' });
+
+/** Money, weights and the like travel as decimal text so no precision is lost. */
+export const ZDecimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal string');
+
+/** decisions §5.5. */
+export const ZScope = z.enum([
+  'read_products',
+  'write_products',
+  'read_inventory',
+  'write_inventory',
+  'read_fulfillments',
+  'write_fulfillments',
+  'read_metafields',
+  'write_metafields',
+  'read_store_information',
+]);
+export type Scope = z.infer<typeof ZScope>;
+
+/** decisions §10: frozen answers 402, closed 423 (decisions §5.6). */
+export const ZStoreStatus = z.enum(['active', 'frozen', 'closed']);
+export type StoreStatus = z.infer<typeof ZStoreStatus>;
+
+/** Read by the server's access guard: app tokens with a scope on the Admin API, the operator token on the operator API. */
+export type AdminRouteMetadata = { auth: 'app'; scope: Scope; paginated?: true };
+export type OperatorRouteMetadata = { auth: 'operator' };

@@ -1,0 +1,9 @@
+import { operatorContract } from './operator.contract';
+import { productsContract } from './products.contract';
+import { shopContract } from './shop.contract';
+
+/** The Admin API: every route under `/admin/openapi/:version`, flat, one key per route. */
+export const adminContract = { ...productsContract, ...shopContract };
+
+/** Both surfaces, for the server's handlers and the OpenAPI document. */
+export const contract = { admin: adminContract, operator: operatorContract };

@@ -1,0 +1,6 @@
+export * from './common';
+export * from './products.contract';
+export * from './shop.contract';
+export * from './operator.contract';
+export * from './contract';
+export * from './openapi';

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { ZId, ZIsoTime, ZStoreStatus } from './common';
+import { ZProduct, ZProductInput } from './products.contract';
+import { c, operatorRouterOptions } from './router';
+
+/*
+ * decisions §10: bodies and answers are wrapped in the resource's name; action bodies (install's
+ * scopes, the clock) are not. Request schemas give shapes only: the server checks handles, time
+ * zones, currencies, scopes and times with the domain's rules and owns those messages.
+ */
+
+export const ZOperatorStore = z.object({
+  id: ZId,
+  handle: z.string(),
+  name: z.string(),
+  domain: z.string(),
+  email: z.string(),
+  customer_email: z.string(),
+  currency: z.string(),
+  iana_timezone: z.string(),
+  status: ZStoreStatus,
+  plan_expires_at: ZIsoTime.nullable(),
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+});
+export type OperatorStore = z.infer<typeof ZOperatorStore>;
+
+export const ZStoreCreate = z.object({
+  handle: z.string().describe('3-63 characters of a-z, 0-9 and -, not starting or ending with - (decisions §1.5).'),
+  name: z.string(),
+  iana_timezone: z.string().optional(),
+  currency: z.string().optional(),
+  email: z.string().optional(),
+  customer_email: z.string().optional(),
+});
+export type StoreCreate = z.infer<typeof ZStoreCreate>;
+
+export const ZStoreUpdate = z.object({
+  status: ZStoreStatus.optional(),
+  plan_expires_at: z.string().nullable().optional().describe('ISO 8601 with an offset or Z; null removes the expiry.'),
+  name: z.string().optional(),
+  iana_timezone: z.string().optional(),
+  currency: z.string().optional(),
+  email: z.string().optional(),
+  customer_email: z.string().optional(),
+});
+export type StoreUpdate = z.infer<typeof ZStoreUpdate>;
+
+export const ZAppKind = z.enum(['private', 'custom', 'public']);
+export type AppKind = z.infer<typeof ZAppKind>;
+
+export const ZOperatorApp = z.object({
+  id: ZId,
+  name: z.string(),
+  kind: ZAppKind,
+  app_key: z.string(),
+  app_secret: z.string(),
+  scopes: z.array(z.string()),
+  redirect_urls: z.array(z.string()),
+  store_handle: z.string().nullable(),
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+});
+export type OperatorApp = z.infer<typeof ZOperatorApp>;
+
+export const ZAppCreate = z.object({
+  name: z.string(),
+  kind: ZAppKind,
+  scopes: z.array(z.string()).describe('Scopes of decisions §5.5.'),
+  redirect_urls: z.array(z.string()).optional(),
+  store_handle: z.string().optional().describe('Required for a private app: the store it belongs to.'),
+});
+export type AppCreate = z.infer<typeof ZAppCreate>;
+
+export const ZAccessToken = z.object({
+  access_token: z.string(),
+  expires_at: ZIsoTime,
+});
+export type AccessToken = z.infer<typeof ZAccessToken>;
+
+/** One product, or up to 1,000 at once. */
+export const ZProductsCreate = z.union([
+  z.object({ product: ZProductInput }),
+  z.object({ products: z.array(ZProductInput).min(1).max(1000) }),
+]);
+export type ProductsCreate = z.infer<typeof ZProductsCreate>;
+
+export const ZClockSet = z.union([
+  z.object({ advance_seconds: z.number() }),
+  z.object({ now: z.string().describe('ISO 8601 with an offset or Z.') }),
+]);
+export type ClockSet = z.infer<typeof ZClockSet>;
+
+const ZClock = z.object({ now: ZIsoTime });
+
+export const operatorContract = c.router(
+  {
+    createStore: {
+      method: 'POST',
+      path: '/stores',
+      body: z.object({ store: ZStoreCreate }),
+      responses: { 201: z.object({ store: ZOperatorStore }) },
+      summary: 'Create a store',
+    },
+    getStore: {
+      method: 'GET',
+      path: '/stores/:handle',
+      responses: { 200: z.object({ store: ZOperatorStore }) },
+      summary: 'Read a store',
+    },
+    updateStore: {
+      method: 'PATCH',
+      path: '/stores/:handle',
+      body: z.object({ store: ZStoreUpdate }),
+      responses: { 200: z.object({ store: ZOperatorStore }) },
+      summary: 'Change a store: status, plan expiry, name, zone, currency, e-mails',
+    },
+    createApp: {
+      method: 'POST',
+      path: '/apps',
+      body: z.object({ app: ZAppCreate }),
+      responses: {
+        // A private app's answer also carries its first token beside the app (decisions §10).
+        201: z.object({ app: ZOperatorApp }).merge(ZAccessToken.partial()),
+      },
+      summary: 'Create an app',
+    },
+    installApp: {
+      method: 'POST',
+      path: '/stores/:handle/apps/:appId/install',
+      body: z.object({ scopes: z.array(z.string()) }),
+      responses: { 201: z.object({ code: z.string() }) },
+      summary: "The merchant's approval without the browser: an OAuth code for a custom or public app",
+    },
+    refreshAppToken: {
+      method: 'POST',
+      path: '/stores/:handle/apps/:appId/token/refresh',
+      body: c.noBody(),
+      responses: { 200: ZAccessToken },
+      summary: "Refresh a private app's token; the previous one stays valid 5 more minutes",
+    },
+    deleteApp: {
+      method: 'DELETE',
+      path: '/stores/:handle/apps/:appId',
+      responses: { 200: z.object({}) },
+      summary: 'Uninstall or delete an app; its tokens are invalid at once',
+    },
+    createProducts: {
+      method: 'POST',
+      path: '/stores/:handle/products',
+      body: ZProductsCreate,
+      responses: {
+        201: z.union([z.object({ product: ZProduct }), z.object({ products: z.array(ZProduct) })]),
+      },
+      summary: 'Create one product, or up to 1,000',
+    },
+    updateProduct: {
+      method: 'PATCH',
+      path: '/stores/:handle/products/:id',
+      body: z.object({ product: ZProductInput.partial() }),
+      responses: { 200: z.object({ product: ZProduct }) },
+      summary: 'Change a product (its updated_at changes)',
+    },
+    getClock: {
+      method: 'GET',
+      path: '/clock',
+      responses: { 200: ZClock },
+      summary: "The service's clock",
+    },
+    setClock: {
+      method: 'POST',
+      path: '/clock',
+      body: ZClockSet,
+      responses: { 200: ZClock },
+      summary: 'Move the clock (only when PLATFORM_CLOCK=manual; 404 otherwise)',
+    },
+  },
+  operatorRouterOptions,
+);

@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient as SqlitePrismaClient } from './generated/sqlite/client';
+import { PrismaClient as PgPrismaClient } from './generated/postgresql/client';
+import { createPgPool, pgQuery } from './postgresql';
+import { providerOf, sqliteFilePath, type Provider } from './provider';
+import { betterSqlite3Query, libsqlQuery, sqliteAdapterFactory, type SqliteDriver } from './sqlite';
+
+/**
+ * The Prisma client type for both providers. The two generated clients are not type-compatible
+ * (each names its own provider) but come from one model set, so both are typed as the SQLite one.
+ */
+export type PrismaClient = SqlitePrismaClient;
+
+export interface Db {
+  prisma: PrismaClient;
+  provider: Provider;
+  /**
+   * Direct driver query for hot read paths, bypassing Prisma. `?` placeholders (turned into
+   * `$1, $2, ...` on PostgreSQL). Returns plain objects keyed by column name, the same on both
+   * providers:
+   * - every integer column (ids, foreign keys, Int fields, COUNT(*)) is a `bigint`;
+   * - DateTime columns are JS `Date`s; Boolean columns are `boolean`s; text is `string`.
+   * On SQLite the conversion follows the column's declared type, so computed expressions (e.g.
+   * `MAX(created_at)`) come back as stored: ISO text for times, 0/1 for booleans.
+   * Parameters: `Date` (compared like Prisma stores it), `bigint`, number, string, boolean, null.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export interface CreateDbOptions {
+  /** SQLite only; default 'libsql'. */
+  sqliteDriver?: SqliteDriver;
+}
+
+export const DEFAULT_SQLITE_DRIVER: SqliteDriver = 'libsql';
+
+/**
+ * A Prisma client plus a direct query function for the URL's provider (decisions §12.1). Does not
+ * migrate: call `migrate(url)` first. Connections open lazily.
+ */
+export function createDb(url: string, options: CreateDbOptions = {}): Db {
+  const provider = providerOf(url);
+  return provider === 'sqlite' ? createSqliteDb(url, options.sqliteDriver ?? DEFAULT_SQLITE_DRIVER) : createPgDb(url);
+}
+
+function createSqliteDb(url: string, driver: SqliteDriver): Db {
+  if (driver !== 'libsql' && driver !== 'better-sqlite3') throw new Error(`Unknown SQLite driver: ${String(driver)}`);
+  const file = sqliteFilePath(url);
+  mkdirSync(dirname(file), { recursive: true });
+  const prisma = new SqlitePrismaClient({ adapter: sqliteAdapterFactory(file, driver) });
+  let direct: ReturnType<typeof libsqlQuery> | undefined;
+  const directQuery = () => (direct ??= driver === 'libsql' ? libsqlQuery(file) : betterSqlite3Query(file));
+  return {
+    prisma,
+    provider: 'sqlite',
+    query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => directQuery().query<T>(sql, params),
+    async close() {
+      await prisma.$disconnect();
+      await direct?.close();
+      direct = undefined;
+    },
+  };
+}
+
+function createPgDb(url: string): Db {
+  // One pool for Prisma and for direct queries.
+  const pool = createPgPool(url);
+  const pgClient = new PgPrismaClient({ adapter: new PrismaPg(pool) });
+  const query = pgQuery(pool);
+  return {
+    prisma: pgClient as unknown as PrismaClient,
+    provider: 'postgresql',
+    query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => query<T>(sql, params),
+    async close() {
+      await pgClient.$disconnect();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,325 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, migrate, Prisma, syncIdSequence, type Db, type SqliteDriver } from './index';
+import { pendingMigrationSql, PROVIDERS } from './migrations';
+import { migrationsDir } from './paths';
+import type { Provider } from './provider';
+
+const TIMEOUT = 60_000;
+
+function migrationNames(provider: Provider): string[] {
+  return readdirSync(migrationsDir(provider), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+}
+
+describe('migrations', () => {
+  it.each(PROVIDERS)('%s migrations are up to date with prisma/models.prisma (else run migration:new)', async (provider) => {
+    expect(migrationNames(provider).length).toBeGreaterThan(0);
+    expect(await pendingMigrationSql(provider)).toBe('');
+  }, TIMEOUT);
+
+  it('both providers have the same migration names', () => {
+    expect(migrationNames('postgresql')).toEqual(migrationNames('sqlite'));
+  });
+});
+
+/** The same checks on every provider and driver: a real database, migrated from nothing. */
+function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDriver): void {
+  let db: Db;
+  const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+  beforeAll(() => {
+    db = createDb(url(), driver ? { sqliteDriver: driver } : {});
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  async function newStore(handle: string) {
+    return db.prisma.store.create({
+      data: { handle, name: `Store ${handle}`, email: 'owner@example.com', customerEmail: 'help@example.com', merchantId: 7n },
+    });
+  }
+
+  it('reports its provider', () => {
+    expect(db.provider).toBe(provider);
+  });
+
+  it('creates a store, app, installation, token and product through Prisma', async () => {
+    const store = await newStore(`s-${stamp}`);
+    expect(typeof store.id).toBe('bigint');
+    expect(store.currency).toBe('USD');
+    expect(store.ianaTimezone).toBe('UTC');
+    expect(store.status).toBe('active');
+    expect(store.createdAt).toBeInstanceOf(Date);
+
+    const app = await db.prisma.app.create({
+      data: { name: 'Private', kind: 'private', appKey: `key-${stamp}`, appSecret: 'secret', scopes: 'read_products', storeId: store.id },
+    });
+    const installation = await db.prisma.installation.create({ data: { storeId: store.id, appId: app.id, scopes: 'read_products' } });
+    const expiresAt = new Date('2029-11-22T04:05:01.123Z');
+    const token = await db.prisma.accessToken.create({
+      data: { installationId: installation.id, tokenHash: `hash-${stamp}`, expiresAt },
+    });
+    expect(token.expiresAt).toEqual(expiresAt);
+    expect(token.supersededAt).toBeNull();
+
+    // a nested write runs in a transaction
+    const product = await db.prisma.product.create({
+      data: {
+        storeId: store.id,
+        handle: 'shirt',
+        title: 'Shirt',
+        doc: JSON.stringify({ title: 'Shirt' }),
+        variants: { create: [{ storeId: store.id, position: 1, sku: 'S-1', title: 'Small' }] },
+        options: { create: [{ position: 1, name: 'Size' }] },
+        images: { create: [{ position: 1, src: 'https://example.com/a.png' }] },
+        media: { create: [{ position: 1, src: 'https://example.com/a.png', contentType: 'image' }] },
+      },
+      include: { variants: true },
+    });
+    const variant = product.variants[0]!;
+    await db.prisma.inventoryItem.create({ data: { storeId: store.id, variantId: variant.id, sku: 'S-1', cost: '12.50', locationType: 'warehouse' } });
+
+    const found = await db.prisma.accessToken.findUnique({
+      where: { tokenHash: `hash-${stamp}` },
+      include: { installation: { include: { store: true, app: true } } },
+    });
+    expect(found?.installation.store.handle).toBe(`s-${stamp}`);
+    expect(found?.installation.app.appKey).toBe(`key-${stamp}`);
+    expect(await db.prisma.product.count({ where: { storeId: store.id } })).toBe(1);
+  }, TIMEOUT);
+
+  it('gives increasing ids that compare numerically beyond 2^31 and 2^32', async () => {
+    const store = await newStore(`ids-${stamp}`);
+    const create = (handle: string, id?: bigint) =>
+      db.prisma.product.create({ data: { ...(id === undefined ? {} : { id }), storeId: store.id, handle, title: handle, doc: '{}' } });
+
+    const a = await create('a');
+    const b = await create('b');
+    expect(b.id).toBeGreaterThan(a.id);
+
+    const explicit = 2n ** 32n + 5n + BigInt(Math.floor(Math.random() * 1000));
+    await create('big', explicit);
+    await syncIdSequence(db, 'products');
+    const after = await create('after');
+    expect(after.id).toBeGreaterThan(explicit);
+    expect(after.id).toBeGreaterThan(2n ** 32n);
+
+    const ordered = await db.prisma.product.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' }, select: { id: true, handle: true } });
+    expect(ordered.map((p) => p.handle)).toEqual(['a', 'b', 'big', 'after']);
+
+    // since_id-style paging compares numerically (decisions §3.5): as text, "4294967301" < "9"
+    const page = await db.query<{ id: bigint; handle: string }>(
+      'SELECT id, handle FROM products WHERE store_id = ? AND id > ? ORDER BY id LIMIT ?',
+      [store.id, b.id, 10],
+    );
+    expect(page.map((p) => p.handle)).toEqual(['big', 'after']);
+    expect(page[0]!.id).toBe(explicit);
+  }, TIMEOUT);
+
+  it('query() returns rows with bigint integers, Date times and boolean booleans', async () => {
+    const store = await newStore(`q-${stamp}`);
+    const planExpiresAt = new Date('2027-01-02T03:04:05.678Z');
+    await db.prisma.store.update({ where: { id: store.id }, data: { planExpiresAt } });
+    const product = await db.prisma.product.create({
+      data: { storeId: store.id, handle: 'p', title: 'P', doc: '{"title":"P"}', variants: { create: [{ storeId: store.id, position: 2, title: 'V' }] } },
+      include: { variants: true },
+    });
+    await db.prisma.inventoryItem.create({
+      data: { storeId: store.id, variantId: product.variants[0]!.id, tracked: false, locationType: 'warehouse' },
+    });
+
+    const [row] = await db.query('SELECT id, handle, merchant_id, plan_expires_at, created_at, updated_at FROM stores WHERE id = ?', [store.id]);
+    expect(row).toEqual({
+      id: store.id,
+      handle: `q-${stamp}`,
+      merchant_id: 7n,
+      plan_expires_at: planExpiresAt,
+      created_at: store.createdAt,
+      updated_at: expect.any(Date),
+    });
+
+    const [variant] = await db.query<{ position: bigint; product_id: bigint; sku: string | null }>(
+      'SELECT position, product_id, sku FROM product_variants WHERE product_id = ?',
+      [product.id],
+    );
+    expect(variant).toEqual({ position: 2n, product_id: product.id, sku: null });
+
+    const [item] = await db.query('SELECT tracked, cost FROM inventory_items WHERE store_id = ?', [store.id]);
+    expect(item).toEqual({ tracked: false, cost: null });
+
+    // Date parameters compare like Prisma stores them
+    const later = await db.query('SELECT id FROM stores WHERE id = ? AND plan_expires_at > ?', [store.id, new Date('2027-01-02T03:04:05.000Z')]);
+    expect(later).toHaveLength(1);
+    const none = await db.query('SELECT id FROM stores WHERE id = ? AND plan_expires_at > ?', [store.id, new Date('2027-01-02T03:04:06.000Z')]);
+    expect(none).toHaveLength(0);
+
+    const [count] = await db.query<{ n: bigint }>('SELECT COUNT(*) AS n FROM products WHERE store_id = ?', [store.id]);
+    expect(count!.n).toBe(1n);
+  }, TIMEOUT);
+
+  it('surfaces a duplicate store handle as Prisma P2002', async () => {
+    await newStore(`dup-${stamp}`);
+    const error = await newStore(`dup-${stamp}`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Prisma.PrismaClientKnownRequestError);
+    expect((error as Prisma.PrismaClientKnownRequestError).code).toBe('P2002');
+  }, TIMEOUT);
+
+  it('cascades deletes from a store (foreign keys are enforced)', async () => {
+    const store = await newStore(`del-${stamp}`);
+    await db.prisma.product.create({ data: { storeId: store.id, handle: 'x', title: 'X', doc: '{}', variants: { create: [{ storeId: store.id, position: 1, title: 'V' }] } } });
+    await db.prisma.store.delete({ where: { id: store.id } });
+    expect(await db.query('SELECT id FROM products WHERE store_id = ?', [store.id])).toEqual([]);
+    expect(await db.query('SELECT id FROM product_variants WHERE store_id = ?', [store.id])).toEqual([]);
+    const orphan = await db.prisma.installation.create({ data: { storeId: store.id, appId: 1n, scopes: '' } }).catch((e: unknown) => e);
+    expect(orphan).toBeInstanceOf(Prisma.PrismaClientKnownRequestError);
+  }, TIMEOUT);
+
+  it('rolls back a failed interactive transaction and serialises concurrent ones', async () => {
+    const store = await newStore(`tx-${stamp}`);
+    const failed = await db.prisma
+      .$transaction(async (tx) => {
+        await tx.product.create({ data: { storeId: store.id, handle: 'rolled-back', title: 'R', doc: '{}' } });
+        throw new Error('abort');
+      })
+      .catch((e: unknown) => e);
+    expect(failed).toEqual(new Error('abort'));
+    expect(await db.prisma.product.count({ where: { storeId: store.id } })).toBe(0);
+
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? db.prisma.product.create({ data: { storeId: store.id, handle: `c${i}`, title: 'C', doc: '{}', variants: { create: [{ storeId: store.id, position: 1, title: 'V' }] } } })
+          : db.prisma.$transaction(async (tx) => {
+              const n = await tx.product.count({ where: { storeId: store.id } });
+              return tx.product.create({ data: { storeId: store.id, handle: `c${i}`, title: String(n), doc: '{}' } });
+            }),
+      ),
+    );
+    expect(await db.prisma.product.count({ where: { storeId: store.id } })).toBe(20);
+    const [variants] = await db.query<{ n: bigint }>('SELECT COUNT(*) AS n FROM product_variants WHERE store_id = ?', [store.id]);
+    expect(variants!.n).toBe(10n);
+  }, TIMEOUT);
+
+  it('keeps the single platform clock row', async () => {
+    const clock = await db.prisma.platformClock.upsert({ where: { id: 1 }, create: { id: 1, offsetMs: 3_600_000n }, update: { offsetMs: 3_600_000n } });
+    expect(clock.offsetMs).toBe(3_600_000n);
+    const [row] = await db.query('SELECT id, offset_ms FROM platform_clock');
+    expect(row).toEqual({ id: 1n, offset_ms: 3_600_000n });
+  }, TIMEOUT);
+
+  if (provider === 'sqlite') {
+    it('sets WAL, busy_timeout and foreign_keys on every connection, also after transactions', async () => {
+      await db.prisma.$transaction(async (tx) => {
+        await tx.store.count();
+      });
+      await db.prisma.$transaction([db.prisma.store.count(), db.prisma.app.count()]);
+      for (const rows of [
+        await db.prisma.$queryRawUnsafe<Record<string, unknown>[]>('PRAGMA busy_timeout'),
+        await db.query('PRAGMA busy_timeout'),
+      ]) {
+        expect(Number(Object.values(rows[0]!)[0])).toBe(5000);
+      }
+      const fk = await db.prisma.$queryRawUnsafe<Record<string, unknown>[]>('PRAGMA foreign_keys');
+      expect(Number(Object.values(fk[0]!)[0])).toBe(1);
+      const [mode] = await db.query<{ journal_mode: string }>('PRAGMA journal_mode');
+      expect(mode!.journal_mode).toBe('wal');
+    }, TIMEOUT);
+  }
+}
+
+describe('SQLite', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'platform-db-'));
+  const url = `file:${join(dir, 'nested', 'folder', 'platform.db')}`;
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('migrate creates the folder, applies every migration, then nothing', async () => {
+    expect(existsSync(join(dir, 'nested'))).toBe(false);
+    expect(await migrate(url)).toEqual({ applied: migrationNames('sqlite') });
+    expect(existsSync(join(dir, 'nested', 'folder', 'platform.db'))).toBe(true);
+    expect(await migrate(url)).toEqual({ applied: [] });
+    const db = createDb(url);
+    try {
+      const rows = await db.query<{ migration_name: string; finished_at: Date | null }>('SELECT migration_name, finished_at FROM _prisma_migrations ORDER BY migration_name');
+      expect(rows.map((r) => r.migration_name)).toEqual(migrationNames('sqlite'));
+      expect(rows.every((r) => r.finished_at !== null)).toBe(true);
+    } finally {
+      await db.close();
+    }
+  }, TIMEOUT);
+
+  describe.each(['libsql', 'better-sqlite3'] as const)('driver %s', (driver) => {
+    // a database of its own, so ids start from 1
+    const own = `file:${join(dir, `${driver}.db`)}`;
+    beforeAll(async () => {
+      await migrate(own);
+    }, TIMEOUT);
+    databaseSuite('sqlite', () => own, driver);
+  });
+
+  it('both drivers read what the other wrote, times included', async () => {
+    const a = createDb(url, { sqliteDriver: 'libsql' });
+    const b = createDb(url, { sqliteDriver: 'better-sqlite3' });
+    try {
+      const planExpiresAt = new Date('2030-05-06T07:08:09.010Z');
+      const viaLibsql = await a.prisma.store.create({
+        data: { handle: `x-${Date.now()}`, name: 'X', email: 'x@example.com', customerEmail: 'x@example.com', merchantId: 1n, planExpiresAt },
+      });
+      const viaBetter = await b.prisma.store.findUniqueOrThrow({ where: { id: viaLibsql.id } });
+      expect(viaBetter).toEqual(viaLibsql);
+      const [rowA] = await a.query('SELECT * FROM stores WHERE id = ?', [viaLibsql.id]);
+      const [rowB] = await b.query('SELECT * FROM stores WHERE id = ?', [viaLibsql.id]);
+      expect(rowA).toEqual(rowB);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, TIMEOUT);
+});
+
+const pgUrl = process.env['TEST_DATABASE_URL'];
+
+describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL (TEST_DATABASE_URL)', () => {
+  // A throwaway database per run, so the run starts from an empty schema.
+  const name = `platform_db_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+  const admin = () => new pg.Client({ connectionString: pgUrl });
+  const url = () => {
+    const u = new URL(pgUrl!);
+    u.pathname = `/${name}`;
+    return u.toString();
+  };
+
+  beforeAll(async () => {
+    const client = admin();
+    await client.connect();
+    try {
+      await client.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await client.end();
+    }
+  }, TIMEOUT);
+  afterAll(async () => {
+    const client = admin();
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  }, TIMEOUT);
+
+  it('migrate applies every migration, then nothing', async () => {
+    expect(await migrate(url())).toEqual({ applied: migrationNames('postgresql') });
+    expect(await migrate(url())).toEqual({ applied: [] });
+  }, TIMEOUT);
+
+  describe('queries', () => {
+    databaseSuite('postgresql', url);
+  });
+});

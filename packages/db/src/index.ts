@@ -1,0 +1,23 @@
+export { providerOf, type Provider } from './provider';
+export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient } from './client';
+export type { SqliteDriver } from './sqlite';
+export { migrate, type MigrateOptions } from './migrate';
+export { syncIdSequence } from './sequences';
+// The error classes (PrismaClientKnownRequestError: P2002 ...) are shared by both generated
+// clients (one runtime), so `instanceof Prisma.PrismaClientKnownRequestError` holds on both.
+export { Prisma } from './generated/sqlite/client';
+export type {
+  AccessToken,
+  App,
+  FulfillmentOrder,
+  Installation,
+  InventoryItem,
+  OAuthCode,
+  PlatformClock,
+  Product,
+  ProductImage,
+  ProductMedia,
+  ProductOption,
+  ProductVariant,
+  Store,
+} from './generated/sqlite/client';

@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { currentSchemaFiles, NO_FILTER, readMigrationList, withEngine, type EngineLog } from './engine';
+import { providerOf, sqliteFilePath } from './provider';
+import { PlatformLibSql, sqliteUrl } from './sqlite';
+
+export interface MigrateOptions {
+  /** Receives the engine's warnings and errors. */
+  log?: EngineLog;
+}
+
+/**
+ * Applies the pending migrations of the URL's provider (`prisma migrate deploy`), recording them in
+ * `_prisma_migrations`. Idempotent: a second run applies nothing. For SQLite, creates the file's
+ * folder when missing and switches the file to WAL (persistent, so every later connection has it).
+ */
+export async function migrate(url: string, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
+  const provider = providerOf(url);
+  let factory;
+  if (provider === 'sqlite') {
+    const file = sqliteFilePath(url);
+    mkdirSync(dirname(file), { recursive: true });
+    // the pragma-setting factory: WAL is switched on here, once, for the file's lifetime
+    factory = new PlatformLibSql({ url: sqliteUrl(file) });
+  } else {
+    factory = new PrismaPg({ connectionString: url });
+  }
+  const migrationsList = readMigrationList(provider);
+  if (migrationsList.migrationDirectories.length === 0) {
+    throw new Error(`No migrations found in ${migrationsList.baseDir}`);
+  }
+  return withEngine(
+    factory,
+    currentSchemaFiles(provider),
+    async (engine) => {
+      const result = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
+      return { applied: result.appliedMigrationNames };
+    },
+    options.log,
+  );
+}

@@ -1,0 +1,92 @@
+import pg from 'pg';
+
+/**
+ * `?` placeholders to `$1, $2, ...`, leaving `?` inside quoted strings, quoted identifiers and
+ * comments alone. (PostgreSQL's own `?` jsonb operators are unavailable through Db.query.)
+ */
+export function toPgPlaceholders(sql: string): string {
+  let out = '';
+  let n = 0;
+  let i = 0;
+  while (i < sql.length) {
+    const ch = sql[i]!;
+    if (ch === "'" || ch === '"') {
+      const end = sql.indexOf(ch, i + 1);
+      const stop = end === -1 ? sql.length : end + 1;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (ch === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      const stop = end === -1 ? sql.length : end;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (ch === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      const stop = end === -1 ? sql.length : end + 2;
+      out += sql.slice(i, stop);
+      i = stop;
+    } else if (ch === '?') {
+      out += `$${++n}`;
+      i++;
+    } else {
+      out += ch;
+      i++;
+    }
+  }
+  return out;
+}
+
+const OID = { bool: 16, int8: 20, int2: 21, int4: 23, timestamp: 1114, timestamptz: 1184 } as const;
+
+/** `TIMESTAMP(3)` (Prisma's DateTime, no time zone) holds UTC: read it as UTC, not local time. */
+function parseUtcTimestamp(text: string): Date {
+  return new Date(text.replace(' ', 'T') + 'Z');
+}
+
+/** Per-query parsers, so Prisma's own queries on the shared pool are unaffected. */
+const queryTypes = {
+  getTypeParser(oid: number, format?: string): (value: string) => unknown {
+    if (format === undefined || format === 'text') {
+      switch (oid) {
+        case OID.int8:
+        case OID.int2:
+        case OID.int4:
+          return (value: string) => BigInt(value);
+        case OID.timestamp:
+          return parseUtcTimestamp;
+        default:
+          break;
+      }
+    }
+    return pg.types.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown;
+  },
+};
+
+function toPgParam(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'bigint') return value.toString();
+  // ISO 8601 in UTC: a TIMESTAMP column ignores the Z and keeps the UTC wall time, a TIMESTAMPTZ
+  // honours it. (pg's default would send local time with an offset, which TIMESTAMP drops.)
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}
+
+export function createPgPool(url: string): pg.Pool {
+  // DateTime columns are timestamps without time zone holding UTC; a UTC session makes
+  // CURRENT_TIMESTAMP defaults and now() agree with them.
+  const options = url.includes('options=') ? undefined : '-c TimeZone=UTC';
+  const pool = new pg.Pool({ connectionString: url, ...(options ? { options } : {}) });
+  // An idle client losing its connection (server restart) emits 'error' on the pool, which would
+  // crash the process if unhandled; the pool drops that client and the next query reconnects.
+  pool.on('error', (error) => {
+    console.error(`@platform/db: idle PostgreSQL connection lost: ${error.message}`);
+  });
+  return pool;
+}
+
+export function pgQuery(pool: pg.Pool) {
+  return async <T>(sql: string, params: unknown[]): Promise<T[]> => {
+    const result = await pool.query({ text: toPgPlaceholders(sql), values: params.map(toPgParam), types: queryTypes });
+    return result.rows as T[];
+  };
+}

@@ -1,0 +1,245 @@
+import Database from 'better-sqlite3';
+import type { Client, InArgs, InStatement, InValue, Transaction, TransactionMode } from '@libsql/client' with { 'resolution-mode': 'import' };
+import { PrismaLibSql } from '@prisma/adapter-libsql';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+
+// @libsql/client ships CommonJS code but only ESM-flavoured typings, which TypeScript refuses to
+// `import` from a CommonJS module: load the CommonJS build with require, typed from the ESM one.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+const { createClient } = require('@libsql/client') as typeof import('@libsql/client', { with: { 'resolution-mode': 'import' } });
+
+export type SqliteDriver = 'libsql' | 'better-sqlite3';
+
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Run on every connection. busy_timeout and foreign_keys are per connection; journal_mode=WAL is
+ * stored in the file (readers never block the writer, so API and sender processes can share it);
+ * synchronous=NORMAL is the usual WAL pairing: no corruption risk, a power cut may lose the last
+ * commits, never the database.
+ */
+export const SQLITE_PRAGMAS = [
+  `PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
+  'PRAGMA journal_mode = WAL',
+  'PRAGMA synchronous = NORMAL',
+  'PRAGMA foreign_keys = ON',
+];
+
+/** A `file:` URL for libsql, which percent-decodes the path (so `#`, `?` and `%` survive). */
+export function sqliteUrl(file: string): string {
+  return 'file:' + file.split('/').map(encodeURIComponent).join('/');
+}
+
+/**
+ * A transaction on the client's own connection. libsql's local client instead hands its connection
+ * to the transaction and opens a new one for the next statement, and nothing ever closes the
+ * handed-off connection: with Prisma (nested writes, some upserts and every $transaction run in a
+ * transaction) that leaks one open SQLite connection per transaction until the garbage collector
+ * happens to finalise it (hundreds of open files after a few hundred), and every new connection
+ * starts without our pragmas.
+ * Keeping one connection is safe because PrismaLibSql holds its adapter-wide mutex from the start
+ * of a transaction to its commit or rollback, so nothing else runs on the client meanwhile (the
+ * better-sqlite3 adapter works the same way).
+ */
+function sameConnectionTransaction(client: Client, mode: TransactionMode | undefined): Promise<Transaction> {
+  const begin = mode === 'write' ? 'BEGIN IMMEDIATE' : mode === 'read' ? 'BEGIN' : 'BEGIN DEFERRED';
+  let open = true;
+  const end = async (sql: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
+    if (!open) return;
+    open = false;
+    await client.execute(sql);
+  };
+  const live = (): void => {
+    if (!open) throw new Error('The transaction is closed');
+  };
+  return client.execute(begin).then(() => ({
+    execute: async (stmt: InStatement) => {
+      live();
+      return client.execute(stmt);
+    },
+    batch: async (stmts: InStatement[]) => {
+      const results = [];
+      for (const stmt of stmts) {
+        live();
+        results.push(await client.execute(stmt));
+      }
+      return results;
+    },
+    executeMultiple: async () => {
+      // the client's executeMultiple rolls back any open transaction when it finishes
+      throw new Error('executeMultiple is not supported inside a transaction');
+    },
+    commit: () => end('COMMIT'),
+    rollback: () => end('ROLLBACK').catch(() => undefined),
+    close: () => {
+      void end('ROLLBACK').catch(() => undefined);
+    },
+    get closed() {
+      return !open;
+    },
+  }));
+}
+
+/**
+ * The pragmas run before the first statement of the connection (they are per connection; see
+ * SQLITE_PRAGMAS), and transactions stay on that connection (sameConnectionTransaction).
+ */
+function withPragmas(client: Client): Client {
+  let ready: Promise<void> | undefined;
+  const prepare = (): Promise<void> => {
+    ready ??= client.executeMultiple(SQLITE_PRAGMAS.join(';\n') + ';').catch((error: unknown) => {
+      ready = undefined; // e.g. SQLITE_BUSY: try again on the next statement
+      throw error;
+    });
+    return ready;
+  };
+  const beforeUse = new Set<PropertyKey>(['execute', 'batch', 'executeMultiple', 'migrate']);
+  return new Proxy(client, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (beforeUse.has(prop)) {
+        return async (...args: unknown[]) => {
+          await prepare();
+          return method.apply(target, args);
+        };
+      }
+      if (prop === 'transaction') {
+        return async (mode?: TransactionMode) => {
+          await prepare();
+          return sameConnectionTransaction(target, mode);
+        };
+      }
+      return method.bind(target);
+    },
+  });
+}
+
+/** PrismaLibSql whose connections all get SQLITE_PRAGMAS. */
+export class PlatformLibSql extends PrismaLibSql {
+  override createClient(config: Parameters<PrismaLibSql['createClient']>[0]): Client {
+    return withPragmas(super.createClient(config));
+  }
+}
+
+/** better-sqlite3 keeps one connection per adapter: the pragmas run once, when it opens. */
+function betterSqlite3Factory(file: string): SqlMigrationAwareDriverAdapterFactory {
+  const inner = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  const prepared = async (adapter: SqlDriverAdapter): Promise<SqlDriverAdapter> => {
+    await adapter.executeScript(SQLITE_PRAGMAS.join(';\n') + ';');
+    return adapter;
+  };
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    connect: async () => prepared(await inner.connect()),
+    connectToShadowDb: async () => prepared(await inner.connectToShadowDb()),
+  };
+}
+
+export function sqliteAdapterFactory(file: string, driver: SqliteDriver): SqlMigrationAwareDriverAdapterFactory {
+  return driver === 'libsql' ? new PlatformLibSql({ url: sqliteUrl(file) }) : betterSqlite3Factory(file);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Direct queries (Db.query) on SQLite: a connection of their own, beside Prisma's.
+
+/**
+ * Prisma's SQLite adapters store DateTime as ISO 8601 text with an explicit offset
+ * (`2026-11-22T04:05:01.000+00:00`, their default `timestampFormat: 'iso8601'`, both drivers
+ * alike). Columns filled by a DEFAULT CURRENT_TIMESTAMP hold `2026-11-22 04:05:01` (UTC, no
+ * offset), and a value written as unix milliseconds would be a number: all three read as a Date.
+ */
+export function parseSqliteDateTime(value: unknown): unknown {
+  if (typeof value === 'number' || typeof value === 'bigint') return new Date(Number(value));
+  if (typeof value !== 'string') return value;
+  const hasOffset = /(?:[zZ]|[+-]\d\d:?\d\d)$/.test(value);
+  return new Date(hasOffset ? value : value.replace(' ', 'T') + 'Z');
+}
+
+/** The text Prisma itself writes for a Date, so comparisons against stored values hold. */
+export function sqliteDateTimeText(date: Date): string {
+  return date.toISOString().replace('Z', '+00:00');
+}
+
+function toSqliteParam(value: unknown): InValue {
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date) return sqliteDateTimeText(value);
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value as InValue;
+}
+
+/** Integers come back as bigint from the drivers (see Db.query); declared types fix the rest. */
+function convertSqliteValue(declaredType: string | null | undefined, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch ((declaredType ?? '').toUpperCase()) {
+    case 'DATETIME':
+    case 'TIMESTAMP':
+      return parseSqliteDateTime(value);
+    case 'BOOLEAN':
+      return typeof value === 'bigint' ? value !== 0n : typeof value === 'number' ? value !== 0 : value;
+    default:
+      return value;
+  }
+}
+
+export interface SqliteQuery {
+  query<T>(sql: string, params: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export function libsqlQuery(file: string): SqliteQuery {
+  // intMode 'bigint': every INTEGER value as a bigint, exact to 64 bits.
+  const client = withPragmas(createClient({ url: sqliteUrl(file), intMode: 'bigint' }));
+  return {
+    async query<T>(sql: string, params: unknown[]): Promise<T[]> {
+      const result = await client.execute({ sql, args: params.map(toSqliteParam) as InArgs });
+      const { columns, columnTypes } = result;
+      return result.rows.map((row) => {
+        const out: Record<string, unknown> = {};
+        columns.forEach((name, i) => {
+          out[name] = convertSqliteValue(columnTypes[i], row[i]);
+        });
+        return out as T;
+      });
+    },
+    close: async () => client.close(),
+  };
+}
+
+export function betterSqlite3Query(file: string): SqliteQuery {
+  const db = new Database(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  for (const pragma of SQLITE_PRAGMAS) db.exec(pragma);
+  db.defaultSafeIntegers(true);
+  // Hot read paths run the same few statements: keep them prepared.
+  const statements = new Map<string, Database.Statement>();
+  return {
+    async query<T>(sql: string, params: unknown[]): Promise<T[]> {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        if (statements.size >= 500) statements.clear();
+        statements.set(sql, statement);
+      }
+      const args = params.map(toSqliteParam);
+      if (!statement.reader) {
+        statement.run(...args);
+        return [];
+      }
+      const columns = statement.columns();
+      const rows = statement.raw(true).all(...args) as unknown[][];
+      return rows.map((row) => {
+        const out: Record<string, unknown> = {};
+        columns.forEach((column, i) => {
+          out[column.name] = convertSqliteValue(column.type, row[i]);
+        });
+        return out as T;
+      });
+    },
+    close: async () => {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { rewriteSqliteMigration } from './migration-sql';
+import { migrationTimestamp } from './migrations';
+import { toPgPlaceholders } from './postgresql';
+import { providerOf, sqliteFilePath } from './provider';
+import { parseSqliteDateTime } from './sqlite';
+
+describe('providerOf', () => {
+  it('maps file: to sqlite and postgres(ql):// to postgresql', () => {
+    expect(providerOf('file:./data/platform.db')).toBe('sqlite');
+    expect(providerOf('postgresql://u@h:5432/db')).toBe('postgresql');
+    expect(providerOf('postgres://u@h/db')).toBe('postgresql');
+  });
+
+  it('rejects other schemes with a message naming the choices', () => {
+    expect(() => providerOf('mysql://u@h/db')).toThrow(/"mysql:".*file:.*postgresql:\/\//);
+    expect(() => providerOf('./data/platform.db')).toThrow(/Unsupported database URL/);
+  });
+});
+
+describe('sqliteFilePath', () => {
+  it('resolves relative paths against the cwd given', () => {
+    expect(sqliteFilePath('file:./data/platform.db', '/srv/app')).toBe('/srv/app/data/platform.db');
+    expect(sqliteFilePath('file:data.db', '/srv')).toBe('/srv/data.db');
+  });
+
+  it('keeps absolute paths, with one or three slashes', () => {
+    expect(sqliteFilePath('file:/var/db/x.db', '/srv')).toBe('/var/db/x.db');
+    expect(sqliteFilePath('file:///var/db/x.db', '/srv')).toBe('/var/db/x.db');
+  });
+
+  it('refuses remote hosts, query strings and in-memory databases', () => {
+    expect(() => sqliteFilePath('file://example.com/x.db')).toThrow(/remote host/);
+    expect(() => sqliteFilePath('file:x.db?mode=ro')).toThrow(/query parameters/);
+    expect(() => sqliteFilePath('file::memory:')).toThrow(/must name a file/);
+  });
+});
+
+describe('rewriteSqliteMigration', () => {
+  it('turns BIGINT primary keys into autoincrementing rowid aliases, also in table redefinitions', () => {
+    const sql = [
+      'CREATE TABLE "stores" (',
+      '    "id" BIGINT NOT NULL PRIMARY KEY,',
+      '    "merchant_id" BIGINT NOT NULL',
+      ');',
+      'CREATE TABLE "new_apps" (',
+      '    "id" BIGINT NOT NULL PRIMARY KEY',
+      ');',
+    ].join('\n');
+    const out = rewriteSqliteMigration(sql);
+    expect(out).toContain('"id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,');
+    expect(out).toContain('    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT\n);');
+    expect(out).toContain('"merchant_id" BIGINT NOT NULL');
+    expect(rewriteSqliteMigration(out)).toBe(out);
+  });
+});
+
+describe('toPgPlaceholders', () => {
+  it('numbers ? outside strings, identifiers and comments', () => {
+    expect(toPgPlaceholders(`SELECT * FROM t WHERE a = ? AND b = '?' AND "c?" = ? -- ?\nLIMIT ? /* ? */`)).toBe(
+      `SELECT * FROM t WHERE a = $1 AND b = '?' AND "c?" = $2 -- ?\nLIMIT $3 /* ? */`,
+    );
+  });
+});
+
+describe('parseSqliteDateTime', () => {
+  it('reads every stored form as the same instant', () => {
+    const instant = new Date('2026-11-22T04:05:01.000Z');
+    expect(parseSqliteDateTime('2026-11-22T04:05:01.000+00:00')).toEqual(instant);
+    expect(parseSqliteDateTime('2026-11-22 04:05:01')).toEqual(instant);
+    expect(parseSqliteDateTime(instant.getTime())).toEqual(instant);
+    expect(parseSqliteDateTime(BigInt(instant.getTime()))).toEqual(instant);
+  });
+});
+
+describe('migrationTimestamp', () => {
+  it('is the UTC time to the second', () => {
+    expect(migrationTimestamp(new Date('2026-01-02T03:04:05.678Z'))).toBe('20260102030405');
+  });
+});

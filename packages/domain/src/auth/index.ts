@@ -1,0 +1,4 @@
+export * from './define-scopes';
+export * from './compute-token-expiry';
+export * from './hash-token';
+export * from './resolve-host';

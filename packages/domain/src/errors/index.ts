@@ -1,0 +1,2 @@
+export * from './define-errors';
+export * from './join-issues';

@@ -1,0 +1,144 @@
+import { compareBounds } from './compile-bounds';
+import { RULE_COMPILERS, type CompiledRule } from './compile-rule-values';
+import type { ElementCheck } from './define-checks';
+import { RULE_VALUE_MAX_LENGTH, isRuleName, ruleAppliesTo, type RuleName } from './define-rules';
+import { checkedTypeOf, codePointLength, type MetafieldType } from './define-types';
+import { makeIssue, type Issue } from './format-issues';
+
+// A definition's `validations` array: shape, names, applicability, each value's format, and the
+// constraints between rules (spec "Rules on the array").
+
+/** A reference the engine cannot resolve (it needs the store's data); the caller checks it exists. */
+export interface DefinitionReference {
+  /** Where to report a missing target: `validations[2].value`. */
+  readonly field: string;
+  readonly kind: 'metaobject_definition';
+  /** The numeric id, whichever spelling the rule used. */
+  readonly id: string;
+}
+
+export interface NormalizedRule {
+  readonly name: RuleName;
+  readonly value: string;
+}
+
+export interface CompiledRuleSet {
+  readonly type: MetafieldType;
+  readonly rules: readonly NormalizedRule[];
+  readonly listMin: number | null;
+  readonly listMax: number | null;
+  /** Every rule but list.min / list.max, in the definition's order, for each value or non-empty element. */
+  readonly checks: readonly ElementCheck[];
+  readonly metaobjectDefinitionId: string | null;
+  readonly references: readonly DefinitionReference[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function textProblem(value: unknown): string | null {
+  if (value === undefined || value === null || value === '') return "can't be blank";
+  return typeof value === 'string' ? null : 'must be a string';
+}
+
+/**
+ * Checks `validations` against `type` (null when the type itself is unknown: then only what does not
+ * depend on it is checked). Pushes every problem found; returns the compiled set when there is none.
+ */
+export function checkRuleSet(type: MetafieldType | null, validations: unknown, issues: Issue[]): CompiledRuleSet | undefined {
+  const before = issues.length;
+  const list = validations === undefined || validations === null ? [] : validations;
+  if (!Array.isArray(list)) {
+    issues.push(makeIssue('validations', 'must be an array'));
+    return undefined;
+  }
+  const elementType = type === null ? null : checkedTypeOf(type);
+  const compiled = new Map<RuleName, { rule: CompiledRule; index: number }>();
+  const seen = new Set<RuleName>();
+  const present = new Set<RuleName>();
+  const rules: NormalizedRule[] = [];
+  list.forEach((entry: unknown, i) => {
+    const at = `validations[${i}]`;
+    if (!isRecord(entry)) {
+      issues.push(makeIssue(at, 'must be an object with name and value'));
+      return;
+    }
+    const { name, value } = entry;
+    const nameProblem = textProblem(name);
+    if (nameProblem !== null) issues.push(makeIssue(`${at}.name`, nameProblem));
+    const valueProblem = textProblem(value);
+    if (valueProblem !== null) issues.push(makeIssue(`${at}.value`, valueProblem));
+    else if (codePointLength(value as string) > RULE_VALUE_MAX_LENGTH) {
+      issues.push(makeIssue(`${at}.value`, `is too long (maximum is ${RULE_VALUE_MAX_LENGTH} characters)`));
+      return;
+    }
+    if (nameProblem !== null) return;
+    if (!isRuleName(name)) {
+      issues.push(makeIssue(`${at}.name`, `'${name as string}' is not a supported rule`));
+      return;
+    }
+    if (seen.has(name)) {
+      issues.push(makeIssue(`${at}.name`, `'${name}' appears more than once (each rule at most once per definition)`));
+      return;
+    }
+    seen.add(name);
+    if (type !== null && !ruleAppliesTo(name, type)) {
+      issues.push(makeIssue(`${at}.name`, `'${name}' does not apply to type ${type}`));
+      return;
+    }
+    present.add(name);
+    if (valueProblem !== null || elementType === null) return;
+    const result = RULE_COMPILERS[name](elementType, value as string);
+    if (typeof result === 'string') {
+      issues.push(makeIssue(`${at}.value`, `${result} (rule ${name})`));
+      return;
+    }
+    compiled.set(name, { rule: result, index: i });
+    rules.push({ name, value: value as string });
+  });
+  checkConstraints(compiled, present, issues);
+  if (type === null || issues.length !== before) return undefined;
+  const checks: ElementCheck[] = [];
+  for (const { rule } of compiled.values()) if (rule.check !== null) checks.push(rule.check);
+  const reference = compiled.get('metaobject_definition_id');
+  const id = reference?.rule.metaobjectDefinitionId ?? null;
+  return {
+    type,
+    rules,
+    listMin: compiled.get('list.min')?.rule.count ?? null,
+    listMax: compiled.get('list.max')?.rule.count ?? null,
+    checks,
+    metaobjectDefinitionId: id,
+    references:
+      reference === undefined || id === null
+        ? []
+        : [{ field: `validations[${reference.index}].value`, kind: 'metaobject_definition', id }],
+  };
+}
+
+function checkConstraints(
+  compiled: ReadonlyMap<RuleName, { rule: CompiledRule }>,
+  present: ReadonlySet<RuleName>,
+  issues: Issue[],
+): void {
+  const min = compiled.get('min')?.rule.bound;
+  const max = compiled.get('max')?.rule.bound;
+  if (min !== undefined && max !== undefined && compareBounds(min, max) > 0) {
+    issues.push(makeIssue('validations', 'min must be less than or equal to max'));
+  }
+  const listMin = compiled.get('list.min')?.rule.count;
+  const listMax = compiled.get('list.max')?.rule.count;
+  if (listMin !== undefined && listMax !== undefined && listMin > listMax) {
+    issues.push(makeIssue('validations', 'list.min must be less than or equal to list.max'));
+  }
+  if (present.has('scale_min') !== present.has('scale_max')) {
+    const [has, lacks] = present.has('scale_min') ? ['scale_min', 'scale_max'] : ['scale_max', 'scale_min'];
+    issues.push(makeIssue('validations', `${has} must be configured together with ${lacks}`));
+  }
+  const scaleMin = compiled.get('scale_min')?.rule.scale;
+  const scaleMax = compiled.get('scale_max')?.rule.scale;
+  if (scaleMin !== undefined && scaleMax !== undefined && scaleMin.greaterThan(scaleMax)) {
+    issues.push(makeIssue('validations', 'scale_min must be less than or equal to scale_max'));
+  }
+}

@@ -1,0 +1,127 @@
+import { checkRuleSet, type CompiledRuleSet } from './compile-rule-set';
+import { rejectsEmptyValue } from './compare-version';
+import {
+  NO_REFERENCES,
+  collectMetaobjectReferences,
+  missingMetaobjectText,
+  type MetaobjectReference,
+} from './check-references';
+import type { RuleInput } from './define-rules';
+import { checkedTypeOf, isSupportedType } from './define-types';
+import type { EmptyValue, ParsedValue } from './define-values';
+import { InvalidDefinitionError, makeIssue, type Issue, type Result } from './format-issues';
+import { valueParserFor } from './parse-value';
+
+// Both validation levels for values of one definition (spec "Rules on the array" 4-6), compiled
+// once: the basic check, then, only when it passes, the rules.
+
+export interface ValidateContext {
+  /** The API version of the request (decisions §2.6). */
+  readonly version: string;
+  /**
+   * Optional lookup for callers that already hold the store's metaobjects: when given, references
+   * are checked inline. Otherwise check `references` of the result in one query afterwards.
+   */
+  readonly metaobjectExists?: (metaobjectId: string, definitionId: string | null) => boolean;
+}
+
+export type ValueResult =
+  | {
+      readonly ok: true;
+      readonly value: ParsedValue | EmptyValue;
+      /** Metaobjects the value names (metaobject_reference types only); the caller checks they exist. */
+      readonly references: readonly MetaobjectReference[];
+    }
+  | { readonly ok: false; readonly issues: Issue[] };
+
+export type ValueValidator = (raw: string, ctx: ValidateContext) => ValueResult;
+
+export interface ValidatorDefinition {
+  readonly type: string;
+  readonly validations?: readonly RuleInput[] | null;
+}
+
+const EMPTY: ValueResult = Object.freeze({ ok: true, value: Object.freeze({ kind: 'empty' }), references: NO_REFERENCES });
+
+// Issues of the call in progress; copied out only on failure so a passing value allocates no list.
+// Nothing below calls back into user code before the copy, so reuse is safe.
+const scratch: Issue[] = [];
+
+function build(set: CompiledRuleSet): ValueValidator {
+  const parse = valueParserFor(set.type);
+  const checks = set.checks;
+  const checkCount = checks.length;
+  const { listMin, listMax } = set;
+  const listMinText = `has a minimum of ${listMin} elements (rule list.min)`;
+  const listMaxText = `has a maximum of ${listMax} elements (rule list.max)`;
+  const referencing = checkedTypeOf(set.type) === 'metaobject_reference';
+  const definitionId = set.metaobjectDefinitionId;
+
+  return (raw, ctx) => {
+    if (raw === '') {
+      // decisions §2.6: from v20260901 an empty value is refused; before it, accepted without rules.
+      return rejectsEmptyValue(ctx.version) ? { ok: false, issues: [makeIssue('value', "can't be blank")] } : EMPTY;
+    }
+    scratch.length = 0;
+    const value = parse(raw, scratch);
+    if (value !== undefined) {
+      if (value.kind === 'list') {
+        const elements = value.elements;
+        if (listMin !== null && elements.length < listMin) scratch.push(makeIssue('value', listMinText));
+        if (listMax !== null && elements.length > listMax) scratch.push(makeIssue('value', listMaxText));
+        for (let i = 0; checkCount > 0 && i < elements.length; i++) {
+          const element = elements[i];
+          // Empty elements skip the element rules (decisions §2.6).
+          if (element === null || element === undefined) continue;
+          for (let c = 0; c < checkCount; c++) {
+            const failure = (checks[c] as (typeof checks)[number])(element);
+            if (failure !== null) scratch.push(makeIssue(`value[${i}]${failure.suffix}`, failure.text));
+          }
+        }
+      } else {
+        for (let c = 0; c < checkCount; c++) {
+          const failure = (checks[c] as (typeof checks)[number])(value);
+          if (failure !== null) scratch.push(makeIssue(`value${failure.suffix}`, failure.text));
+        }
+      }
+    }
+    if (value === undefined || scratch.length > 0) {
+      const issues = scratch.slice();
+      scratch.length = 0;
+      return { ok: false, issues };
+    }
+    if (!referencing) return { ok: true, value, references: NO_REFERENCES };
+    const references = collectMetaobjectReferences(value, definitionId);
+    const exists = ctx.metaobjectExists;
+    if (exists !== undefined) {
+      const missing = references.filter((r) => !exists(r.id, r.definitionId));
+      if (missing.length > 0) {
+        return { ok: false, issues: missing.map((r) => makeIssue(r.field, missingMetaobjectText(r.definitionId))) };
+      }
+    }
+    return { ok: true, value, references };
+  };
+}
+
+/** Compiles a validator, or returns the definition's issues (the same `validateDefinition` reports). */
+export function tryCompileValidator(definition: ValidatorDefinition): Result<ValueValidator> {
+  const issues: Issue[] = [];
+  if (!isSupportedType(definition.type)) {
+    issues.push(makeIssue('type', `'${String(definition.type)}' is not a supported type`));
+    checkRuleSet(null, definition.validations, issues);
+    return { ok: false, issues };
+  }
+  const set = checkRuleSet(definition.type, definition.validations, issues);
+  return set === undefined ? { ok: false, issues } : { ok: true, value: build(set) };
+}
+
+/**
+ * Compiles a definition (type and rules) into a value validator: regexes, schemas, decimals and
+ * converted bounds are prepared here, once. Callers cache the result per definition version.
+ * Throws InvalidDefinitionError for a definition `validateDefinition` would refuse.
+ */
+export function compileValidator(definition: ValidatorDefinition): ValueValidator {
+  const compiled = tryCompileValidator(definition);
+  if (!compiled.ok) throw new InvalidDefinitionError(compiled.issues);
+  return compiled.value;
+}

@@ -1,0 +1,17 @@
+import type { ScalarValue } from './define-values';
+
+/** Why a value breaks a rule: `suffix` extends the field (`.url` of a link), `text` follows the colon. */
+export interface RuleFailure {
+  readonly suffix: string;
+  readonly text: string;
+}
+
+/**
+ * One compiled rule applied to one value (or one non-empty list element). Failures are built at
+ * compile time where possible, so a failing check allocates nothing.
+ */
+export type ElementCheck = (value: ScalarValue) => RuleFailure | null;
+
+export function ruleFailure(text: string, suffix = ''): RuleFailure {
+  return Object.freeze({ suffix, text });
+}

@@ -1,0 +1,78 @@
+export { formatIssues, makeIssue, InvalidDefinitionError, type Issue, type Result } from './format-issues';
+export { NON_EMPTY_VALUE_SINCE, rejectsEmptyValue } from './compare-version';
+export {
+  METAFIELD_TYPES,
+  SCALAR_TYPES,
+  LIST_TYPES,
+  VALUE_MAX_BYTES,
+  JSON_VALUE_MAX_BYTES,
+  URL_MAX_BYTES,
+  LIST_MAX_ELEMENTS,
+  isSupportedType,
+  isListType,
+  elementTypeOf,
+  type MetafieldType,
+  type ScalarType,
+  type ListType,
+  type ListElementType,
+} from './define-types';
+export type {
+  ParsedValue,
+  ScalarValue,
+  ListValue,
+  EmptyValue,
+  TextValue,
+  BooleanValue,
+  IntegerValue,
+  DecimalValue,
+  DateValue,
+  DateTimeValue,
+  MeasureValue,
+  MeasureDimension,
+  RatingValue,
+  UrlValue,
+  LinkValue,
+  FileReferenceValue,
+  FileGidType,
+  MetaobjectReferenceValue,
+  JsonValue,
+} from './define-values';
+export { BASE_UNITS, unitsOf, toBaseUnit } from './convert-units';
+export { parseValue } from './parse-value';
+export {
+  RULE_NAMES,
+  RULE_TYPES,
+  RULE_VALUE_MAX_LENGTH,
+  isRuleName,
+  rulesFor,
+  type RuleName,
+  type RuleInput,
+} from './define-rules';
+export { SCHEMA_MAX_LENGTH, SCHEMA_MAX_DEPTH, SCHEMA_MAX_NODES, SCHEMA_VALUE_MAX_DEPTH } from './compile-schema';
+export type { DefinitionReference, NormalizedRule } from './compile-rule-set';
+export {
+  compileValidator,
+  tryCompileValidator,
+  type ValidateContext,
+  type ValueResult,
+  type ValueValidator,
+  type ValidatorDefinition,
+} from './compile-validator';
+export {
+  checkMetaobjectReferences,
+  checkDefinitionReferences,
+  referencedIds,
+  type MetaobjectReference,
+} from './check-references';
+export {
+  validateDefinition,
+  OWNER_RESOURCES,
+  ACCESS_ADMIN_VALUES,
+  type OwnerResource,
+  type AccessAdmin,
+  type DefinitionInput,
+  type DefinitionResult,
+  type NormalizedDefinition,
+} from './validate-definition';
+export { validateDefinitionUpdate, type DefinitionPatch, type DefinitionUpdateResult } from './validate-definition-update';
+export { expandAppNamespace, appIdOfNamespace, effectiveAccess } from './resolve-access';

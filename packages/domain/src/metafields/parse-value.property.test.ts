@@ -1,0 +1,193 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { unitsOf } from './convert-units';
+import { LIST_TYPES, SCALAR_TYPES } from './define-types';
+import { parseValue } from './parse-value';
+
+// decisions §8.8, property-based: generated valid values of every type pass the basic check, and
+// generated near misses fail it.
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const passes = (type: string, raw: string) => parseValue(type, raw).ok;
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+const digitString = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+
+// A decimal as the spec writes it: at most 13 integer and 9 fraction digits, no leading zeros.
+const decimalText = fc
+  .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 13n - 1n }), digitString(0, 9))
+  .map(([negative, whole, fraction]) => `${negative ? '-' : ''}${whole}${fraction === '' ? '' : `.${fraction}`}`);
+
+const instant = fc.date({ min: new Date('0001-01-02T00:00:00Z'), max: new Date('9999-12-30T00:00:00Z'), noInvalidDate: true });
+const dateText = instant.map((d) => d.toISOString().slice(0, 10));
+const offsetMinutes = fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 });
+// The instant written in a zone `offset` minutes from UTC, as ISO 8601 with that offset.
+const dateTimeText = fc.tuple(instant, offsetMinutes, fc.boolean()).map(([d, offset, withZ]) => {
+  if (withZ) return d.toISOString();
+  const local = new Date(d.getTime() + offset * 60_000).toISOString().slice(0, 23);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${local}${sign}${pad(Math.floor(abs / 60), 2)}:${pad(abs % 60, 2)}`;
+});
+
+const singleLine = fc.string({ maxLength: 40 }).filter((s) => !/[\r\n]/.test(s));
+const webUrl = fc.webUrl({ withQueryParameters: true, withFragments: true });
+const url = fc.oneof(
+  webUrl,
+  fc.emailAddress().map((e) => `mailto:${e}`),
+  digitString(3, 12).map((d) => `tel:+${d}`),
+  digitString(3, 12).map((d) => `sms:${d}`),
+);
+const id = fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map(String);
+const fileGid = fc.tuple(fc.constantFrom('MediaImage', 'Video', 'GenericFile'), id).map(([t, i]) => `gid://platform/${t}/${i}`);
+const metaobjectGid = id.map((i) => `gid://platform/Metaobject/${i}`);
+const measure = (dimension: 'weight' | 'volume' | 'dimension') =>
+  fc.tuple(decimalText, fc.constantFrom(...unitsOf(dimension))).map(([v, unit]) => ({ value: v, unit }));
+const measureJson = (m: { value: string; unit: string }) => `{"value":${m.value},"unit":${JSON.stringify(m.unit)}}`;
+// A rating within its own scale: scale_min <= value <= scale_max.
+const rating = fc
+  .tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 1000 }), fc.nat(), digitString(0, 3), fc.boolean())
+  .map(([min, span, at, fraction, atMax]) => {
+    const whole = min + (at % span);
+    const value = atMax ? String(min + span) : fraction === '' ? String(whole) : `${whole}.${fraction}`;
+    return { value, scale_min: String(min), scale_max: String(min + span) };
+  });
+const link = fc.record({ text: fc.string({ maxLength: 30 }), url: webUrl });
+
+// Each type's valid values, as the raw text a client sends.
+const VALID: Readonly<Record<string, fc.Arbitrary<string>>> = {
+  single_line_text_field: singleLine,
+  multi_line_text_field: fc.string({ maxLength: 60 }),
+  boolean: fc.boolean().map(String),
+  date: dateText,
+  date_time: dateTimeText,
+  weight: measure('weight').map(measureJson),
+  volume: measure('volume').map(measureJson),
+  dimension: measure('dimension').map(measureJson),
+  number_integer: fc.integer({ min: -MAX_SAFE, max: MAX_SAFE }).map(String),
+  number_decimal: decimalText,
+  url,
+  link: link.map((l) => JSON.stringify(l)),
+  file_reference: fileGid,
+  rating: rating.map((r) => JSON.stringify(r)),
+  json: fc.json(),
+  metaobject_reference: metaobjectGid,
+};
+
+// Elements as lists encode them: integers as numbers, decimals as strings or numbers, objects as
+// objects, the rest as strings; an empty element ("") is allowed anywhere.
+const ELEMENTS: Readonly<Record<string, fc.Arbitrary<string>>> = {
+  single_line_text_field: singleLine.map((s) => JSON.stringify(s)),
+  date: dateText.map((s) => JSON.stringify(s)),
+  date_time: dateTimeText.map((s) => JSON.stringify(s)),
+  weight: measure('weight').map(measureJson),
+  volume: measure('volume').map(measureJson),
+  dimension: measure('dimension').map(measureJson),
+  number_integer: fc.integer({ min: -MAX_SAFE, max: MAX_SAFE }).map(String),
+  number_decimal: fc.oneof(decimalText.map((s) => JSON.stringify(s)), decimalText),
+  url: url.map((s) => JSON.stringify(s)),
+  link: link.map((l) => JSON.stringify(l)),
+  file_reference: fileGid.map((s) => JSON.stringify(s)),
+  rating: rating.map((r) => JSON.stringify(r)),
+  metaobject_reference: metaobjectGid.map((s) => JSON.stringify(s)),
+};
+
+const listOf = (element: fc.Arbitrary<string>) =>
+  fc.array(fc.oneof({ weight: 9, arbitrary: element }, { weight: 1, arbitrary: fc.constant('""') }), { maxLength: 20 });
+
+// Near misses: each a small change that makes the value wrong.
+const insertAt = (s: string, at: number, piece: string) => s.slice(0, at % (s.length + 1)) + piece + s.slice(at % (s.length + 1));
+const INVALID: Readonly<Record<string, fc.Arbitrary<string>>> = {
+  single_line_text_field: fc.tuple(singleLine, fc.nat(), fc.constantFrom('\n', '\r')).map(([s, at, br]) => insertAt(s, at, br)),
+  multi_line_text_field: fc.string({ maxLength: 20 }).map((s) => s + 'x'.repeat(65537)),
+  boolean: fc.string({ maxLength: 8 }).filter((s) => s !== 'true' && s !== 'false'),
+  date: fc.oneof(
+    fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 1, max: 12 })).map(([y, m]) => {
+      const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+      const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] as number;
+      return `${pad(y, 4)}-${pad(m, 2)}-${pad(days + 1, 2)}`;
+    }),
+    dateText.map((d) => d.replace(/-(\d\d)-/, (_, m: string) => `-${Number(m) + 12}-`)),
+    dateText.map((d) => d.replaceAll('-', '/')),
+  ),
+  date_time: fc.oneof(
+    dateTimeText.map((t) => t.replace('T', ' ')),
+    fc.tuple(dateTimeText, fc.integer({ min: 24, max: 99 })).map(([t, h]) => `${t.slice(0, 11)}${h}${t.slice(13)}`),
+    dateTimeText.map((t) => `${t.slice(0, 19)}+24:00`),
+  ),
+  weight: fc.tuple(decimalText, fc.string({ maxLength: 5 }).filter((u) => !unitsOf('weight').includes(u))).map(([v, unit]) => measureJson({ value: v, unit })),
+  volume: measure('volume').map((m) => `{"value":"${m.value}","unit":"${m.unit}"}`),
+  dimension: measure('dimension').map((m) => `{"value":${m.value},"unit":"${m.unit}","extra":true}`),
+  number_integer: fc.oneof(
+    fc.bigInt({ min: BigInt(MAX_SAFE) + 1n, max: 10n ** 30n }).map((n) => (n % 2n === 0n ? String(n) : `-${n}`)),
+    fc.integer().map((n) => `${n}.0`),
+    fc.nat().map((n) => `+${n}`),
+    fc.nat().map((n) => `${n}e1`),
+  ),
+  number_decimal: fc.oneof(
+    fc.bigInt({ min: 10n ** 13n, max: 10n ** 20n }).map(String),
+    fc.tuple(fc.nat(), digitString(10, 14)).map(([w, f]) => `${w}.${f}`),
+    decimalText.filter((d) => !d.startsWith('-')).map((d) => `+${d}`),
+  ),
+  url: fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,6}$/).filter((s) => !['http', 'https', 'mailto', 'sms', 'tel'].includes(s)), fc.domain()).map(([scheme, host]) => `${scheme}://${host}`),
+  link: link.map((l) => JSON.stringify({ text: l.text })),
+  file_reference: fc.tuple(fc.constantFrom('Image', 'Product', 'Metaobject', 'mediaimage'), id).map(([t, i]) => `gid://platform/${t}/${i}`),
+  rating: rating.map((r) => JSON.stringify({ ...r, value: String(Number(r.scale_max) + 1) })),
+  json: fc.json().map((j) => `${j},`),
+  metaobject_reference: fc.oneof(id.map((i) => `gid://platform/Metaobject/0${i}`), id.map((i) => `gid://platform/MetaobjectDefinition/${i}`), id),
+};
+
+describe('basic check, properties of every scalar type', () => {
+  it('covers every scalar type', () => {
+    expect(Object.keys(VALID).sort()).toEqual([...SCALAR_TYPES].sort());
+    expect(Object.keys(INVALID).sort()).toEqual([...SCALAR_TYPES].sort());
+  });
+  for (const type of SCALAR_TYPES) {
+    it(`${type}: valid values pass`, () => {
+      fc.assert(fc.property(VALID[type] as fc.Arbitrary<string>, (raw) => passes(type, raw)), { numRuns: 200 });
+    });
+    it(`${type}: near misses fail`, () => {
+      fc.assert(fc.property(INVALID[type] as fc.Arbitrary<string>, (raw) => !passes(type, raw)), { numRuns: type === 'multi_line_text_field' ? 20 : 200 });
+    });
+  }
+});
+
+describe('basic check, properties of every list type', () => {
+  it('covers every list type', () => {
+    expect(Object.keys(ELEMENTS).map((t) => `list.${t}`).sort()).toEqual([...LIST_TYPES].sort());
+  });
+  for (const [element, arbitrary] of Object.entries(ELEMENTS)) {
+    const type = `list.${element}`;
+    it(`${type}: arrays of valid elements pass, empty elements included`, () => {
+      fc.assert(fc.property(listOf(arbitrary), (elements) => passes(type, `[${elements.join(',')}]`)), { numRuns: 100 });
+    });
+    it(`${type}: one bad element fails the list`, () => {
+      const bad = element === 'number_integer' ? fc.constant('1.5') : element === 'number_decimal' ? fc.constant('true') : fc.constant('{"x":1}');
+      fc.assert(
+        fc.property(listOf(arbitrary), bad, fc.nat(), (elements, wrong, at) => {
+          const copy = [...elements];
+          copy.splice(at % (copy.length + 1), 0, wrong);
+          return !passes(type, `[${copy.join(',')}]`);
+        }),
+        { numRuns: 100 },
+      );
+    });
+    it(`${type}: more than 128 elements fail`, () => {
+      fc.assert(fc.property(arbitrary, fc.integer({ min: 129, max: 140 }), (one, n) => !passes(type, `[${Array(n).fill(one).join(',')}]`)), { numRuns: 10 });
+    });
+  }
+});
+
+describe('date_time instants', () => {
+  it('read the same instant whatever the offset it is written with', () => {
+    fc.assert(
+      fc.property(instant, offsetMinutes, (d, offset) => {
+        const local = new Date(d.getTime() + offset * 60_000).toISOString().slice(0, 23);
+        const abs = Math.abs(offset);
+        const text = `${local}${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60), 2)}:${pad(abs % 60, 2)}`;
+        const parsed = parseValue('date_time', text);
+        return parsed.ok && parsed.value.kind === 'date_time' && parsed.value.epochSeconds * 1000 + parsed.value.nanos / 1e6 === d.getTime();
+      }),
+    );
+  });
+});

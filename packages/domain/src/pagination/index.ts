@@ -1,0 +1,3 @@
+export * from './build-link-header';
+export * from './parse-link-header';
+export * from './parse-page-params';

@@ -1,0 +1,2 @@
+export * from './format-in-zone';
+export * from './parse-instant';

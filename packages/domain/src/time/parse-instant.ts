@@ -1,0 +1,44 @@
+import { daysInMonth } from './count-days';
+
+export type InstantResult = { ok: true; value: Date } | { ok: false; message: string };
+
+// decisions §3.3: a request time is a full ISO 8601 date and time with an offset or `Z`. Seconds and
+// a fraction (`.` or `,`) are optional; the offset is `Z`, `+hh:mm`, `+hhmm` or `+hh`.
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+
+const NOT_AN_INSTANT = 'must be an ISO 8601 date and time with an offset or Z (e.g. 2026-11-22T12:05:01+08:00)';
+
+/** Parses a request time; the message has no field name (join with `joinIssues`). */
+export function parseIsoInstant(s: string): InstantResult {
+  const m = typeof s === 'string' ? INSTANT.exec(s) : null;
+  if (!m) return { ok: false, message: NOT_AN_INSTANT };
+  const [, y, mo, d, h, mi, sec, frac, zulu, sign, oh, om] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = sec === undefined ? 0 : Number(sec);
+  const millis = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
+  const offsetHours = zulu ? 0 : Number(oh);
+  const offsetMinutes = zulu || om === undefined ? 0 : Number(om);
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(year, month) ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59 ||
+    offsetHours > 23 ||
+    offsetMinutes > 59
+  ) {
+    return { ok: false, message: 'is not a valid date and time' };
+  }
+  const local = new Date(0);
+  local.setUTCFullYear(year, month - 1, day);
+  local.setUTCHours(hour, minute, second, millis);
+  const offsetMs = (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  return { ok: true, value: new Date(local.getTime() - offsetMs) };
+}

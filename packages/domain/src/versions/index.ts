@@ -1,0 +1,3 @@
+export * from './list-releases';
+export * from './resolve-version';
+export * from './compare-version';

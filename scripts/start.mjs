@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// `pnpm start`: build what is stale, then run the API (which migrates, seeds and serves) and, with
+// PLATFORM_SENDER=embedded (the default), a webhook sender beside it (decisions §12.2).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
+  stdio: 'inherit',
+  env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+// Development secrets: generated once and kept in data/ so restarts keep the same operator token
+// and cursor secret. Set PLATFORM_OPERATOR_TOKEN / PLATFORM_SECRET to use your own.
+const env = { ...process.env };
+if (!env.PLATFORM_OPERATOR_TOKEN || !env.PLATFORM_SECRET) {
+  const file = join(root, 'data', 'dev-secrets.json');
+  mkdirSync(dirname(file), { recursive: true });
+  let secrets = {};
+  if (existsSync(file)) secrets = JSON.parse(readFileSync(file, 'utf8'));
+  else {
+    secrets = { operatorToken: randomBytes(24).toString('base64url'), secret: randomBytes(32).toString('base64url') };
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  env.PLATFORM_OPERATOR_TOKEN ||= secrets.operatorToken;
+  env.PLATFORM_SECRET ||= secrets.secret;
+}
+
+const children = [];
+const run = (name, script) => {
+  const child = spawn(process.execPath, [script], { stdio: 'inherit', env });
+  child.on('exit', (code, signal) => {
+    for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
+    process.exitCode = code ?? (signal ? 1 : 0);
+  });
+  children.push(child);
+  return child;
+};
+
+run('api', join(root, 'apps/api/dist/main.js'));
+const sender = join(root, 'apps/webhooks/dist/main.js');
+if ((env.PLATFORM_SENDER ?? 'embedded') === 'embedded' && existsSync(sender)) run('webhooks', sender);
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of children) if (child.exitCode === null) child.kill(signal);
+  });
+}
