@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createDb, type Db } from '@platform/db';
+import { LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { AppModule } from './app.module';
 import { ClockService } from './clock/clock.service';
@@ -28,8 +29,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
-    requestIdLogLabel: 'traceId',
-    disableRequestLogging: true,
+    // One log line per request (http/conventions onResponse), each line of a request labelled with its trace id.
+    logController: new LogController({ requestIdLogLabel: 'traceId', disableRequestLogging: true }),
     logger: { level: config.logLevel },
   });
   const fastify = adapter.getInstance();

@@ -78,7 +78,7 @@ export function installHttpConventions(fastify: FastifyInstance, clock: Clock): 
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const size = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
     if (size > MAX_RESPONSE_BYTES) {
-      request.log.warn({ traceId: request.id, size }, 'response over 8 MB refused');
+      request.log.warn({ size }, 'response over 8 MB refused');
       reply.code(400);
       return done(null, JSON.stringify({ errors: 'The response would exceed 8 MB; request fewer records (limit) or fewer fields (fields)' }));
     }
@@ -87,7 +87,7 @@ export function installHttpConventions(fastify: FastifyInstance, clock: Clock): 
 
   fastify.addHook('onResponse', (request, reply, done) => {
     request.log.info(
-      { traceId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request completed',
     );
     done();

@@ -111,3 +111,5 @@ export interface EmptyValue {
 }
 
 export type ParsedValue = ScalarValue | ListValue;
+/** Alias: what `parseValue` returns. */
+export type Parsed = ParsedValue;

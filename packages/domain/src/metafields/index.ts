@@ -17,6 +17,7 @@ export {
   type ListElementType,
 } from './define-types';
 export type {
+  Parsed,
   ParsedValue,
   ScalarValue,
   ListValue,
@@ -76,3 +77,4 @@ export {
 } from './validate-definition';
 export { validateDefinitionUpdate, type DefinitionPatch, type DefinitionUpdateResult } from './validate-definition-update';
 export { expandAppNamespace, appIdOfNamespace, effectiveAccess } from './resolve-access';
+export { isAllowed, accessOutcome, type DefinitionActor, type DefinitionAction } from './resolve-permissions';
