@@ -7,6 +7,8 @@ import { CoreModule } from './db/db.module';
 import type { ClockService } from './clock/clock.service';
 import type { Config } from './config';
 import type { Db } from '@platform/db';
+import { metafieldDefinitionsFeature } from './metafield-definitions/metafield-definitions.feature';
+import { metafieldsFeature } from './metafields/metafields.feature';
 import { HealthController } from './health/health.controller';
 import { AccessGuard } from './http/access.guard';
 import { ErrorsFilter } from './http/errors.filter';
@@ -24,7 +26,14 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CoreModule.register(core)],
-      controllers: [HealthController, ProductsController, ShopController, OperatorController],
+      controllers: [
+        HealthController,
+        ProductsController,
+        ShopController,
+        OperatorController,
+        ...metafieldDefinitionsFeature.controllers,
+        ...metafieldsFeature.controllers,
+      ],
       providers: [
         AuthRepository,
         AuthService,
@@ -33,6 +42,8 @@ export class AppModule {
         ProductsRepository,
         ProductsService,
         ProductsWriteService,
+        ...metafieldDefinitionsFeature.providers,
+        ...metafieldsFeature.providers,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorsFilter },
       ],

@@ -56,5 +56,6 @@ export const ZStoreStatus = z.enum(['active', 'frozen', 'closed']);
 export type StoreStatus = z.infer<typeof ZStoreStatus>;
 
 /** Read by the server's access guard: app tokens with a scope on the Admin API, the operator token on the operator API. */
-export type AdminRouteMetadata = { auth: 'app'; scope: Scope; paginated?: true };
+/** `scope` is required; `alsoScopes` are further scopes the route needs (values on products need both sides, decisions §5.5). */
+export type AdminRouteMetadata = { auth: 'app'; scope: Scope; alsoScopes?: readonly Scope[]; paginated?: true };
 export type OperatorRouteMetadata = { auth: 'operator' };

@@ -1,9 +1,14 @@
+import { metafieldDefinitionsContract, operatorMetafieldDefinitionsContract } from './metafield-definitions.contract';
+import { metafieldsContract, operatorMetafieldsContract } from './metafields.contract';
 import { operatorContract } from './operator.contract';
 import { productsContract } from './products.contract';
 import { shopContract } from './shop.contract';
 
 /** The Admin API: every route under `/admin/openapi/:version`, flat, one key per route. */
-export const adminContract = { ...productsContract, ...shopContract };
+export const adminContract = { ...productsContract, ...shopContract, ...metafieldDefinitionsContract, ...metafieldsContract };
 
 /** Both surfaces, for the server's handlers and the OpenAPI document. */
-export const contract = { admin: adminContract, operator: operatorContract };
+export const contract = {
+  admin: adminContract,
+  operator: { ...operatorContract, ...operatorMetafieldDefinitionsContract, ...operatorMetafieldsContract },
+};

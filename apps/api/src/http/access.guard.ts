@@ -11,12 +11,12 @@ import { LeakyBucketLimiter } from './rate-limiter';
 
 const OPERATOR_PREFIX = '/platform/v1/';
 
-/** Required scope of each Admin route, read from the contract's metadata (decisions §5.5). */
-function scopesByRoute(): Map<string, Scope> {
-  const map = new Map<string, Scope>();
+/** Required scopes of each Admin route, read from the contract's metadata (decisions §5.5). */
+function scopesByRoute(): Map<string, readonly Scope[]> {
+  const map = new Map<string, readonly Scope[]>();
   for (const route of Object.values(adminContract) as { method: string; path: string; metadata?: unknown }[]) {
-    const scope = (route.metadata as { scope?: Scope } | undefined)?.scope;
-    if (scope) map.set(`${route.method} ${route.path}`, scope);
+    const metadata = route.metadata as { scope?: Scope; alsoScopes?: readonly Scope[] } | undefined;
+    if (metadata?.scope) map.set(`${route.method} ${route.path}`, [metadata.scope, ...(metadata.alsoScopes ?? [])]);
   }
   return map;
 }
@@ -51,9 +51,11 @@ export class AccessGuard implements CanActivate {
         void reply.header('Retry-After', String(decision.retryAfterSeconds));
         throw new DomainError('RATE_LIMITED', 'Too many requests');
       }
-      const needed = this.scopes.get(`${request.method} ${request.routeOptions.url}`);
-      if (needed && !hasScope(auth.scopes, needed)) {
-        throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${needed}`);
+      const missing = (this.scopes.get(`${request.method} ${request.routeOptions.url}`) ?? []).filter(
+        (scope) => !hasScope(auth.scopes, scope),
+      );
+      if (missing.length > 0) {
+        throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${missing.join(' and ')}`);
       }
       return true;
     }

@@ -97,7 +97,7 @@ export function boundCheck(bound: Bound, rule: 'min' | 'max'): ElementCheck {
     bound.kind === 'length' ? `has a ${word} length of ${bound.display} (rule ${rule})` : `has a ${word} of ${bound.display} (rule ${rule})`,
   );
   // `order(v)` is negative when the value is below the bound, positive when above.
-  const judge = (order: number) => ((isMin ? order <= 0 : order > 0) ? fail : null);
+  const judge = (order: number) => ((isMin ? order < 0 : order > 0) ? fail : null);
   switch (bound.kind) {
     case 'length': {
       const n = bound.n;

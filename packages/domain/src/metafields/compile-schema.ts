@@ -83,7 +83,7 @@ function options(): Options {
     ownProperties: true,
     addUsedSchema: false,
     formats: schemaFormats(),
-    code: { regExp: RE2_ENGINE, optimize: false },
+    code: { optimize: false },
   };
 }
 
