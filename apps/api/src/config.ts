@@ -85,7 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sender = oneOf(env, 'PLATFORM_SENDER', ['embedded', 'off'] as const, 'embedded', problems);
   const trustProxy = bool(env, 'PLATFORM_TRUST_PROXY', false, problems);
   const logLevel = oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info', problems);
-  const sqliteDriver = oneOf(env, 'PLATFORM_SQLITE_DRIVER', ['libsql', 'better-sqlite3'] as const, 'libsql', problems);
+  const sqliteDriver = oneOf(env, 'PLATFORM_SQLITE_DRIVER', ['libsql', 'better-sqlite3'] as const, 'better-sqlite3', problems);
 
   const rateLimit = {
     capacity: positiveNumber(env, 'PLATFORM_RATE_LIMIT_CAPACITY', 40, problems),

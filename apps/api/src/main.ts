@@ -19,7 +19,7 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const { applied } = await migrate(config.databaseUrl);
+  const { applied } = await migrate(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
   const platform = await createPlatform(config);
   const seed = config.seedDemo ? await seedDemo(platform) : undefined;
   await platform.app.listen({ host: config.host, port: config.port });

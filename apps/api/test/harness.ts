@@ -1,4 +1,4 @@
-import { createDb, migrate, type Db } from '@platform/db';
+import { migrate, type Db } from '@platform/db';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +47,6 @@ export interface TestPlatform {
 
 export async function startPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
   const database = await freshDatabase();
-  await migrate(database.url);
   const config = loadConfig({
     DATABASE_URL: database.url,
     PLATFORM_OPERATOR_TOKEN: OPERATOR_TOKEN,
@@ -55,12 +54,13 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<T
     PLATFORM_CLOCK: 'manual',
     PLATFORM_SEED_DEMO: 'false',
     PLATFORM_SENDER: 'off',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     HOST: '127.0.0.1',
     PORT: '0',
     ...env,
   });
-  const platform = await createPlatform(config, { db: createDb(database.url) });
+  await migrate(database.url, { sqliteDriver: config.sqliteDriver });
+  const platform = await createPlatform(config);
   await platform.app.listen({ host: '127.0.0.1', port: 0 });
   const address = platform.app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -3,11 +3,18 @@ import { dirname } from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { currentSchemaFiles, NO_FILTER, readMigrationList, withEngine, type EngineLog } from './engine';
 import { providerOf, sqliteFilePath } from './provider';
-import { PlatformLibSql, sqliteUrl } from './sqlite';
+import { DEFAULT_SQLITE_DRIVER } from './client';
+import { sqliteAdapterFactory, type SqliteDriver } from './sqlite';
 
 export interface MigrateOptions {
   /** Receives the engine's warnings and errors. */
   log?: EngineLog;
+  /**
+   * SQLite only: migrate through the driver the process will use afterwards. Two SQLite libraries
+   * (libsql's and better-sqlite3's) holding one file in one process break each other's POSIX locks
+   * (SQLITE_IOERR_SHORT_READ seen here), so one process sticks to one.
+   */
+  sqliteDriver?: SqliteDriver;
 }
 
 /**
@@ -22,7 +29,7 @@ export async function migrate(url: string, options: MigrateOptions = {}): Promis
     const file = sqliteFilePath(url);
     mkdirSync(dirname(file), { recursive: true });
     // the pragma-setting factory: WAL is switched on here, once, for the file's lifetime
-    factory = new PlatformLibSql({ url: sqliteUrl(file) });
+    factory = sqliteAdapterFactory(file, options.sqliteDriver ?? DEFAULT_SQLITE_DRIVER);
   } else {
     factory = new PrismaPg({ connectionString: url });
   }
