@@ -83,7 +83,7 @@ function options(): Options {
     ownProperties: true,
     addUsedSchema: false,
     formats: schemaFormats(),
-    code: { optimize: false },
+    code: { regExp: RE2_ENGINE, optimize: false },
   };
 }
 
