@@ -1,4 +1,5 @@
-import { parseLinkHeader, type PageLinks } from '@platform/domain';
+// The pagination entry has no Node-only imports, so the SDK runs wherever fetch does.
+import { parseLinkHeader, type PageLinks } from '@platform/domain/pagination';
 
 export type { PageLinks };
 
