@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import { isUnitOf, measureDimensionOf, toBaseUnit, unitsOf } from './convert-units';
+import { approximateFactors, isUnitOf, measureDimensionOf, toBaseUnit, unitsOf } from './convert-units';
 import { ruleFailure, type ElementCheck } from './define-checks';
 import { codePointLength, type ScalarType } from './define-types';
 import type { DateTimeValue, DateValue, DecimalValue, IntegerValue, MeasureDimension, MeasureValue, TextValue } from './define-values';
@@ -89,6 +89,16 @@ export function compareBounds(a: Bound, b: Bound): number {
   throw new RangeError(`bounds of kinds ${a.kind} and ${b.kind} do not compare`);
 }
 
+/**
+ * The sign of A - B for exact decimals A and B, given doubles a and b each within a relative 4e-16 of
+ * them (a decimal text read by Number(), times at most one double factor): 0 when the doubles are
+ * too close to tell, and the exact comparison must decide. The margin is a thousand times the error.
+ */
+export function roughOrder(a: number, b: number): number {
+  const margin = (Math.abs(a) + Math.abs(b)) * 1e-12;
+  return a - b > margin ? 1 : b - a > margin ? -1 : 0;
+}
+
 /** The check of a bound: inclusive, so a value equal to the bound passes. */
 export function boundCheck(bound: Bound, rule: 'min' | 'max'): ElementCheck {
   const isMin = rule === 'min';
@@ -114,7 +124,12 @@ export function boundCheck(bound: Bound, rule: 'min' | 'max'): ElementCheck {
     }
     case 'decimal': {
       const d = bound.d;
-      return (v) => judge((v as DecimalValue).value.comparedTo(d));
+      const approx = d.toNumber();
+      return (v) => {
+        const value = v as DecimalValue;
+        const order = roughOrder(value.approximate, approx);
+        return judge(order !== 0 ? order : value.value.comparedTo(d));
+      };
     }
     case 'date': {
       const ordinal = bound.ordinal;
@@ -129,9 +144,14 @@ export function boundCheck(bound: Bound, rule: 'min' | 'max'): ElementCheck {
     }
     case 'measure': {
       const base = bound.base;
+      const approx = base.toNumber();
+      const factors = approximateFactors(bound.dimension);
       return (v) => {
         const m = v as MeasureValue;
-        return judge(toBaseUnit(m.dimension, m.unit, m.value).comparedTo(base));
+        // Exact conversion (decisions §8.13) only when the doubles are too close to tell.
+        const factor = m.dimension === bound.dimension ? factors.get(m.unit) : undefined;
+        const order = factor === undefined ? 0 : roughOrder(m.approximate * factor, approx);
+        return judge(order !== 0 ? order : toBaseUnit(m.dimension, m.unit, m.value).comparedTo(base));
       };
     }
   }

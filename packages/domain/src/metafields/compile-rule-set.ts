@@ -100,7 +100,13 @@ export function checkRuleSet(type: MetafieldType | null, validations: unknown, i
   checkConstraints(compiled, present, issues);
   if (type === null || issues.length !== before) return undefined;
   const checks: ElementCheck[] = [];
-  for (const { rule } of compiled.values()) if (rule.check !== null) checks.push(rule.check);
+  // With choices, every value that passes is one of at most 128 strings: their regex verdicts are
+  // taken now, so those values never reach RE2 (the verdicts are the same either way).
+  const choices = compiled.get('choices')?.rule.choices;
+  for (const { rule } of compiled.values()) {
+    if (rule.check === null) continue;
+    checks.push(choices !== undefined && rule.checkKnowing !== undefined ? rule.checkKnowing(choices) : rule.check);
+  }
   const reference = compiled.get('metaobject_definition_id');
   const id = reference?.rule.metaobjectDefinitionId ?? null;
   return {

@@ -27,6 +27,10 @@ export interface CompiledRule {
   readonly scale?: Decimal;
   /** metaobject_definition_id: the referenced definition's numeric id (the caller checks it exists). */
   readonly metaobjectDefinitionId?: string;
+  /** choices: the allowed values. */
+  readonly choices?: ReadonlySet<string>;
+  /** regex: the same check with the verdicts for `known` strings computed now (see compile-rule-set). */
+  readonly checkKnowing?: (known: Iterable<string>) => ElementCheck;
 }
 
 /** Compiles rule `name` for values of `type` (the element type for lists); a string is the problem. */
@@ -57,7 +61,7 @@ const choices: RuleCompiler = (_type, raw) => {
     return `has a duplicate choice ${JSON.stringify(duplicate)}`;
   }
   const fail = ruleFailure('does not exist in provided choices (rule choices)');
-  return { check: (v) => (set.has((v as TextValue).text) ? null : fail) };
+  return { check: (v) => (set.has((v as TextValue).text) ? null : fail), choices: set };
 };
 
 const WEB_SCHEMES: ReadonlySet<string> = new Set(['http', 'https']);
@@ -136,7 +140,17 @@ const regex: RuleCompiler = (_type, raw) => {
   const re = compiled.pattern;
   const fail = ruleFailure('does not match the regular expression (rule regex)');
   // Searches the value (decisions §8.11): authors anchor with ^...$ to match the whole value.
-  return { check: (v) => (re.test((v as TextValue).text) ? null : fail) };
+  return {
+    check: (v) => (re.test((v as TextValue).text) ? null : fail),
+    checkKnowing: (known) => {
+      const verdicts = new Map<string, boolean>();
+      for (const s of known) verdicts.set(s, re.test(s));
+      return (v) => {
+        const text = (v as TextValue).text;
+        return (verdicts.get(text) ?? re.test(text)) ? null : fail;
+      };
+    },
+  };
 };
 
 function scale(rule: 'scale_min' | 'scale_max'): RuleCompiler {

@@ -121,8 +121,17 @@ const UNIQUE_ITEMS: KeywordDefinition = {
   type: 'array',
   schemaType: 'boolean',
   error: { message: 'must NOT have duplicate items' },
-  validate: (schema: boolean, data: unknown[]) => !schema || new Set(data.map(canonical)).size === data.length,
+  validate: (schema: boolean, data: unknown[]) => !schema || distinct(data),
 };
+
+// JSON primitives are equal exactly when a Set says so (SameValueZero; -0 and 0 are one number, as
+// in canonical()); only arrays holding objects or arrays need the canonical text.
+function distinct(data: readonly unknown[]): boolean {
+  for (const item of data) {
+    if (item !== null && typeof item === 'object') return new Set(data.map(canonical)).size === data.length;
+  }
+  return new Set(data).size === data.length;
+}
 
 function describe(error: ErrorObject | undefined): string {
   if (error === undefined) return 'is invalid';

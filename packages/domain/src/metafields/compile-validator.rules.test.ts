@@ -126,6 +126,17 @@ describe('regex', () => {
     expect(messages('multi_line_text_field', [['regex', '^a$']], 'a\nb')).toEqual(['value: does not match the regular expression (rule regex)']);
     expect(messages('list.single_line_text_field', [['regex', '^x']], '["xa","ax"]')).toEqual(['value[1]: does not match the regular expression (rule regex)']);
   });
+  it('judges the choices as it judges any value (their verdicts are taken at compile time)', () => {
+    const rules: [string, string][] = [['regex', '^[a-z]+$'], ['choices', '["abc","ABC"]']];
+    expect(messages('single_line_text_field', rules, 'abc')).toEqual([]);
+    expect(messages('single_line_text_field', rules, 'ABC')).toEqual(['value: does not match the regular expression (rule regex)']);
+    expect(messages('single_line_text_field', rules, 'xyz')).toEqual(['value: does not exist in provided choices (rule choices)']);
+    expect(messages('list.single_line_text_field', rules, '["abc","ABC","Q"]')).toEqual([
+      'value[1]: does not match the regular expression (rule regex)',
+      'value[2]: does not match the regular expression (rule regex)',
+      'value[2]: does not exist in provided choices (rule choices)',
+    ]);
+  });
   it('runs (a+)+$ on 50,000 a and a b without backtracking', () => {
     expect(messages('single_line_text_field', [['regex', '(a+)+$']], `${'a'.repeat(50_000)}b`)).toEqual(['value: does not match the regular expression (rule regex)']);
   });

@@ -62,7 +62,8 @@ function build(set: CompiledRuleSet): ValueValidator {
       // decisions §2.6: from v20260901 an empty value is refused; before it, accepted without rules.
       return rejectsEmptyValue(ctx.version) ? { ok: false, issues: [makeIssue('value', "can't be blank")] } : EMPTY;
     }
-    scratch.length = 0;
+    // Empty unless an earlier call threw midway; setting length costs even when it changes nothing.
+    if (scratch.length !== 0) scratch.length = 0;
     const value = parse(raw, scratch);
     if (value !== undefined) {
       if (value.kind === 'list') {

@@ -27,24 +27,35 @@ const FACTORS: Readonly<Record<MeasureDimension, Readonly<Record<string, string>
 
 export const BASE_UNITS: Readonly<Record<MeasureDimension, string>> = { weight: 'g', volume: 'ml', dimension: 'mm' };
 
-const DECIMAL_FACTORS = new Map<string, Decimal>();
-for (const [dimension, units] of Object.entries(FACTORS)) {
-  for (const [unit, factor] of Object.entries(units)) DECIMAL_FACTORS.set(`${dimension}:${unit}`, new Dec(factor));
-}
+// Maps, not the records above: a unit is user input (`toString` must not be found on a prototype).
+const DECIMAL_FACTORS = new Map<string, ReadonlyMap<string, Decimal>>(
+  Object.entries(FACTORS).map(([dimension, units]) => [
+    dimension,
+    new Map(Object.entries(units).map(([unit, factor]) => [unit, new Dec(factor)])),
+  ]),
+);
 
 export function unitsOf(dimension: MeasureDimension): readonly string[] {
   return Object.keys(FACTORS[dimension]);
 }
 
 export function isUnitOf(dimension: MeasureDimension, unit: string): boolean {
-  return DECIMAL_FACTORS.has(`${dimension}:${unit}`);
+  return DECIMAL_FACTORS.get(dimension)?.has(unit) === true;
 }
 
 /** `value` in `unit`, expressed exactly in the dimension's base unit (g, ml or mm). */
 export function toBaseUnit(dimension: MeasureDimension, unit: string, value: Decimal): Decimal {
-  const factor = DECIMAL_FACTORS.get(`${dimension}:${unit}`);
+  const factor = DECIMAL_FACTORS.get(dimension)?.get(unit);
   if (factor === undefined) throw new RangeError(`unknown ${dimension} unit ${unit}`);
   return value.times(factor);
+}
+
+/**
+ * The factors of one dimension as doubles (unit -> base units), for a first comparison that the
+ * exact one settles when it cannot decide (see compile-bounds).
+ */
+export function approximateFactors(dimension: MeasureDimension): ReadonlyMap<string, number> {
+  return new Map(Object.entries(FACTORS[dimension]).map(([unit, factor]) => [unit, Number(factor)]));
 }
 
 export function measureDimensionOf(type: string): MeasureDimension | undefined {

@@ -25,6 +25,8 @@ export interface DecimalValue {
   readonly kind: 'decimal';
   readonly text: string;
   readonly value: Decimal;
+  /** The nearest double: compared first, the exact `value` decides when the two are too close to tell. */
+  readonly approximate: number;
   /** Digits after the decimal point as written (`1.50` has 2). */
   readonly fractionDigits: number;
 }
@@ -46,6 +48,8 @@ export interface MeasureValue {
   readonly dimension: MeasureDimension;
   readonly valueText: string;
   readonly value: Decimal;
+  /** The nearest double of the value (in `unit`), as for decimals. */
+  readonly approximate: number;
   readonly unit: string;
 }
 export interface RatingValue {

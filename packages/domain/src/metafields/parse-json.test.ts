@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonNumber, describeJsonFailure, isJsonObject, jsonDepthExceeds, parseStrictJson } from './parse-json';
+import { JsonNumber, describeJsonFailure, isJsonObject, jsonDepthExceeds, parseStrictJson, type JsonNode } from './parse-json';
 
 function parsed(text: string, depth = 10): unknown {
   const result = parseStrictJson(text, depth);
@@ -45,6 +45,14 @@ describe('parseStrictJson', () => {
   it('keeps keys like __proto__ as plain data', () => {
     const value = parsed('{"__proto__":1}') as Record<string, unknown>;
     expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(value['__proto__']).toBeInstanceOf(JsonNumber);
+  });
+
+  it('lets objects inherit nothing', () => {
+    const value = parsed('{"a":1}') as Record<string, unknown>;
+    for (const name of ['toString', 'constructor', 'hasOwnProperty', 'valueOf']) expect(value[name], name).toBeUndefined();
+    expect('toString' in value).toBe(false);
+    expect(isJsonObject(parsed('{}') as JsonNode)).toBe(true);
   });
 });
 

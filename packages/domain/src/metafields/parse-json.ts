@@ -21,10 +21,17 @@ export function isJsonObject(node: JsonNode | undefined): node is JsonObjectNode
   return typeof node === 'object' && node !== null && !Array.isArray(node) && !(node instanceof JsonNumber);
 }
 
-/** Own keys of a parsed object (objects are built without a prototype). */
+/** Own keys of a parsed object (objects are built without Object.prototype behind them). */
 export function jsonKeys(node: JsonObjectNode): string[] {
   return Object.keys(node);
 }
+
+// Parsed objects inherit nothing (a key like __proto__ or toString is only data): their prototype is an
+// empty object whose own prototype is null. Made by a constructor rather than Object.create(null),
+// whose objects V8 keeps as dictionaries, slower to fill and to read.
+function PlainRecord(): void {}
+PlainRecord.prototype = Object.create(null) as object;
+const JsonRecord = PlainRecord as unknown as new () => Record<string, JsonNode>;
 
 class Failure {
   constructor(
@@ -137,7 +144,7 @@ class Reader {
   private object(depth: number): JsonObjectNode {
     if (depth > this.maxDepth) throw new Failure('too-deep');
     this.pos++;
-    const out = Object.create(null) as Record<string, JsonNode>;
+    const out = new JsonRecord();
     this.ws();
     if (this.s.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
@@ -179,6 +186,8 @@ export function describeJsonFailure(result: Exclude<StrictJsonResult, { ok: true
 
 /** Deepest container nesting of JSON text, scanning no further once `limit` is exceeded. */
 export function jsonDepthExceeds(text: string, limit: number): boolean {
+  // Each level opens with a character of its own: text no longer than the limit cannot exceed it.
+  if (text.length <= limit) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -49,6 +49,13 @@ describe('number_decimal (decisions §8.8)', () => {
     expect(parseDecimalText('12')).toMatchObject({ fractionDigits: 0 });
     expect(parseDecimalText('1.50')).toMatchObject({ fractionDigits: 2 });
   });
+  it('builds the exact value on first use; the JSON text carries it as before', () => {
+    const d = parseDecimalText('-1.50');
+    if (typeof d === 'string') throw new Error(d);
+    expect(d.value.equals('-1.5')).toBe(true);
+    expect(d.value).toBe(d.value);
+    expect(JSON.parse(JSON.stringify(d))).toEqual({ kind: 'decimal', text: '-1.50', value: '-1.5', fractionDigits: 2 });
+  });
   it('refuses a 14th integer digit or a 10th fraction digit', () => {
     expect(parseDecimalText('12345678901234')).toBe('must have at most 13 digits before the decimal point');
     expect(parseDecimalText('-12345678901234.5')).toBe('must have at most 13 digits before the decimal point');

@@ -1,3 +1,4 @@
+import type { Decimal } from 'decimal.js';
 import {
   Dec,
   type DateTimeValue,
@@ -41,7 +42,34 @@ export function parseDecimalText(s: string): DecimalValue | string {
   if (integerDigits > DECIMAL_INTEGER_DIGITS) return TOO_MANY_INTEGER_DIGITS;
   const fractionDigits = dot < 0 ? 0 : s.length - dot - 1;
   if (fractionDigits > DECIMAL_FRACTION_DIGITS) return TOO_MANY_FRACTION_DIGITS;
-  return { kind: 'decimal', text: s, value: new Dec(s), fractionDigits };
+  return new ParsedDecimal(s, fractionDigits);
+}
+
+// The exact value is built on first use: bounds settle on the double unless it is too close to tell
+// (compile-bounds), max_precision on the digits, and building a Decimal costs more than the rest of a
+// value's check. The double is read once, however many bounds use it. JSON text is as before: `value`
+// is written as decimal.js writes it (`approximate` is not written).
+class ParsedDecimal implements DecimalValue {
+  readonly kind = 'decimal';
+  #value: Decimal | undefined;
+  #approximate: number | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly fractionDigits: number,
+  ) {}
+
+  get value(): Decimal {
+    return (this.#value ??= new Dec(this.text));
+  }
+
+  get approximate(): number {
+    return (this.#approximate ??= Number(this.text));
+  }
+
+  toJSON(): object {
+    return { kind: this.kind, text: this.text, value: this.value, fractionDigits: this.fractionDigits };
+  }
 }
 
 const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;

@@ -20,6 +20,8 @@ describe('weight, volume, dimension (decisions §8.8, §8.10)', () => {
     const { value, messages: m } = messages((i) => parseMeasureNode(node('{"value":1.5,"unit":"kg"}'), 'weight', 'value', i));
     expect(m).toEqual([]);
     expect(value).toMatchObject({ kind: 'measure', dimension: 'weight', valueText: '1.5', unit: 'kg' });
+    expect((value as { value: { toString(): string } }).value.toString()).toBe('1.5');
+    expect(JSON.parse(JSON.stringify(value))).toEqual({ kind: 'measure', dimension: 'weight', valueText: '1.5', value: '1.5', unit: 'kg' });
     expect(messages((i) => parseMeasureNode(node('{"unit":"us_fl_oz","value":-2}'), 'volume', 'value', i)).messages).toEqual([]);
     expect(messages((i) => parseMeasureNode(node('{"value":0,"unit":"yd"}'), 'dimension', 'value', i)).messages).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { isUnitOf, unitsOf } from './convert-units';
-import { type LinkValue, type MeasureDimension, type MeasureValue, type RatingValue } from './define-values';
+import type { Decimal } from 'decimal.js';
+import { type DecimalValue, type LinkValue, type MeasureDimension, type MeasureValue, type RatingValue } from './define-values';
 import { makeIssue, type Issue } from './format-issues';
 import { JsonNumber, isJsonObject, jsonKeys, type JsonNode, type JsonObjectNode } from './parse-json';
 import { parseDecimalText } from './parse-scalars';
@@ -10,9 +11,13 @@ import { parseUrlText } from './parse-url';
 // these keys; anything else is refused rather than dropped.
 
 function hasExactKeys(node: JsonObjectNode, keys: readonly string[]): boolean {
-  const own = jsonKeys(node);
-  return own.length === keys.length && keys.every((k) => Object.prototype.hasOwnProperty.call(node, k));
+  if (jsonKeys(node).length !== keys.length) return false;
+  for (const key of keys) if (!Object.prototype.hasOwnProperty.call(node, key)) return false;
+  return true;
 }
+
+const MEASURE_KEYS = ['value', 'unit'] as const;
+const LINK_KEYS = ['text', 'url'] as const;
 
 export function measureShape(dimension: MeasureDimension): string {
   return `must be a JSON object with keys value (a number) and unit (${unitsOf(dimension).join(', ')})`;
@@ -25,7 +30,7 @@ export function parseMeasureNode(
   field: string,
   issues: Issue[],
 ): MeasureValue | undefined {
-  if (!isJsonObject(node) || !hasExactKeys(node, ['value', 'unit'])) {
+  if (!isJsonObject(node) || !hasExactKeys(node, MEASURE_KEYS)) {
     issues.push(makeIssue(field, measureShape(dimension)));
     return undefined;
   }
@@ -42,7 +47,35 @@ export function parseMeasureNode(
     issues.push(makeIssue(`${field}.unit`, `must be one of ${unitsOf(dimension).join(', ')}`));
   }
   if (issues.length !== before || parsed === undefined || typeof parsed === 'string' || typeof unit !== 'string') return undefined;
-  return { kind: 'measure', dimension, valueText: parsed.text, value: parsed.value, unit };
+  return new ParsedMeasure(dimension, parsed, unit);
+}
+
+// Like its decimal, the exact value is built on first use (bounds compare doubles first).
+class ParsedMeasure implements MeasureValue {
+  readonly kind = 'measure';
+  readonly valueText: string;
+  readonly #decimal: DecimalValue;
+
+  constructor(
+    readonly dimension: MeasureDimension,
+    decimal: DecimalValue,
+    readonly unit: string,
+  ) {
+    this.valueText = decimal.text;
+    this.#decimal = decimal;
+  }
+
+  get value(): Decimal {
+    return this.#decimal.value;
+  }
+
+  get approximate(): number {
+    return this.#decimal.approximate;
+  }
+
+  toJSON(): object {
+    return { kind: this.kind, dimension: this.dimension, valueText: this.valueText, value: this.value, unit: this.unit };
+  }
 }
 
 const RATING_KEYS = ['value', 'scale_min', 'scale_max'] as const;
@@ -84,7 +117,7 @@ export function parseRatingNode(node: JsonNode | undefined, field: string, issue
 const LINK_SHAPE = 'must be a JSON object with keys text and url (strings)';
 
 export function parseLinkNode(node: JsonNode | undefined, field: string, issues: Issue[]): LinkValue | undefined {
-  if (!isJsonObject(node) || !hasExactKeys(node, ['text', 'url'])) {
+  if (!isJsonObject(node) || !hasExactKeys(node, LINK_KEYS)) {
     issues.push(makeIssue(field, LINK_SHAPE));
     return undefined;
   }
