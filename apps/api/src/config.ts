@@ -17,6 +17,8 @@ export interface Config {
   sqliteDriver: 'libsql' | 'better-sqlite3';
   /** decisions §7.1: the leaky bucket per (app, store). */
   rateLimit: { capacity: number; leakPerSecond: number };
+  /** decisions §8.12: the background re-check of metafield values. */
+  metafieldRecheck: { intervalMs: number; batchSize: number; leaseMs: number };
 }
 
 export class ConfigError extends Error {
@@ -45,6 +47,16 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, def: number, probl
     return def;
   }
   return value;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, def: number, min: number, problems: string[]): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) {
+    problems.push(`${name}: must be an integer of at least ${min} (got '${raw}')`);
+    return def;
+  }
+  return Number(raw);
 }
 
 function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], def: T, problems: string[]): T {
@@ -92,6 +104,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     leakPerSecond: positiveNumber(env, 'PLATFORM_RATE_LIMIT_LEAK_PER_SECOND', 4, problems),
   };
 
+  // Pause between polls when idle (0: no polling, passes run by hand), values per batch, claim lifetime.
+  const metafieldRecheck = {
+    intervalMs: integer(env, 'PLATFORM_METAFIELD_RECHECK_INTERVAL_MS', 250, 0, problems),
+    batchSize: integer(env, 'PLATFORM_METAFIELD_RECHECK_BATCH_SIZE', 200, 1, problems),
+    leaseMs: integer(env, 'PLATFORM_METAFIELD_RECHECK_LEASE_MS', 30_000, 1000, problems),
+  };
+
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\/.+/.test(redisUrl)) problems.push(`REDIS_URL: must start with redis:// or rediss://`);
   const smtpUrl = env.PLATFORM_SMTP_URL || undefined;
@@ -100,6 +119,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     databaseUrl, host, port, baseDomain, operatorToken, secret, clock, webhookAllowPrivate, seedDemo,
-    sender, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit,
+    sender, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck,
   };
 }

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- answers in tests are arbitrary JSON, read field by field */
 import { migrate, type Db } from '@platform/db';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 export const VERSION = 'v20260901';
 
 /** A real database per test file: a SQLite file in a temp folder, or a fresh PostgreSQL database when TEST_DATABASE_URL is set. */
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (pgUrl) {
     const name = `e2e_${randomBytes(6).toString('hex')}`;
@@ -45,10 +46,10 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-export async function startPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
-  const database = await freshDatabase();
-  const config = loadConfig({
-    DATABASE_URL: database.url,
+/** The configuration of a test platform on `url`: manual clock, no seed, no sender, quiet logs. */
+export function testConfig(url: string, env: Record<string, string> = {}) {
+  return loadConfig({
+    DATABASE_URL: url,
     PLATFORM_OPERATOR_TOKEN: OPERATOR_TOKEN,
     PLATFORM_SECRET: 'test-secret-for-cursors-0123456789',
     PLATFORM_CLOCK: 'manual',
@@ -59,18 +60,27 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<T
     PORT: '0',
     ...env,
   });
-  await migrate(database.url, { sqliteDriver: config.sqliteDriver });
+}
+
+/** Builds and serves a platform on a loopback port; `close` stops it (the database stays). */
+export async function listen(config: ReturnType<typeof loadConfig>): Promise<TestPlatform> {
   const platform = await createPlatform(config);
   await platform.app.listen({ host: '127.0.0.1', port: 0 });
   const address = platform.app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  return { platform, db: platform.db, origin: `http://127.0.0.1:${port}`, port, close: () => platform.close() };
+}
+
+/** A platform on a fresh database of its own, dropped on close. */
+export async function startPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
+  const database = await freshDatabase();
+  const config = testConfig(database.url, env);
+  await migrate(database.url, { sqliteDriver: config.sqliteDriver });
+  const t = await listen(config);
   return {
-    platform,
-    db: platform.db,
-    origin: `http://127.0.0.1:${port}`,
-    port,
+    ...t,
     async close() {
-      await platform.close();
+      await t.close();
       await database.drop();
     },
   };

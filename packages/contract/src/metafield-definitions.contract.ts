@@ -1,7 +1,211 @@
+import { z } from 'zod';
+import { ZId, ZIsoTime, type AdminRouteMetadata } from './common';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
+/** decisions §8.1. */
+export const ZOwnerResource = z.enum(['products', 'variants', 'collections', 'customers', 'orders', 'shop']);
+export type OwnerResource = z.infer<typeof ZOwnerResource>;
+
+/** The spec's "Access permission values" table. */
+export const ZAccessAdmin = z.enum(['MERCHANT_READ_WRITE', 'MERCHANT_READ', 'PUBLIC_READ', 'PRIVATE', 'NONE']);
+export type AccessAdmin = z.infer<typeof ZAccessAdmin>;
+
+/** The spec's "Validation rule object": both strings, a numeric or array rule carries JSON text. */
+export const ZValidationRule = z.object({
+  name: z
+    .string()
+    .describe(
+      'One of choices, allowed_domains, file_type_options, list.min, list.max, min, max, max_precision, regex, scale_min, scale_max, schema, metaobject_definition_id; at most once per definition.',
+    ),
+  value: z.string().describe('Non-empty, at most 300,000 characters; JSON text when the rule is numeric or an array.'),
+});
+export type ValidationRule = z.infer<typeof ZValidationRule>;
+
+export const ZMetafieldDefinition = z.object({
+  id: ZId,
+  owner_resource: ZOwnerResource,
+  namespace: z.string().describe('As stored: a `$app:x` namespace comes back as `app--{app_id}--x`; use this spelling later (decisions §8.2).'),
+  key: z.string(),
+  name: z.string(),
+  description: z.string().nullable().describe('null when not set or cleared.'),
+  type: z.string(),
+  validations: z.array(ZValidationRule),
+  access: z.object({ admin: ZAccessAdmin }).nullable().describe('null when not set (decisions §8.7 gives its behaviour).'),
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+});
+export type MetafieldDefinition = z.infer<typeof ZMetafieldDefinition>;
+export type MetafieldDefinitionField = keyof MetafieldDefinition;
+
+/** With `fields`, only the named fields and `id` come back (decisions §6.4). */
+export const ZListedMetafieldDefinition = ZMetafieldDefinition.partial().extend({ id: ZId });
+export type ListedMetafieldDefinition = z.infer<typeof ZListedMetafieldDefinition>;
+
+const ZAccessInput = z.object({ admin: z.string().nullish().describe('An access permission value; empty or null means not set.') });
+
+/**
+ * The create body. Shapes only: the server hands the body to the domain's rule engine, which
+ * reports every problem at once with its own messages (decisions §4), so the server does not let
+ * zod stop at the first wrong type.
+ */
+export const ZMetafieldDefinitionInput = z.object({
+  owner_resource: z.string().describe('One of products, variants, collections, customers, orders, shop (decisions §8.1).'),
+  namespace: z.string().describe('3-255 letters, digits, - and _, or `$app:` + such a name: reserved to the calling app (decisions §8.2).'),
+  key: z.string().describe('3-64 letters, digits, - and _; unique per (owner_resource, namespace).'),
+  name: z.string().describe('1-255 characters.'),
+  type: z.string().describe('A supported type, e.g. single_line_text_field, list.url (decisions §8.8).'),
+  description: z.string().nullish().describe('0-255 characters.'),
+  validations: z.array(ZValidationRule).nullish(),
+  access: ZAccessInput.nullish(),
+});
+export type MetafieldDefinitionInput = z.infer<typeof ZMetafieldDefinitionInput>;
+
+/**
+ * The update body: owner_resource + namespace + key name the target; an omitted or null field keeps
+ * its value, "" clears text, [] clears every rule; a different type is refused (decisions §8.5).
+ */
+export const ZMetafieldDefinitionUpdate = z.object({
+  owner_resource: z.string(),
+  namespace: z.string().describe('Either spelling of an app namespace: `$app:x` or `app--{app_id}--x`.'),
+  key: z.string(),
+  name: z.string().nullish(),
+  description: z.string().nullish().describe('"" clears it.'),
+  validations: z.array(ZValidationRule).nullish().describe('[] clears every rule; a non-empty array replaces the whole set.'),
+  access: ZAccessInput.nullish().describe('{admin: null} keeps, {admin: ""} clears.'),
+  type: z.string().nullish().describe('May be sent, but must equal the stored type.'),
+});
+export type MetafieldDefinitionUpdate = z.infer<typeof ZMetafieldDefinitionUpdate>;
+
+/** Query values stay strings: the server parses them and owns the 400 messages (decisions §6). */
+export const ZListMetafieldDefinitionsQuery = z.object({
+  owner_resource: z.string().optional().describe('Only definitions of this resource type.'),
+  namespace: z.string().optional().describe('Only definitions of this namespace (either spelling of an app namespace).'),
+  limit: z.string().optional().describe('Records per page, 1..1000, default 50.'),
+  since_id: z.string().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
+  page_info: z
+    .string()
+    .optional()
+    .describe('Subsequent-page mode: the opaque cursor from the link header; every filter except limit and fields is then ignored.'),
+  fields: z.string().optional().describe('Comma-separated top-level field names; unknown names are ignored, id is always included.'),
+});
+export type ListMetafieldDefinitionsQuery = z.infer<typeof ZListMetafieldDefinitionsQuery>;
+
+const ZIdQuery = z.object({ id: z.string().optional().describe('The definition id (required; a missing or non-decimal id is a 400).') });
+
+const read = { scope: 'read_metafields' } satisfies Omit<AdminRouteMetadata, 'auth'>;
+const write = { scope: 'write_metafields' } satisfies Omit<AdminRouteMetadata, 'auth'>;
+const ACCESS_NOTE =
+  'A definition the calling app may not see (access.admin) is a 404; one it may see but not change is a 403 (decisions §8.7).';
+
 /** Admin API: metafield definitions (spec "Metafield definition operations", decisions §8.1-§8.7). */
-export const metafieldDefinitionsContract = c.router({}, adminRouterOptions);
+export const metafieldDefinitionsContract = c.router(
+  {
+    createMetafieldDefinition: {
+      method: 'POST',
+      path: '/metafield_definition.json',
+      body: z.object({ definition: ZMetafieldDefinitionInput }),
+      responses: { 201: z.object({ definition: ZMetafieldDefinition }) },
+      summary: 'Create a metafield definition',
+      description: 'Every problem is reported at once (422). A duplicate (owner_resource, namespace, key) is a 422.',
+      metadata: write,
+    },
+    getMetafieldDefinition: {
+      method: 'GET',
+      path: '/metafield_definition.json',
+      query: ZIdQuery,
+      responses: { 200: z.object({ definition: ZMetafieldDefinition }) },
+      summary: 'Read a metafield definition by id',
+      description: ACCESS_NOTE,
+      metadata: read,
+    },
+    updateMetafieldDefinition: {
+      method: 'PUT',
+      path: '/metafield_definition.json',
+      body: z.object({ definition: ZMetafieldDefinitionUpdate }),
+      responses: { 200: z.object({ definition: ZMetafieldDefinition }) },
+      summary: 'Change a metafield definition named by owner_resource, namespace and key',
+      description: `updated_at is refreshed. Changed validations re-check the existing values in the background (decisions §8.12). ${ACCESS_NOTE}`,
+      metadata: write,
+    },
+    deleteMetafieldDefinition: {
+      method: 'DELETE',
+      path: '/metafield_definition.json',
+      query: ZIdQuery.extend({
+        delete_all_associated_metafields: z
+          .string()
+          .optional()
+          .describe('true: the values go too; false (default): they stay, without a definition (decisions §8.4).'),
+      }),
+      responses: { 200: z.object({}) },
+      summary: 'Delete a metafield definition',
+      description: ACCESS_NOTE,
+      metadata: write,
+    },
+    listMetafieldDefinitions: {
+      method: 'GET',
+      path: '/metafield_definitions.json',
+      query: ZListMetafieldDefinitionsQuery,
+      responses: { 200: z.object({ metafield_definitions: z.array(ZListedMetafieldDefinition) }) },
+      summary: 'List the metafield definitions the calling app may see, ascending id, cursor-paginated (decisions §8.6)',
+      description: 'Follow the URLs of the link header as they stand; no link header means a single page.',
+      metadata: { ...read, paginated: true },
+    },
+  },
+  adminRouterOptions,
+);
+
+export const ZMetaobjectDefinition = z.object({
+  id: ZId,
+  type: z.string(),
+  name: z.string(),
+  admin_graphql_api_id: z.string().describe('gid://platform/MetaobjectDefinition/{id}, accepted by the metaobject_definition_id rule.'),
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+});
+export type MetaobjectDefinition = z.infer<typeof ZMetaobjectDefinition>;
+
+export const ZMetaobject = z.object({
+  id: ZId,
+  definition_id: ZId,
+  type: z.string().describe("The definition's type."),
+  handle: z.string(),
+  admin_graphql_api_id: z.string().describe('gid://platform/Metaobject/{id}: the value of a metaobject_reference.'),
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+});
+export type Metaobject = z.infer<typeof ZMetaobject>;
 
 /** Operator API: merchant view of definitions, metaobject definitions and metaobjects (decisions §8.14, §10). */
-export const operatorMetafieldDefinitionsContract = c.router({}, operatorRouterOptions);
+export const operatorMetafieldDefinitionsContract = c.router(
+  {
+    listMerchantMetafieldDefinitions: {
+      method: 'GET',
+      path: '/stores/:handle/metafield_definitions',
+      query: ZListMetafieldDefinitionsQuery,
+      responses: { 200: z.object({ metafield_definitions: z.array(ZListedMetafieldDefinition) }) },
+      summary: "The merchant admin's view: every definition except PRIVATE ones, paginated like the Admin API",
+    },
+    createMetaobjectDefinition: {
+      method: 'POST',
+      path: '/stores/:handle/metaobject_definitions',
+      body: z.object({
+        metaobject_definition: z.object({
+          type: z.string().describe('3-255 letters, digits, - and _; unique per store.'),
+          name: z.string().describe('1-255 characters.'),
+        }),
+      }),
+      responses: { 201: z.object({ metaobject_definition: ZMetaobjectDefinition }) },
+      summary: 'Create a metaobject definition (what the metaobject_definition_id rule names)',
+    },
+    createMetaobject: {
+      method: 'POST',
+      path: '/stores/:handle/metaobject_definitions/:id/metaobjects',
+      body: z.object({
+        metaobject: z.object({ handle: z.string().describe('1-255 letters, digits, - and _; unique per definition.') }),
+      }),
+      responses: { 201: z.object({ metaobject: ZMetaobject }) },
+      summary: 'Create a metaobject (what a metaobject_reference value names)',
+    },
+  },
+  operatorRouterOptions,
+);

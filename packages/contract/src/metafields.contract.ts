@@ -1,7 +1,182 @@
+import { z } from 'zod';
+import { ZId, ZIsoTime, type AdminRouteMetadata } from './common';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
-/** Admin API: metafield values on products and the bulk set (decisions §8.9). */
-export const metafieldsContract = c.router({}, adminRouterOptions);
+/*
+ * decisions §8.9: metafield values on products and the bulk set. Request schemas give shapes only;
+ * formats (namespace, key, type, value) are checked by the server with the domain's rule engine,
+ * which owns those messages.
+ */
 
-/** Operator API: values and their re-check verdicts (decisions §8.12, §10). */
-export const operatorMetafieldsContract = c.router({}, operatorRouterOptions);
+const text = (what = 'a string') => z.string({ required_error: "can't be blank", invalid_type_error: `must be ${what}` });
+
+/** decisions §5.5: values on products need the metafield scope and the product scope. */
+const READ = { scope: 'read_metafields', alsoScopes: ['read_products'] } satisfies Omit<AdminRouteMetadata, 'auth'>;
+const WRITE = { scope: 'write_metafields', alsoScopes: ['write_products'] } satisfies Omit<AdminRouteMetadata, 'auth'>;
+
+export const ZMetafield = z.object({
+  id: ZId,
+  namespace: z.string().describe('As stored: `$app:x` is returned as `app--{app_id}--x` (decisions §8.2).'),
+  key: z.string(),
+  value: z.string().describe('Always text; structured types and lists carry JSON text (decisions §8.8).'),
+  type: z.string(),
+  description: z.string().nullable().describe("The definition's description; null without a definition."),
+  owner_id: ZId,
+  owner_resource: z.literal('products'),
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+  admin_graphql_api_id: z.string().describe('gid://platform/Metafield/{id}'),
+});
+export type Metafield = z.infer<typeof ZMetafield>;
+
+/** A value as a listing returns it: `fields` keeps only the named fields, `id` always (decisions §6.4). */
+export const ZListedMetafield = ZMetafield.partial().extend({ id: ZId });
+export type ListedMetafield = z.infer<typeof ZListedMetafield>;
+
+export const ZMetafieldInput = z.object({
+  namespace: text().describe('3-255 characters of letters, digits, - and _, or `$app:` + such a name (decisions §8.2).'),
+  key: text().describe('3-64 characters of letters, digits, - and _.'),
+  type: text()
+    .optional()
+    .describe("Required without a definition; with one it may be omitted and must equal the definition's type."),
+  value: text().describe('From v20260901 it cannot be empty (decisions §2.6).'),
+});
+export type MetafieldInput = z.infer<typeof ZMetafieldInput>;
+
+/** Update: the value (and optionally its type); namespace and key identify it and cannot change. */
+export const ZMetafieldUpdate = z.object({
+  namespace: text().optional(),
+  key: text().optional(),
+  type: text().optional(),
+  value: text(),
+});
+export type MetafieldUpdate = z.infer<typeof ZMetafieldUpdate>;
+
+export const ZMetafieldSetEntry = ZMetafieldInput.extend({
+  owner_resource: text().describe('Only products can hold values (decisions §8.1).'),
+  owner_id: z
+    .union([z.string(), z.number()], { errorMap: () => ({ message: 'must be a product id' }) })
+    .describe('The product id, a decimal string (a JSON integer or gid://platform/Product/{id} is accepted too).'),
+});
+export type MetafieldSetEntry = z.infer<typeof ZMetafieldSetEntry>;
+
+export const METAFIELDS_SET_MAX = 25;
+
+export const ZMetafieldsSet = z.object({
+  metafields: z
+    .array(ZMetafieldSetEntry, { required_error: "can't be blank", invalid_type_error: 'must be an array' })
+    .min(1, 'must hold at least 1 entry')
+    .max(METAFIELDS_SET_MAX, `must hold at most ${METAFIELDS_SET_MAX} entries`),
+});
+export type MetafieldsSet = z.infer<typeof ZMetafieldsSet>;
+
+export const ZListMetafieldsQuery = z.object({
+  limit: z.string().optional().describe('Records per page, 1..1000, default 50.'),
+  since_id: z.string().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
+  page_info: z.string().optional().describe('Subsequent-page mode: the opaque cursor from the link header.'),
+  fields: z.string().optional().describe('Comma-separated top-level field names; id is always included.'),
+  namespace: z.string().optional().describe('Only values of this namespace (either spelling of `$app:`).'),
+  key: z.string().optional().describe('Only values of this key.'),
+});
+export type ListMetafieldsQuery = z.infer<typeof ZListMetafieldsQuery>;
+
+/** The wrapped object itself, with messages in the service's style when it is missing or not an object. */
+function wrapped<T extends z.ZodRawShape>(schema: z.ZodObject<T>) {
+  return z.object(schema.shape, { required_error: "can't be blank", invalid_type_error: 'must be an object' });
+}
+
+const productPath = '/products/:id/metafields.json';
+const onePath = '/products/:id/metafields/:metafieldId.json';
+const ids = z.object({ id: ZId, metafieldId: ZId });
+
+export const metafieldsContract = c.router(
+  {
+    createProductMetafield: {
+      method: 'POST',
+      path: productPath,
+      pathParams: ids.omit({ metafieldId: true }),
+      body: z.object({ metafield: wrapped(ZMetafieldInput) }),
+      responses: {
+        201: z.object({ metafield: ZMetafield }).describe('Created.'),
+        200: z.object({ metafield: ZMetafield }).describe('A value of that namespace and key existed on the product: it was updated.'),
+      },
+      summary: 'Create (or, for an existing namespace and key, update) a metafield value on a product',
+      metadata: WRITE,
+    },
+    listProductMetafields: {
+      method: 'GET',
+      path: productPath,
+      pathParams: ids.omit({ metafieldId: true }),
+      query: ZListMetafieldsQuery,
+      responses: { 200: z.object({ metafields: z.array(ZListedMetafield) }) },
+      summary: "List a product's metafield values, ascending id, cursor-paginated",
+      metadata: { ...READ, paginated: true },
+    },
+    getProductMetafield: {
+      method: 'GET',
+      path: onePath,
+      pathParams: ids,
+      responses: { 200: z.object({ metafield: ZMetafield }) },
+      summary: 'Read one metafield value of a product',
+      metadata: READ,
+    },
+    updateProductMetafield: {
+      method: 'PUT',
+      path: onePath,
+      pathParams: ids,
+      body: z.object({ metafield: wrapped(ZMetafieldUpdate) }),
+      responses: { 200: z.object({ metafield: ZMetafield }) },
+      summary: 'Change a metafield value of a product',
+      metadata: WRITE,
+    },
+    deleteProductMetafield: {
+      method: 'DELETE',
+      path: onePath,
+      pathParams: ids,
+      body: c.noBody(),
+      responses: { 200: z.object({}) },
+      summary: 'Delete a metafield value of a product',
+      metadata: WRITE,
+    },
+    setMetafields: {
+      method: 'POST',
+      path: '/metafields_set.json',
+      body: ZMetafieldsSet,
+      responses: { 200: z.object({ metafields: z.array(ZMetafield) }).describe('Every entry written, in request order.') },
+      summary: 'Write 1 to 25 values at once, all or nothing (creates or updates by owner, namespace and key)',
+      description:
+        'Every entry is validated first; any failure answers 422 naming the entry (`metafields[3].value: ...`) and nothing is written.',
+      metadata: WRITE,
+    },
+  },
+  adminRouterOptions,
+);
+
+/** A value as the operator (merchant admin) sees it, with the background re-check's verdict (decisions §8.12). */
+export const ZOperatorMetafield = ZMetafield.extend({
+  definition_id: ZId.nullable(),
+  valid: z.boolean(),
+  invalid_reasons: z.array(z.string()),
+});
+export type OperatorMetafield = z.infer<typeof ZOperatorMetafield>;
+
+export const ZOperatorMetafieldsQuery = z.object({
+  valid: z.string().optional().describe('true or false; absent lists both.'),
+  limit: z.string().optional().describe('Records per page, 1..1000, default 1000.'),
+  since_id: z.string().optional().describe('Records whose id is greater than this (the link header carries it).'),
+});
+export type OperatorMetafieldsQuery = z.infer<typeof ZOperatorMetafieldsQuery>;
+
+export const operatorMetafieldsContract = c.router(
+  {
+    listStoreMetafields: {
+      method: 'GET',
+      path: '/stores/:handle/metafields',
+      query: ZOperatorMetafieldsQuery,
+      responses: { 200: z.object({ metafields: z.array(ZOperatorMetafield) }) },
+      summary: "A store's metafield values with their re-check verdicts, ascending id, keyset-paginated by since_id",
+      description: 'A `link` header with rel="next" is sent while more exist. Values of PRIVATE definitions are not shown.',
+    },
+  },
+  operatorRouterOptions,
+);

@@ -1,7 +1,7 @@
 import { generateOpenApiDocument } from '@platform/contract';
 import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -24,7 +24,7 @@ const PAGE = `<!doctype html>
  */
 export function registerDocsRoutes(fastify: FastifyInstance): void {
   const document = JSON.stringify(generateOpenApiDocument());
-  const assetDir = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+  const assetDir = dirname(require.resolve('swagger-ui-dist/package.json'));
   const assets = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(join(assetDir, name)) }]));
 
   fastify.get('/openapi.json', (_request, reply) => {

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const REQUIRED = { PLATFORM_OPERATOR_TOKEN: 'operator-token-0123456789', PLATFORM_SECRET: 'secret-0123456789abcdef' };
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe(loadConfig.name, () => {
+  it('applies the defaults of decisions §12', () => {
+    const config = loadConfig(REQUIRED);
+    expect(config).toMatchObject({
+      databaseUrl: 'file:./data/platform.db',
+      host: '127.0.0.1',
+      port: 3000,
+      baseDomain: 'localhost',
+      clock: 'system',
+      seedDemo: true,
+      sender: 'embedded',
+      rateLimit: { capacity: 40, leakPerSecond: 4 },
+      metafieldRecheck: { intervalMs: 250, batchSize: 200, leaseMs: 30_000 },
+    });
+  });
+
+  it('reads the re-check knobs; an interval of 0 turns polling off', () => {
+    const config = loadConfig({
+      ...REQUIRED,
+      PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '0',
+      PLATFORM_METAFIELD_RECHECK_BATCH_SIZE: '3',
+      PLATFORM_METAFIELD_RECHECK_LEASE_MS: '5000',
+    });
+    expect(config.metafieldRecheck).toEqual({ intervalMs: 0, batchSize: 3, leaseMs: 5000 });
+  });
+
+  it('names every bad variable at once (decisions §12.4)', () => {
+    const problems = problemsOf({
+      PORT: 'abc',
+      DATABASE_URL: 'mysql://x',
+      PLATFORM_CLOCK: 'weird',
+      PLATFORM_METAFIELD_RECHECK_BATCH_SIZE: '0',
+      PLATFORM_METAFIELD_RECHECK_LEASE_MS: '10',
+      PLATFORM_RATE_LIMIT_CAPACITY: '-1',
+    });
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'PLATFORM_CLOCK',
+      'PLATFORM_OPERATOR_TOKEN',
+      'PLATFORM_SECRET',
+      'PLATFORM_METAFIELD_RECHECK_BATCH_SIZE',
+      'PLATFORM_METAFIELD_RECHECK_LEASE_MS',
+      'PLATFORM_RATE_LIMIT_CAPACITY',
+    ]) {
+      expect(problems.some((p) => p.startsWith(`${name}:`))).toBe(true);
+    }
+  });
+});

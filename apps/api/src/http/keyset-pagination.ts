@@ -1,0 +1,164 @@
+import {
+  buildLinkHeader,
+  decodeCursor,
+  DomainError,
+  encodeCursor,
+  parseFields,
+  parseLimit,
+  parseSinceId,
+  type CursorPayload,
+} from '@platform/domain';
+import { MAX_RESPONSE_BYTES } from './conventions';
+
+/** The query parameters every paginated read takes (spec Pagination, decisions §6). */
+export interface PageQuery {
+  limit?: string;
+  since_id?: string;
+  page_info?: string;
+  fields?: string;
+}
+
+/** Which listing a cursor belongs to: a cursor of another resource or store is a 400 (decisions §6.2). */
+export interface CursorScope {
+  r: string;
+  s: string;
+}
+
+/** One page request, resolved from the query or from the cursor it carries. */
+export interface PageRequest {
+  direction: 'next' | 'prev';
+  /** Exclusive: rows after this id (next) or before it (prev); `sinceId` on a first page. */
+  boundary: string;
+  /** Exclusive lower bound of the whole listing. */
+  sinceId: string;
+  limit: number;
+  fieldsText: string | undefined;
+  /** `id` plus the requested fields, or undefined for all. */
+  fields: ReadonlySet<string> | undefined;
+  /** The first request's filters (besides since_id); from the cursor when paging. */
+  filters: Record<string, string>;
+  /** True when the request carried page_info. */
+  paging: boolean;
+}
+
+function valueOrThrow<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
+  if (!result.ok) throw new DomainError('INVALID_PARAMETER', result.message);
+  return result.value;
+}
+
+/**
+ * decisions §6.1-§6.2: limit 1..1000 (default 50), since_id, or a signed page_info that carries the
+ * first request's filters; with page_info every filter except limit and fields is ignored, so
+ * `firstFilters` (which may validate and throw) is only called on a first page.
+ */
+export function readPageRequest(
+  query: PageQuery,
+  scope: CursorScope,
+  secret: string,
+  firstFilters: () => Record<string, string> = () => ({}),
+): PageRequest {
+  let request: Omit<PageRequest, 'fields'>;
+  if (query.page_info !== undefined) {
+    const decoded = decodeCursor(query.page_info, secret, scope);
+    if (!decoded.ok) throw new DomainError('INVALID_CURSOR', decoded.message);
+    const cursor = decoded.payload;
+    const { since_id: sinceId = '0', ...filters } = cursor.q;
+    request = {
+      direction: cursor.d,
+      boundary: cursor.b,
+      sinceId,
+      limit: query.limit !== undefined ? valueOrThrow(parseLimit(query.limit)) : cursor.l,
+      fieldsText: query.fields !== undefined ? query.fields : cursor.f,
+      filters,
+      paging: true,
+    };
+  } else {
+    const limit = valueOrThrow(parseLimit(query.limit));
+    const sinceId = valueOrThrow(parseSinceId(query.since_id));
+    request = { direction: 'next', boundary: sinceId, sinceId, limit, fieldsText: query.fields, filters: firstFilters(), paging: false };
+  }
+  const fieldList = parseFields(request.fieldsText);
+  return { ...request, fields: fieldList ? new Set(fieldList) : undefined };
+}
+
+export interface RenderedPage {
+  /** The whole `{"<key>":[...]}` body, already serialised. */
+  json: string;
+  link: string | undefined;
+  count: number;
+}
+
+export interface PageSource<Row> {
+  /**
+   * Up to `take` rows past the request's boundary in its direction, nearest to the boundary first
+   * (ascending id for next, descending for prev).
+   */
+  fetch(take: number): Promise<Row[]>;
+  idOf(row: Row): string;
+  /** One record as JSON text. */
+  render(row: Row): string;
+  /** The 400 message when one record alone is over the response cap (decisions §3.4). */
+  tooLarge(row: Row): string;
+}
+
+/**
+ * One keyset page: limit+1 rows tell whether more exist; rows are added while the body stays under
+ * 8 MB (decisions §3.4), and a page that must shrink keeps the records next to where the client came
+ * from, with a link that covers the rest. Links per decisions §6.3.
+ */
+export async function renderKeysetPage<Row>(
+  request: PageRequest,
+  key: string,
+  scope: CursorScope,
+  secret: string,
+  pageUrl: string,
+  source: PageSource<Row>,
+): Promise<RenderedPage> {
+  const { direction, limit, fieldsText } = request;
+  const rows = await source.fetch(limit + 1);
+  let more = rows.length > limit;
+  if (more) rows.length = limit;
+
+  const rendered: string[] = [];
+  let bytes = `{"${key}":[]}`.length;
+  for (const row of rows) {
+    const text = source.render(row);
+    const size = Buffer.byteLength(text) + (rendered.length > 0 ? 1 : 0);
+    if (bytes + size > MAX_RESPONSE_BYTES) {
+      if (rendered.length === 0) throw new DomainError('RECORD_TOO_LARGE', source.tooLarge(row));
+      more = true;
+      break;
+    }
+    bytes += size;
+    rendered.push(text);
+  }
+  const kept = rows.slice(0, rendered.length);
+  if (direction === 'prev') {
+    rendered.reverse();
+    kept.reverse();
+  }
+
+  const cursorBase = {
+    r: scope.r,
+    s: scope.s,
+    q: { ...request.filters, since_id: request.sinceId },
+    l: limit,
+    ...(fieldsText ? { f: fieldsText } : {}),
+  };
+  const linkFor = (d: 'next' | 'prev', b: string): string => {
+    const cursor: CursorPayload = { ...cursorBase, d, b };
+    const params = new URLSearchParams({ limit: String(limit), page_info: encodeCursor(cursor, secret) });
+    if (fieldsText) params.set('fields', fieldsText);
+    return `${pageUrl}?${params.toString()}`;
+  };
+  const first = kept[0];
+  const last = kept[kept.length - 1];
+  // A page reached through a cursor always has a page on the side it came from.
+  const hasNext = direction === 'next' ? more : request.paging;
+  const hasPrevious = direction === 'prev' ? more : request.paging;
+  const link = buildLinkHeader({
+    next: hasNext && last !== undefined ? linkFor('next', source.idOf(last)) : undefined,
+    previous: hasPrevious && first !== undefined ? linkFor('prev', source.idOf(first)) : undefined,
+  });
+  return { json: `{"${key}":[${rendered.join(',')}]}`, link, count: rendered.length };
+}

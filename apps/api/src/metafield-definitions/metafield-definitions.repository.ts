@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import type { Db } from '@platform/db';
+import type { NormalizedRule } from '@platform/domain';
+import { InjectDb } from '../db/db.module';
+import type { DefinitionRow } from './metafield-definition-view';
+
+export interface DefinitionData {
+  storeId: bigint;
+  appId: bigint;
+  ownerResource: string;
+  /** Stored form (decisions §8.2). */
+  namespace: string;
+  key: string;
+  name: string;
+  description: string | null;
+  type: string;
+  validations: readonly NormalizedRule[];
+  accessAdmin: string | null;
+}
+
+export interface DefinitionChanges {
+  name: string;
+  description: string | null;
+  validations: readonly NormalizedRule[];
+  accessAdmin: string | null;
+  /** The rules differ from the stored ones: bump rulesRevision and queue a re-check (decisions §8.12). */
+  validationsChanged: boolean;
+}
+
+export interface DefinitionPageQuery {
+  storeId: bigint;
+  direction: 'next' | 'prev';
+  /** Exclusive: rows after this id (next) or before it (prev). */
+  boundary: bigint;
+  /** Exclusive lower bound of the whole listing (since_id). */
+  sinceId: bigint;
+  take: number;
+  ownerResource?: string;
+  namespace?: string;
+}
+
+@Injectable()
+export class MetafieldDefinitionsRepository {
+  constructor(@InjectDb() private readonly db: Db) {}
+
+  findById(storeId: bigint, id: bigint): Promise<DefinitionRow | null> {
+    return this.db.prisma.metafieldDefinition.findFirst({ where: { id, storeId } });
+  }
+
+  findByKey(storeId: bigint, ownerResource: string, namespace: string, key: string): Promise<DefinitionRow | null> {
+    return this.db.prisma.metafieldDefinition.findUnique({
+      where: { storeId_ownerResource_namespace_key: { storeId, ownerResource, namespace, key } },
+    });
+  }
+
+  /** Keyset page on (store_id, id), nearest to the boundary first. */
+  page(q: DefinitionPageQuery): Promise<DefinitionRow[]> {
+    const next = q.direction === 'next';
+    return this.db.prisma.metafieldDefinition.findMany({
+      where: {
+        storeId: q.storeId,
+        id: next ? { gt: q.boundary } : { lt: q.boundary, gt: q.sinceId },
+        ...(q.ownerResource !== undefined ? { ownerResource: q.ownerResource } : {}),
+        ...(q.namespace !== undefined ? { namespace: q.namespace } : {}),
+      },
+      orderBy: { id: next ? 'asc' : 'desc' },
+      take: q.take,
+    });
+  }
+
+  /** The ids among `ids` that name a metaobject definition of the store (decisions §8.14). */
+  async existingMetaobjectDefinitions(storeId: bigint, ids: readonly bigint[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.prisma.metaobjectDefinition.findMany({
+      where: { storeId, id: { in: [...ids] } },
+      select: { id: true },
+    });
+    return new Set(rows.map((r) => r.id.toString()));
+  }
+
+  /**
+   * One transaction: the definition, and the values already written under its (owner_resource,
+   * namespace, key) without a definition now belong to it and are queued for a check against it.
+   * A duplicate (store, owner_resource, namespace, key) fails on the unique index (P2002).
+   */
+  create(data: DefinitionData, now: Date): Promise<DefinitionRow> {
+    return this.db.prisma.$transaction(async (tx) => {
+      const row = await tx.metafieldDefinition.create({
+        data: {
+          storeId: data.storeId,
+          appId: data.appId,
+          ownerResource: data.ownerResource,
+          namespace: data.namespace,
+          key: data.key,
+          name: data.name,
+          description: data.description ?? '',
+          type: data.type,
+          validations: JSON.stringify(data.validations),
+          accessAdmin: data.accessAdmin,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      // checkedRevision -1: never checked against this definition, whatever its rulesRevision.
+      const adopted = await tx.metafield.updateMany({
+        where: { storeId: data.storeId, ownerResource: data.ownerResource, namespace: data.namespace, key: data.key, definitionId: null },
+        data: { definitionId: row.id, checkedRevision: -1, updatedAt: now },
+      });
+      if (adopted.count > 0) await this.queueRecheck(tx, row, now);
+      return row;
+    });
+  }
+
+  /** One transaction: the changes, and when the rules changed a new rulesRevision and its re-check row. */
+  update(row: DefinitionRow, changes: DefinitionChanges, now: Date): Promise<DefinitionRow> {
+    return this.db.prisma.$transaction(async (tx) => {
+      const updated = await tx.metafieldDefinition.update({
+        where: { id: row.id },
+        data: {
+          name: changes.name,
+          description: changes.description ?? '',
+          validations: JSON.stringify(changes.validations),
+          accessAdmin: changes.accessAdmin,
+          updatedAt: now,
+          ...(changes.validationsChanged ? { rulesRevision: { increment: 1 } } : {}),
+        },
+      });
+      if (changes.validationsChanged) await this.queueRecheck(tx, updated, now);
+      return updated;
+    });
+  }
+
+  /**
+   * One transaction (decisions §8.4): the definition goes; its values go too, or stay without a
+   * definition (no rules, so no invalid verdict either); its pending re-checks are closed.
+   * False when the definition was already gone.
+   */
+  delete(storeId: bigint, id: bigint, deleteValues: boolean, now: Date): Promise<boolean> {
+    return this.db.prisma.$transaction(async (tx) => {
+      const gone = await tx.metafieldDefinition.deleteMany({ where: { id, storeId } });
+      if (gone.count === 0) return false;
+      if (deleteValues) {
+        await tx.metafield.deleteMany({ where: { storeId, definitionId: id } });
+      } else {
+        await tx.metafield.updateMany({
+          where: { storeId, definitionId: id },
+          data: { definitionId: null, valid: true, invalidReasons: '[]', checkedRevision: 0, updatedAt: now },
+        });
+      }
+      await tx.metafieldRecheck.updateMany({
+        where: { definitionId: id, status: 'pending' },
+        data: { status: 'done', leaseUntil: null, updatedAt: now },
+      });
+      return true;
+    });
+  }
+
+  private async queueRecheck(tx: Tx, row: DefinitionRow, now: Date): Promise<void> {
+    await tx.metafieldRecheck.create({
+      data: { storeId: row.storeId, definitionId: row.id, revision: row.rulesRevision, status: 'pending', createdAt: now, updatedAt: now },
+    });
+  }
+}
+
+type Tx = Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0];

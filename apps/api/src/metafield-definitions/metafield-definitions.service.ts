@@ -1,0 +1,248 @@
+import { Injectable } from '@nestjs/common';
+import {
+  checkDefinitionReferences,
+  DomainError,
+  expandAppNamespace,
+  formatIssues,
+  makeIssue,
+  OWNER_RESOURCES,
+  referencedIds,
+  validateDefinition,
+  validateDefinitionUpdate,
+  type DefinitionInput,
+  type DefinitionReference,
+  type Issue,
+} from '@platform/domain';
+import { ClockService } from '../clock/clock.service';
+import type { Config } from '../config';
+import { InjectConfig } from '../db/db.module';
+import { isRecordMissing, isUniqueViolation } from '../db/prisma-errors';
+import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
+import type { AuthContext, StoreContext } from '../http/request-context';
+import {
+  assertAllowed,
+  assertNamespaceUsable,
+  definitionJson,
+  isVisible,
+  normalizedOf,
+  parseFlag,
+  parseIdParam,
+  pickFields,
+  type Caller,
+  type DefinitionJson,
+  type DefinitionRow,
+} from './metafield-definition-view';
+import { MetafieldDefinitionsRepository } from './metafield-definitions.repository';
+
+export interface DefinitionListQuery extends PageQuery {
+  owner_resource?: string;
+  namespace?: string;
+}
+
+function failed(issues: readonly Issue[]): DomainError {
+  return new DomainError('VALIDATION_FAILED', formatIssues(issues));
+}
+
+/** The `definition` object of a create or update body; the rest of the shape is the domain's to judge. */
+function definitionOf(body: unknown): DefinitionInput {
+  const definition = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['definition'] : undefined;
+  if (definition === undefined || definition === null) throw failed([makeIssue('definition', "can't be blank")]);
+  if (typeof definition !== 'object' || Array.isArray(definition)) throw failed([makeIssue('definition', 'must be an object')]);
+  return definition as DefinitionInput;
+}
+
+/** The three fields that name an update's target (decisions §8.5). */
+function targetOf(patch: DefinitionInput): { ownerResource: string; namespace: string; key: string } {
+  const issues: Issue[] = [];
+  const text = (field: string, value: unknown): string => {
+    if (value === undefined || value === null || value === '') issues.push(makeIssue(field, "can't be blank"));
+    else if (typeof value !== 'string') issues.push(makeIssue(field, 'must be a string'));
+    else return value;
+    return '';
+  };
+  const target = { ownerResource: text('owner_resource', patch.owner_resource), namespace: text('namespace', patch.namespace), key: text('key', patch.key) };
+  if (issues.length > 0) throw failed(issues);
+  return target;
+}
+
+/** A non-empty filter value, or undefined when the parameter is absent; present but empty is a 400 (decisions §6.1). */
+function filterOf(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === '') throw new DomainError('INVALID_PARAMETER', `${name}: can't be blank`);
+  return raw;
+}
+
+/** Rows a caller may see, scanning past the others, so the page is the caller's own listing (decisions §8.7). */
+const SCAN_BATCH = 200;
+
+@Injectable()
+export class MetafieldDefinitionsService {
+  constructor(
+    private readonly repository: MetafieldDefinitionsRepository,
+    private readonly clock: ClockService,
+    @InjectConfig() private readonly config: Config,
+  ) {}
+
+  async create(auth: AuthContext, body: unknown): Promise<DefinitionJson> {
+    const input = definitionOf(body);
+    // Whose the namespace is comes first: the same body may be fine for its owner (decisions §8.2).
+    assertNamespaceUsable(input.namespace, auth.appId);
+    const result = validateDefinition(input);
+    if (!result.ok) throw failed(result.issues);
+    await this.checkReferences(auth.store.id, result.references);
+    const value = result.value;
+    const namespace = expandAppNamespace(value.namespace, auth.appId.toString());
+    try {
+      const row = await this.repository.create(
+        {
+          storeId: auth.store.id,
+          appId: auth.appId,
+          ownerResource: value.owner_resource,
+          namespace,
+          key: value.key,
+          name: value.name,
+          description: value.description,
+          type: value.type,
+          validations: value.validations,
+          accessAdmin: value.access?.admin ?? null,
+        },
+        this.clock.now(),
+      );
+      return definitionJson(row, auth.store.ianaTimezone);
+    } catch (error) {
+      // decisions §8.3: the unique index decides, so concurrent creates yield one definition.
+      if (isUniqueViolation(error)) {
+        throw failed([
+          makeIssue('key', `has already been taken (a definition of ${value.owner_resource} with namespace ${namespace} and key ${value.key} exists)`),
+        ]);
+      }
+      throw error;
+    }
+  }
+
+  async get(auth: AuthContext, rawId: string | undefined): Promise<DefinitionJson> {
+    const row = await this.repository.findById(auth.store.id, parseIdParam(rawId));
+    if (!row) throw new DomainError('NOT_FOUND', 'Not Found');
+    assertAllowed(row, callerOf(auth), 'view');
+    return definitionJson(row, auth.store.ianaTimezone);
+  }
+
+  async update(auth: AuthContext, body: unknown): Promise<DefinitionJson> {
+    const patch = definitionOf(body);
+    const target = targetOf(patch);
+    // Either spelling of the caller's own app namespace names the same definition (decisions §8.2).
+    const namespace = expandAppNamespace(target.namespace, auth.appId.toString());
+    const row = await this.repository.findByKey(auth.store.id, target.ownerResource, namespace, target.key);
+    if (!row) throw new DomainError('NOT_FOUND', 'Not Found');
+    assertAllowed(row, callerOf(auth), 'update');
+    const result = validateDefinitionUpdate(normalizedOf(row), patch);
+    if (!result.ok) throw failed(result.issues);
+    if (result.validationsChanged) await this.checkReferences(auth.store.id, result.references);
+    try {
+      const updated = await this.repository.update(
+        row,
+        {
+          name: result.value.name,
+          description: result.value.description,
+          validations: result.value.validations,
+          accessAdmin: result.value.access?.admin ?? null,
+          validationsChanged: result.validationsChanged,
+        },
+        this.clock.now(),
+      );
+      return definitionJson(updated, auth.store.ianaTimezone);
+    } catch (error) {
+      if (isRecordMissing(error)) throw new DomainError('NOT_FOUND', 'Not Found');
+      throw error;
+    }
+  }
+
+  async remove(auth: AuthContext, query: { id?: string; delete_all_associated_metafields?: string }): Promise<void> {
+    const id = parseIdParam(query.id);
+    const deleteValues = parseFlag('delete_all_associated_metafields', query.delete_all_associated_metafields);
+    const row = await this.repository.findById(auth.store.id, id);
+    if (!row) throw new DomainError('NOT_FOUND', 'Not Found');
+    assertAllowed(row, callerOf(auth), 'delete');
+    const deleted = await this.repository.delete(auth.store.id, id, deleteValues, this.clock.now());
+    if (!deleted) throw new DomainError('NOT_FOUND', 'Not Found');
+  }
+
+  /** decisions §8.6: the definitions the calling app may see, paginated like products (decisions §6). */
+  list(auth: AuthContext, query: DefinitionListQuery, pageUrl: string): Promise<RenderedPage> {
+    return this.page(auth.store, callerOf(auth), query, pageUrl, 'metafield_definitions');
+  }
+
+  /** decisions §10: the merchant admin's view, honouring access.admin (PRIVATE is hidden from it). */
+  listForMerchant(store: StoreContext, query: DefinitionListQuery, pageUrl: string): Promise<RenderedPage> {
+    return this.page(store, { kind: 'merchant' }, query, pageUrl, 'merchant_metafield_definitions');
+  }
+
+  private async page(store: StoreContext, caller: Caller, query: DefinitionListQuery, pageUrl: string, resource: string): Promise<RenderedPage> {
+    const scope = { r: resource, s: store.id.toString() };
+    const request = readPageRequest(query, scope, this.config.secret, () => this.filtersOf(caller, query));
+    const { owner_resource: ownerResource, namespace } = request.filters;
+    return renderKeysetPage(request, 'metafield_definitions', scope, this.config.secret, pageUrl, {
+      fetch: async (take) => {
+        const out: DefinitionRow[] = [];
+        let boundary = BigInt(request.boundary);
+        for (;;) {
+          const batch = await this.repository.page({
+            storeId: store.id,
+            direction: request.direction,
+            boundary,
+            sinceId: BigInt(request.sinceId),
+            take: Math.max(take, SCAN_BATCH),
+            ...(ownerResource !== undefined ? { ownerResource } : {}),
+            ...(namespace !== undefined ? { namespace } : {}),
+          });
+          for (const row of batch) {
+            if (isVisible(row, caller)) out.push(row);
+            if (out.length === take) return out;
+          }
+          const last = batch[batch.length - 1];
+          if (last === undefined || batch.length < Math.max(take, SCAN_BATCH)) return out;
+          boundary = last.id;
+        }
+      },
+      idOf: (row) => row.id.toString(),
+      render: (row) => JSON.stringify(pickFields(definitionJson(row, store.ianaTimezone), request.fields)),
+      tooLarge: (row) =>
+        `Metafield definition ${row.id.toString()} alone exceeds the 8 MB response limit; request fewer fields with the fields parameter`,
+    });
+  }
+
+  /** The first request's filters, checked; the cursor carries them to later pages (decisions §6.2). */
+  private filtersOf(caller: Caller, query: DefinitionListQuery): Record<string, string> {
+    const filters: Record<string, string> = {};
+    const owner = filterOf('owner_resource', query.owner_resource);
+    if (owner !== undefined) {
+      if (!(OWNER_RESOURCES as readonly string[]).includes(owner)) {
+        throw new DomainError('INVALID_PARAMETER', `owner_resource: is not included in the list (${OWNER_RESOURCES.join(', ')})`);
+      }
+      filters['owner_resource'] = owner;
+    }
+    const namespace = filterOf('namespace', query.namespace);
+    if (namespace !== undefined) {
+      if (caller.kind === 'merchant' && namespace.startsWith('$app:')) {
+        throw new DomainError('INVALID_PARAMETER', 'namespace: $app: names the calling app; the merchant view takes the stored form app--{app_id}--x');
+      }
+      filters['namespace'] = caller.kind === 'app' ? expandAppNamespace(namespace, caller.appId.toString()) : namespace;
+    }
+    return filters;
+  }
+
+  /** decisions §8.14: metaobject_definition_id must name a metaobject definition of this store. */
+  private async checkReferences(storeId: bigint, references: readonly DefinitionReference[]): Promise<void> {
+    if (references.length === 0) return;
+    const existing = await this.repository.existingMetaobjectDefinitions(
+      storeId,
+      referencedIds(references).map((id) => BigInt(id)),
+    );
+    const issues = checkDefinitionReferences(references, (id) => existing.has(id));
+    if (issues.length > 0) throw failed(issues);
+  }
+}
+
+function callerOf(auth: AuthContext): Caller {
+  return { kind: 'app', appId: auth.appId };
+}

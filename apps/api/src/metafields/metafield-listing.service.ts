@@ -1,0 +1,184 @@
+import { Injectable } from '@nestjs/common';
+import type { ListMetafieldsQuery, OperatorMetafieldsQuery } from '@platform/contract';
+import {
+  buildLinkHeader,
+  decodeCursor,
+  DomainError,
+  encodeCursor,
+  parseFields,
+  parseLimit,
+  parseSinceId,
+  type CursorPayload,
+} from '@platform/domain';
+import type { Config } from '../config';
+import { InjectConfig } from '../db/db.module';
+import { MAX_RESPONSE_BYTES } from '../http/conventions';
+import type { AuthContext } from '../http/request-context';
+import { StoresService } from '../stores/stores.service';
+import { pickFields, renderMetafield, renderOperatorMetafield } from './metafield-render';
+import { storedNamespace, valueAccess, type Caller, type DefinitionRow } from './metafield-rules';
+import { MetafieldsRepository, type MetafieldRow } from './metafields.repository';
+
+export interface Page {
+  /** The whole `{"metafields":[...]}` body, serialised. */
+  json: string;
+  link: string | undefined;
+}
+
+function valueOrThrow<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
+  if (!result.ok) throw new DomainError('INVALID_PARAMETER', result.message);
+  return result.value;
+}
+
+const ENVELOPE = '{"metafields":[]}'.length;
+const OPERATOR_DEFAULT_LIMIT = 1000;
+
+/** Reads of many values: a product's values (Admin API) and a store's with verdicts (operator API). */
+@Injectable()
+export class MetafieldListingService {
+  constructor(
+    private readonly repository: MetafieldsRepository,
+    private readonly stores: StoresService,
+    @InjectConfig() private readonly config: Config,
+  ) {}
+
+  /**
+   * The spec's Pagination section and decisions §6, as the product listing: keyset pages by
+   * ascending id, a signed cursor carrying the first request's filters (since_id, namespace, key),
+   * pages that shrink to stay under 8 MB. Values the app may not see are skipped (decisions §8.7),
+   * so the keyset walks on until a page is full or the rows run out.
+   */
+  async listForProduct(auth: AuthContext, productId: bigint, query: ListMetafieldsQuery, pageUrl: string): Promise<Page> {
+    const scope = { r: 'metafields', s: `${auth.store.id.toString()}:${productId.toString()}` };
+    let direction: 'next' | 'prev' = 'next';
+    let boundary: string | undefined;
+    let filters: Record<string, string>;
+    let limit: number;
+    let fieldsText: string | undefined;
+    if (query.page_info !== undefined) {
+      const decoded = decodeCursor(query.page_info, this.config.secret, scope);
+      if (!decoded.ok) throw new DomainError('INVALID_CURSOR', decoded.message);
+      direction = decoded.payload.d;
+      boundary = decoded.payload.b;
+      filters = decoded.payload.q;
+      limit = query.limit !== undefined ? valueOrThrow(parseLimit(query.limit)) : decoded.payload.l;
+      fieldsText = query.fields !== undefined ? query.fields : decoded.payload.f;
+    } else {
+      limit = valueOrThrow(parseLimit(query.limit));
+      filters = { since_id: valueOrThrow(parseSinceId(query.since_id)) };
+      if (query.namespace !== undefined) filters.namespace = storedNamespace(query.namespace, auth.appId);
+      if (query.key !== undefined) filters.key = query.key;
+      fieldsText = query.fields;
+    }
+    const fieldList = parseFields(fieldsText);
+    const fields = fieldList ? new Set(fieldList) : undefined;
+    const sinceId = BigInt(filters.since_id ?? '0');
+    const caller: Caller = { kind: 'app', appId: auth.appId };
+
+    const visible: { row: MetafieldRow; definition: DefinitionRow | undefined }[] = [];
+    let from = BigInt(boundary ?? sinceId.toString());
+    for (;;) {
+      const rows = await this.repository.page({
+        storeId: auth.store.id,
+        ownerId: productId,
+        direction,
+        boundary: from,
+        sinceId,
+        namespaces: filters.namespace !== undefined ? [filters.namespace] : undefined,
+        key: filters.key,
+        take: limit + 1,
+      });
+      const definitions = await this.repository.definitionsFor(auth.store.id, rows);
+      for (const row of rows) {
+        const definition = definitions.find((d) => d.namespace === row.namespace && d.key === row.key);
+        if (valueAccess(caller, row.namespace, definition, 'read_values') === 'allowed') visible.push({ row, definition });
+      }
+      if (visible.length > limit || rows.length <= limit) break;
+      from = rows[rows.length - 1]!.id;
+    }
+    let more = visible.length > limit;
+    if (more) visible.length = limit;
+
+    const rendered: string[] = [];
+    let bytes = ENVELOPE;
+    for (const { row, definition } of visible) {
+      const text = JSON.stringify(pickFields(renderMetafield(row, definition, auth.store.ianaTimezone), fields));
+      const size = Buffer.byteLength(text) + (rendered.length > 0 ? 1 : 0);
+      // A value is at most 128 KB (decisions §8.8), so one record alone never reaches the cap.
+      if (bytes + size > MAX_RESPONSE_BYTES) {
+        more = true;
+        break;
+      }
+      bytes += size;
+      rendered.push(text);
+    }
+    const kept = visible.slice(0, rendered.length);
+    if (direction === 'prev') {
+      rendered.reverse();
+      kept.reverse();
+    }
+    const linkFor = (d: 'next' | 'prev', b: string): string => {
+      const cursor: CursorPayload = { ...scope, q: filters, l: limit, ...(fieldsText ? { f: fieldsText } : {}), d, b };
+      const params = new URLSearchParams({ limit: String(limit), page_info: encodeCursor(cursor, this.config.secret) });
+      if (fieldsText) params.set('fields', fieldsText);
+      return `${pageUrl}?${params.toString()}`;
+    };
+    const first = kept[0];
+    const last = kept[kept.length - 1];
+    const hasNext = direction === 'next' ? more : boundary !== undefined;
+    const hasPrevious = direction === 'prev' ? more : boundary !== undefined;
+    const link = buildLinkHeader({
+      next: hasNext && last ? linkFor('next', last.row.id.toString()) : undefined,
+      previous: hasPrevious && first ? linkFor('prev', first.row.id.toString()) : undefined,
+    });
+    return { json: `{"metafields":[${rendered.join(',')}]}`, link };
+  }
+
+  /**
+   * decisions §10, §8.12: a store's values with their re-check verdicts, as the merchant admin sees
+   * them (values under a definition the merchant may not view, PRIVATE, are left out). Keyset pages
+   * by `since_id`; a `link` rel="next" is sent while more exist.
+   */
+  async listForStore(handle: string, query: OperatorMetafieldsQuery, pageUrl: string): Promise<Page> {
+    const store = await this.stores.get(handle);
+    // Larger default than the Admin API's 50: the merchant's check of verdicts usually wants them all.
+    const limit = valueOrThrow(parseLimit(query.limit, { def: OPERATOR_DEFAULT_LIMIT }));
+    let sinceId = BigInt(valueOrThrow(parseSinceId(query.since_id)));
+    let valid: boolean | undefined;
+    if (query.valid === 'true') valid = true;
+    else if (query.valid === 'false') valid = false;
+    else if (query.valid !== undefined) throw new DomainError('INVALID_PARAMETER', 'valid: must be true or false');
+
+    const rendered: string[] = [];
+    let bytes = ENVELOPE;
+    let more = false;
+    let lastSent: bigint | undefined;
+    for (;;) {
+      const rows = await this.repository.storePage(store.id, valid, sinceId, limit + 1);
+      const definitions = await this.repository.definitionsFor(store.id, rows);
+      for (const row of rows) {
+        const definition = definitions.find((d) => d.namespace === row.namespace && d.key === row.key);
+        if (valueAccess({ kind: 'merchant' }, row.namespace, definition, 'read_values') !== 'allowed') continue;
+        if (rendered.length === limit) {
+          more = true;
+          break;
+        }
+        const text = JSON.stringify(renderOperatorMetafield(row, definition, store.ianaTimezone));
+        const size = Buffer.byteLength(text) + (rendered.length > 0 ? 1 : 0);
+        if (bytes + size > MAX_RESPONSE_BYTES) {
+          more = true;
+          break;
+        }
+        bytes += size;
+        rendered.push(text);
+        lastSent = row.id;
+      }
+      if (more || rows.length <= limit) break;
+      sinceId = rows[rows.length - 1]!.id;
+    }
+    const params = new URLSearchParams({ limit: String(limit), since_id: String(lastSent ?? 0n) });
+    if (query.valid !== undefined) params.set('valid', query.valid);
+    const link = more && lastSent !== undefined ? buildLinkHeader({ next: `${pageUrl}?${params.toString()}` }) : undefined;
+    return { json: `{"metafields":[${rendered.join(',')}]}`, link };
+  }
+}

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import {
+  accessOutcome,
+  appIdOfNamespace,
+  effectiveAccess,
+  expandAppNamespace,
+  makeIssue,
+  tryCompileValidator,
+  validateDefinition,
+  ACCESS_ADMIN_VALUES,
+  type AccessAdmin,
+  type DefinitionAction,
+  type Issue,
+  type RuleInput,
+  type ValueValidator,
+} from '@platform/domain';
+
+/** The columns of a stored definition that values need (the definitions feature owns the table). */
+export interface DefinitionRow {
+  id: bigint;
+  appId: bigint | null;
+  namespace: string;
+  key: string;
+  description: string | null;
+  type: string;
+  validations: string;
+  accessAdmin: string | null;
+  rulesRevision: number;
+  updatedAt: Date;
+}
+
+export type Compiled = { ok: true; validator: ValueValidator } | { ok: false; message: string };
+
+/** How many compiled validators stay in memory (least recently used go first). */
+const CACHE_SIZE = 1000;
+
+/**
+ * Compiled validators, cached per definition version (id, rulesRevision, updatedAt) so the write
+ * path and the re-check never recompile regexes and schemas for every value (decisions §8.9, §8.12).
+ * Writes without a definition use the type's basic check alone, cached per type.
+ */
+@Injectable()
+export class MetafieldValidators {
+  private readonly cache = new Map<string, Compiled>();
+
+  forDefinition(definition: DefinitionRow): Compiled {
+    const key = `d:${definition.id}:${definition.rulesRevision}:${definition.updatedAt.getTime()}`;
+    return this.cached(key, () => {
+      let validations: RuleInput[];
+      try {
+        validations = JSON.parse(definition.validations) as RuleInput[];
+      } catch {
+        return { ok: false, message: 'its stored validations are not JSON' };
+      }
+      return compile(definition.type, validations);
+    });
+  }
+
+  /** decisions §8.9: without a definition only the basic check runs (the type's format). */
+  forType(type: string): Compiled {
+    return this.cached(`t:${type}`, () => compile(type, []));
+  }
+
+  private cached(key: string, make: () => Compiled): Compiled {
+    const hit = this.cache.get(key);
+    if (hit !== undefined) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    const made = make();
+    this.cache.set(key, made);
+    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+    return made;
+  }
+}
+
+function compile(type: string, validations: RuleInput[]): Compiled {
+  const result = tryCompileValidator({ type, validations });
+  return result.ok ? { ok: true, validator: result.value } : { ok: false, message: result.issues.map((i) => i.message).join('; ') };
+}
+
+/**
+ * decisions §8.2 and the spec's key rule: a value's namespace and key follow the definition's
+ * formats. The domain's definition check is the one place those formats live, so it is asked
+ * here with placeholder name and type, and only its namespace and key issues are kept.
+ */
+export function namespaceAndKeyIssues(namespace: string, key: string): Issue[] {
+  const result = validateDefinition({ owner_resource: 'products', namespace, key, name: 'value', type: 'single_line_text_field' });
+  return result.ok ? [] : result.issues.filter((i) => i.field === 'namespace' || i.field === 'key');
+}
+
+/** `$app:x` as stored for the calling app (decisions §8.2); a stored `app--{id}--x` stays as it is. */
+export function storedNamespace(namespace: string, appId: bigint): string {
+  return expandAppNamespace(namespace, appId.toString());
+}
+
+/** Who the caller is for a value, per the spec's access table: an app (creator or not) or the merchant. */
+export type Caller = { kind: 'app'; appId: bigint } | { kind: 'merchant' };
+
+function isAccessAdmin(value: string | null): value is AccessAdmin {
+  return value !== null && (ACCESS_ADMIN_VALUES as readonly string[]).includes(value);
+}
+
+/**
+ * The access outcome of an action on the value at `namespace` (decisions §8.7, spec "Access
+ * permission values"). With a definition, its access decides and its creating app is the creator.
+ * Without one, a value has no access setting (spec, What the service does 7), except in an app's
+ * reserved namespace (`app--{id}--x`), which only that app may use (decisions §8.2): it behaves as
+ * an unset access there, MERCHANT_READ_WRITE with that app as the creator.
+ */
+export function valueAccess(
+  caller: Caller,
+  namespace: string,
+  definition: Pick<DefinitionRow, 'appId' | 'accessAdmin' | 'namespace'> | undefined,
+  action: DefinitionAction,
+): 'allowed' | 'forbidden' | 'not_found' {
+  const owner = definition !== undefined ? definition.appId?.toString() ?? null : appIdOfNamespace(namespace);
+  const admin = definition !== undefined
+    ? effectiveAccess({ access: isAccessAdmin(definition.accessAdmin) ? { admin: definition.accessAdmin } : null, namespace: definition.namespace })
+    : effectiveAccess({ access: null, namespace });
+  const actor = caller.kind === 'merchant' ? 'merchant' : owner !== null && owner === caller.appId.toString() ? 'creator_app' : 'other_app';
+  return accessOutcome(admin, actor, action);
+}
+
+/** The 403 text when the caller may see a value but not change it. */
+export function readOnlyMessage(namespace: string, key: string, definition: Pick<DefinitionRow, 'accessAdmin'> | undefined): string {
+  const access = definition?.accessAdmin ?? 'unset';
+  return `Access denied: metafield ${namespace}.${key} is read-only for this app (definition access ${access})`;
+}
+
+/** Prefixes issues with where they are in a bulk request: `metafields[3].value: ...`. */
+export function prefixIssues(issues: readonly Issue[], prefix: string): Issue[] {
+  return prefix === '' ? [...issues] : issues.map((i) => makeIssue(`${prefix}${i.field}`, i.message.slice(i.field.length + 2)));
+}

@@ -1,0 +1,223 @@
+import { Injectable } from '@nestjs/common';
+import { appIdOfNamespace, checkMetaobjectReferences, DomainError, formatIssues, makeIssue, type Issue, type MetaobjectReference } from '@platform/domain';
+import { ClockService } from '../clock/clock.service';
+import { isUniqueViolation, prismaCode } from '../db/prisma-errors';
+import {
+  MetafieldValidators,
+  namespaceAndKeyIssues,
+  prefixIssues,
+  readOnlyMessage,
+  storedNamespace,
+  valueAccess,
+  type DefinitionRow,
+} from './metafield-rules';
+import {
+  DefinitionChanged,
+  MetafieldsRepository,
+  type DefinitionVersion,
+  type MetafieldRow,
+  type PlannedWrite,
+} from './metafields.repository';
+
+/** One value a request wants written. */
+export interface WriteEntry {
+  /** Where its problems are reported: '' for a single value, `metafields[3].` in the bulk set. */
+  prefix: string;
+  ownerId: bigint;
+  /** As sent (`$app:x` allowed) or as stored. */
+  namespace: string;
+  key: string;
+  /** As sent; undefined when omitted. */
+  type?: string | undefined;
+  value: string;
+  /** PUT without a definition: the stored type, kept when none is sent. */
+  currentType?: string;
+}
+
+export interface WriteContext {
+  storeId: bigint;
+  appId: bigint;
+  /** The API version serving the request (decisions §2.6). */
+  version: string;
+}
+
+export interface Plan {
+  writes: PlannedWrite[];
+  versions: DefinitionVersion[];
+  /** The definition each write falls under (undefined: none), by index. */
+  definitions: (DefinitionRow | undefined)[];
+}
+
+interface Checked {
+  issues: Issue[];
+  hidden: string | undefined;
+  readOnly: string | undefined;
+  plan: Plan;
+}
+
+/** Attempts when a definition changes between validation and the write (or two writers race on a new value). */
+const ATTEMPTS = 3;
+
+/**
+ * Validation and writing of values, shared by the single-value routes and the bulk set: everything
+ * is validated first, then written in one transaction, so a failure leaves nothing half-written
+ * (decisions §8.9).
+ */
+@Injectable()
+export class MetafieldWritesService {
+  constructor(
+    private readonly repository: MetafieldsRepository,
+    private readonly validators: MetafieldValidators,
+    private readonly clock: ClockService,
+  ) {}
+
+  /** Validates and writes every entry, all or nothing; results in entry order. */
+  async writeAll(entries: WriteEntry[], ctx: WriteContext): Promise<{ row: MetafieldRow; created: boolean; definition: DefinitionRow | undefined }[]> {
+    for (let attempt = 1; ; attempt++) {
+      const plan = await this.plan(entries, ctx);
+      try {
+        const rows = await this.repository.writeAll(ctx.storeId, ctx.appId, plan.writes, plan.versions, this.clock.now());
+        return rows.map((r, i) => ({ ...r, definition: plan.definitions[i] }));
+      } catch (error) {
+        if (attempt < ATTEMPTS && (error instanceof DefinitionChanged || isUniqueViolation(error) || isWriteConflict(error))) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Validates and changes one stored value (PUT). */
+  async updateOne(id: bigint, entry: WriteEntry, ctx: WriteContext): Promise<{ row: MetafieldRow; definition: DefinitionRow | undefined }> {
+    for (let attempt = 1; ; attempt++) {
+      const plan = await this.plan([entry], ctx);
+      try {
+        const row = await this.repository.updateOne(id, ctx.appId, plan.writes[0]!, plan.versions, this.clock.now());
+        return { row, definition: plan.definitions[0] };
+      } catch (error) {
+        if (attempt < ATTEMPTS && (error instanceof DefinitionChanged || isWriteConflict(error))) continue;
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * Both validation levels for every entry (decisions §8.9, spec rules 5-6), the access matrix
+   * (decisions §8.7) and metaobject references (§8.14), all problems of all entries at once.
+   * Throws 404 for a value the app may not even see, 403 for one it may only read, else 422.
+   */
+  async plan(entries: WriteEntry[], ctx: WriteContext, earlier: Issue[] = []): Promise<Plan> {
+    const checked = await this.check(entries, ctx);
+    if (checked.hidden !== undefined) throw new DomainError('NOT_FOUND', checked.hidden);
+    if (checked.readOnly !== undefined) throw new DomainError('ACCESS_DENIED', checked.readOnly);
+    const issues = [...earlier, ...checked.issues];
+    if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', formatIssues(sortByEntry(issues)));
+    return checked.plan;
+  }
+
+  private async check(entries: WriteEntry[], ctx: WriteContext): Promise<Checked> {
+    const issues: Issue[] = [];
+    const namespaces = entries.map((e) => storedNamespace(e.namespace, ctx.appId));
+    const wellFormed = entries.map((e) => {
+      const found = namespaceAndKeyIssues(e.namespace, e.key);
+      issues.push(...prefixIssues(found, e.prefix));
+      return found.length === 0;
+    });
+    const definitions = await this.repository.definitionsFor(
+      ctx.storeId,
+      entries.flatMap((e, i) => (wellFormed[i] ? [{ namespace: namespaces[i]!, key: e.key }] : [])),
+    );
+    const definitionOf = (namespace: string, key: string) => definitions.find((d) => d.namespace === namespace && d.key === key);
+
+    let hidden: string | undefined;
+    let readOnly: string | undefined;
+    const writes: PlannedWrite[] = [];
+    const matched: (DefinitionRow | undefined)[] = [];
+    const references: MetaobjectReference[] = [];
+    entries.forEach((entry, i) => {
+      if (!wellFormed[i]) return;
+      const namespace = namespaces[i]!;
+      const definition = definitionOf(namespace, entry.key);
+      const where = entry.prefix === '' ? '' : `${entry.prefix.slice(0, -1)}: `;
+      const access = valueAccess({ kind: 'app', appId: ctx.appId }, namespace, definition, 'write_values');
+      const reservedTo = appIdOfNamespace(namespace);
+      if (access !== 'allowed' && reservedTo !== null && reservedTo !== ctx.appId.toString()) {
+        // decisions §8.2: another app's namespace is refused by its name alone (as the definitions
+        // feature does), whether or not a definition exists there, so nothing leaks.
+        readOnly ??= `${entry.prefix}namespace: ${namespace} is reserved to another app`;
+        return;
+      }
+      if (access === 'not_found') {
+        // decisions §8.7: what the app may not see does not exist for it.
+        hidden ??= `${where}Not Found`;
+        return;
+      }
+      if (access === 'forbidden') {
+        readOnly ??= `${where}${readOnlyMessage(namespace, entry.key, definition)}`;
+        return;
+      }
+      const type = this.typeOf(entry, definition, issues);
+      if (type === undefined) return;
+      const compiled = definition ? this.validators.forDefinition(definition) : this.validators.forType(type);
+      if (!compiled.ok) {
+        issues.push(
+          definition
+            ? makeIssue(`${entry.prefix}value`, `cannot be checked: the definition ${namespace}.${entry.key} is invalid (${compiled.message})`)
+            : makeIssue(`${entry.prefix}type`, compiled.message.replace(/^type: /, '')),
+        );
+        return;
+      }
+      const result = compiled.validator(entry.value, { version: ctx.version });
+      if (!result.ok) {
+        issues.push(...prefixIssues(result.issues, entry.prefix));
+        return;
+      }
+      for (const ref of result.references) references.push({ ...ref, field: `${entry.prefix}${ref.field}` });
+      writes.push({
+        ownerId: entry.ownerId,
+        namespace,
+        key: entry.key,
+        type,
+        value: entry.value,
+        definitionId: definition?.id ?? null,
+        checkedRevision: definition?.rulesRevision ?? 0,
+      });
+      matched.push(definition);
+    });
+
+    if (references.length > 0) {
+      const found = await this.repository.metaobjectDefinitions(ctx.storeId, references.map((r) => r.id));
+      issues.push(...checkMetaobjectReferences(references, (id) => found.get(id)));
+    }
+    const versions = new Map<bigint, DefinitionVersion>();
+    for (const d of matched) if (d) versions.set(d.id, { id: d.id, rulesRevision: d.rulesRevision, updatedAt: d.updatedAt });
+    return { issues, hidden, readOnly, plan: { writes, versions: [...versions.values()], definitions: matched } };
+  }
+
+  /** decisions §8.9: a definition's type wins (another one sent is refused); without one, type is required. */
+  private typeOf(entry: WriteEntry, definition: DefinitionRow | undefined, issues: Issue[]): string | undefined {
+    if (definition) {
+      if (entry.type !== undefined && entry.type !== definition.type) {
+        issues.push(makeIssue(`${entry.prefix}type`, `must be ${definition.type}, the type of its definition`));
+        return undefined;
+      }
+      return definition.type;
+    }
+    const type = entry.type ?? entry.currentType;
+    if (type === undefined || type === '') {
+      issues.push(makeIssue(`${entry.prefix}type`, "can't be blank (a value without a definition must name its type)"));
+      return undefined;
+    }
+    return type;
+  }
+}
+
+/** Prisma's P2034: a transaction failed on a write conflict or a deadlock (PostgreSQL); trying again is safe. */
+export const isWriteConflict = (error: unknown): boolean => prismaCode(error) === 'P2034';
+
+/** Problems of several entries in entry order (`metafields[2]` before `metafields[10]`), each entry's in the order found. */
+function sortByEntry(issues: Issue[]): Issue[] {
+  const index = (field: string) => Number(/^metafields\[(\d+)\]/.exec(field)?.[1] ?? -1);
+  return issues
+    .map((issue, order) => ({ issue, order }))
+    .sort((a, b) => index(a.issue.field) - index(b.issue.field) || a.order - b.order)
+    .map((p) => p.issue);
+}

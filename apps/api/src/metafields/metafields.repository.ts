@@ -1,0 +1,215 @@
+import { Injectable } from '@nestjs/common';
+import type { Db, Metafield } from '@platform/db';
+import { InjectDb } from '../db/db.module';
+import type { DefinitionRow } from './metafield-rules';
+
+/** decisions §8.1: values live on products only. */
+export const OWNER_RESOURCE = 'products';
+
+export type MetafieldRow = Metafield;
+
+/** One value to write, already validated. */
+export interface PlannedWrite {
+  ownerId: bigint;
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+  definitionId: bigint | null;
+  checkedRevision: number;
+}
+
+/** What a write was validated against: the definition's version, re-read inside the transaction. */
+export interface DefinitionVersion {
+  id: bigint;
+  rulesRevision: number;
+  updatedAt: Date;
+}
+
+/** Thrown inside a write transaction when a definition changed after validation: validate again. */
+export class DefinitionChanged extends Error {
+  constructor() {
+    super('a metafield definition changed while the write was validated');
+  }
+}
+
+export interface ValuePageQuery {
+  storeId: bigint;
+  ownerId: bigint;
+  direction: 'next' | 'prev';
+  /** Exclusive: rows after this id (next) or before it (prev). */
+  boundary: bigint;
+  /** Exclusive lower bound of the whole listing (since_id). */
+  sinceId: bigint;
+  namespaces: string[] | undefined;
+  key: string | undefined;
+  take: number;
+}
+
+const DEFINITION_COLUMNS = {
+  id: true,
+  appId: true,
+  namespace: true,
+  key: true,
+  description: true,
+  type: true,
+  validations: true,
+  accessAdmin: true,
+  rulesRevision: true,
+  updatedAt: true,
+} as const;
+
+@Injectable()
+export class MetafieldsRepository {
+  constructor(@InjectDb() private readonly db: Db) {}
+
+  async productExists(storeId: bigint, productId: bigint): Promise<boolean> {
+    const rows = await this.db.query('SELECT id FROM products WHERE store_id = ? AND id = ?', [storeId.toString(), productId.toString()]);
+    return rows.length > 0;
+  }
+
+  async existingProducts(storeId: bigint, productIds: bigint[]): Promise<Set<bigint>> {
+    if (productIds.length === 0) return new Set();
+    const rows = await this.db.prisma.product.findMany({ where: { storeId, id: { in: productIds } }, select: { id: true } });
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** The store's product definitions matching any of these (stored namespace, key) pairs. */
+  async definitionsFor(storeId: bigint, pairs: { namespace: string; key: string }[]): Promise<DefinitionRow[]> {
+    if (pairs.length === 0) return [];
+    const unique = [...new Map(pairs.map((p) => [`${p.namespace}\u0000${p.key}`, p])).values()];
+    return this.db.prisma.metafieldDefinition.findMany({
+      where: { storeId, ownerResource: OWNER_RESOURCE, OR: unique.map((p) => ({ namespace: p.namespace, key: p.key })) },
+      select: DEFINITION_COLUMNS,
+    });
+  }
+
+  /** decisions §8.14: the definition each of these metaobjects belongs to (absent: no such metaobject in the store). */
+  async metaobjectDefinitions(storeId: bigint, ids: string[]): Promise<Map<string, string>> {
+    const numeric = ids.filter((id) => /^\d{1,19}$/.test(id) && BigInt(id) <= 9223372036854775807n).map((id) => BigInt(id));
+    if (numeric.length === 0) return new Map();
+    const rows = await this.db.prisma.metaobject.findMany({
+      where: { storeId, id: { in: numeric } },
+      select: { id: true, definitionId: true },
+    });
+    return new Map(rows.map((r) => [r.id.toString(), r.definitionId.toString()]));
+  }
+
+  findValue(storeId: bigint, ownerId: bigint, id: bigint): Promise<MetafieldRow | null> {
+    return this.db.prisma.metafield.findFirst({ where: { id, storeId, ownerResource: OWNER_RESOURCE, ownerId } });
+  }
+
+  /**
+   * Writes every planned value in one transaction, creating or updating by (owner, namespace, key):
+   * all or nothing (decisions §8.9). `versions` are the definitions the plan was validated against;
+   * if one changed or vanished meanwhile, nothing is written and DefinitionChanged is thrown.
+   */
+  async writeAll(
+    storeId: bigint,
+    appId: bigint | null,
+    writes: PlannedWrite[],
+    versions: DefinitionVersion[],
+    now: Date,
+  ): Promise<{ row: MetafieldRow; created: boolean }[]> {
+    return this.db.prisma.$transaction(
+      async (tx) => {
+        if (versions.length > 0) {
+          const current = await tx.metafieldDefinition.findMany({
+            where: { id: { in: versions.map((v) => v.id) } },
+            select: { id: true, rulesRevision: true, updatedAt: true },
+          });
+          const byId = new Map(current.map((d) => [d.id, d]));
+          for (const v of versions) {
+            const stored = byId.get(v.id);
+            if (!stored || stored.rulesRevision !== v.rulesRevision || stored.updatedAt.getTime() !== v.updatedAt.getTime()) {
+              throw new DefinitionChanged();
+            }
+          }
+        }
+        const existing = await tx.metafield.findMany({
+          where: { storeId, ownerResource: OWNER_RESOURCE, OR: writes.map((w) => ({ ownerId: w.ownerId, namespace: w.namespace, key: w.key })) },
+          select: { id: true, ownerId: true, namespace: true, key: true },
+        });
+        const identity = (w: { ownerId: bigint; namespace: string; key: string }) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
+        const idOf = new Map(existing.map((e) => [identity(e), e.id]));
+        // Rows are changed in id order (new ones last), as the re-check does, so concurrent
+        // transactions on PostgreSQL take row locks in one order and cannot deadlock each other.
+        const order = writes.map((w, i) => ({ w, i, id: idOf.get(identity(w)) }));
+        const rank = (id: bigint | undefined) => id ?? 1n << 63n;
+        order.sort((a, b) => (rank(a.id) < rank(b.id) ? -1 : rank(a.id) > rank(b.id) ? 1 : a.i - b.i));
+        const out: { row: MetafieldRow; created: boolean }[] = new Array(writes.length);
+        for (const { w, i, id } of order) {
+          // A value written now is checked now, against the newest rules: valid (decisions §8.12).
+          const verdict = { valid: true, invalidReasons: '[]', checkedRevision: w.checkedRevision };
+          const data = { type: w.type, value: w.value, definitionId: w.definitionId, appId, ...verdict, updatedAt: now };
+          const row =
+            id !== undefined
+              ? await tx.metafield.update({ where: { id }, data })
+              : await tx.metafield.create({
+                  data: { storeId, ownerResource: OWNER_RESOURCE, ownerId: w.ownerId, namespace: w.namespace, key: w.key, ...data, createdAt: now },
+                });
+          out[i] = { row, created: id === undefined };
+        }
+        return out;
+      },
+      { timeout: 30_000, maxWait: 30_000 },
+    );
+  }
+
+  /** Changes one value by id (PUT), with the same definition fence as writeAll. */
+  async updateOne(id: bigint, appId: bigint, write: PlannedWrite, versions: DefinitionVersion[], now: Date): Promise<MetafieldRow> {
+    return this.db.prisma.$transaction(async (tx) => {
+      for (const v of versions) {
+        const current = await tx.metafieldDefinition.findUnique({ where: { id: v.id }, select: { rulesRevision: true, updatedAt: true } });
+        if (!current || current.rulesRevision !== v.rulesRevision || current.updatedAt.getTime() !== v.updatedAt.getTime()) {
+          throw new DefinitionChanged();
+        }
+      }
+      return tx.metafield.update({
+        where: { id },
+        data: {
+          type: write.type,
+          value: write.value,
+          definitionId: write.definitionId,
+          appId,
+          valid: true,
+          invalidReasons: '[]',
+          checkedRevision: write.checkedRevision,
+          updatedAt: now,
+        },
+      });
+    });
+  }
+
+  async deleteValue(id: bigint): Promise<void> {
+    await this.db.prisma.metafield.deleteMany({ where: { id } });
+  }
+
+  /** Keyset page of a product's values, nearest to the boundary first (as the product listing). */
+  page(q: ValuePageQuery): Promise<MetafieldRow[]> {
+    const filters = {
+      storeId: q.storeId,
+      ownerResource: OWNER_RESOURCE,
+      ownerId: q.ownerId,
+      ...(q.namespaces ? { namespace: { in: q.namespaces } } : {}),
+      ...(q.key !== undefined ? { key: q.key } : {}),
+    };
+    return this.db.prisma.metafield.findMany({
+      where: q.direction === 'next' ? { ...filters, id: { gt: q.boundary } } : { ...filters, id: { lt: q.boundary, gt: q.sinceId } },
+      orderBy: { id: q.direction === 'next' ? 'asc' : 'desc' },
+      take: q.take,
+    });
+  }
+
+  /** Operator listing (decisions §10): a store's values by ascending id, optionally by verdict. */
+  storePage(storeId: bigint, valid: boolean | undefined, sinceId: bigint, take: number): Promise<MetafieldRow[]> {
+    // A value without a definition has no rules, so it is valid whatever an old verdict said.
+    const verdict =
+      valid === undefined ? {} : valid ? { OR: [{ valid: true }, { definitionId: null }] } : { valid: false, definitionId: { not: null } };
+    return this.db.prisma.metafield.findMany({
+      where: { storeId, id: { gt: sinceId }, ...verdict },
+      orderBy: { id: 'asc' },
+      take,
+    });
+  }
+}

@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import type { Db, MetafieldRecheck } from '@platform/db';
+import { InjectDb } from '../db/db.module';
+import type { DefinitionRow } from './metafield-rules';
+import { OWNER_RESOURCE } from './metafields.repository';
+
+/** A value as the re-check reads it. */
+export interface RecheckRow {
+  id: bigint;
+  type: string;
+  value: string;
+  updatedAt: Date;
+}
+
+/** The re-check's judgement of one value, written only if the value is still the one judged. */
+export interface Verdict extends RecheckRow {
+  valid: boolean;
+  reasons: string[];
+}
+
+/** The job's claim was taken over (it expired) or the job was superseded: stop, write nothing. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('the re-check job is no longer ours');
+  }
+}
+
+/**
+ * decisions §8.12: the re-check jobs (`metafield_rechecks`) and the values they judge. A claim is
+ * `lease_until`: set by compare-and-set on its previous value, so two workers (processes) never
+ * hold one job; every later write is fenced on the exact lease, so a worker whose claim expired and
+ * was taken over writes nothing more. Plain conditional updates: the same on SQLite and PostgreSQL.
+ */
+@Injectable()
+export class RecheckRepository {
+  constructor(@InjectDb() private readonly db: Db) {}
+
+  /**
+   * Claims the oldest pending job that nobody holds: never leased, lease expired, or a lease
+   * further ahead than any we grant (the service clock moved back, decisions §10).
+   */
+  async claim(now: Date, leaseMs: number): Promise<{ job: MetafieldRecheck; lease: Date } | undefined> {
+    const implausible = new Date(now.getTime() + 2 * leaseMs);
+    const candidates = await this.db.prisma.metafieldRecheck.findMany({
+      where: { status: 'pending', OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }, { leaseUntil: { gt: implausible } }] },
+      orderBy: { id: 'asc' },
+      take: 5,
+    });
+    for (const job of candidates) {
+      let lease = new Date(now.getTime() + leaseMs);
+      if (job.leaseUntil !== null && job.leaseUntil.getTime() === lease.getTime()) lease = new Date(lease.getTime() + 1);
+      const taken = await this.db.prisma.metafieldRecheck.updateMany({
+        where: { id: job.id, status: 'pending', leaseUntil: job.leaseUntil },
+        data: { leaseUntil: lease },
+      });
+      if (taken.count === 1) return { job, lease };
+    }
+    return undefined;
+  }
+
+  /** Whether a newer revision of the same definition is waiting: then this job is superseded. */
+  async newerPending(job: MetafieldRecheck): Promise<boolean> {
+    const newer = await this.db.prisma.metafieldRecheck.count({
+      where: { definitionId: job.definitionId, status: 'pending', revision: { gt: job.revision } },
+    });
+    return newer > 0;
+  }
+
+  /** Older pending jobs of the definition are superseded by this one (a worker holding one is fenced out). */
+  async supersedeOlder(job: MetafieldRecheck): Promise<void> {
+    await this.db.prisma.metafieldRecheck.updateMany({
+      where: { definitionId: job.definitionId, status: 'pending', revision: { lt: job.revision } },
+      data: { status: 'done', leaseUntil: null },
+    });
+  }
+
+  definition(id: bigint): Promise<(DefinitionRow & { storeId: bigint; ownerResource: string }) | null> {
+    return this.db.prisma.metafieldDefinition.findUnique({
+      where: { id },
+      select: {
+        id: true,
+        storeId: true,
+        ownerResource: true,
+        appId: true,
+        namespace: true,
+        key: true,
+        description: true,
+        type: true,
+        validations: true,
+        accessAdmin: true,
+        rulesRevision: true,
+        updatedAt: true,
+      },
+    });
+  }
+
+  /**
+   * Values of the definition's (namespace, key) written before it existed (or after an earlier one
+   * was deleted) carry no definition id; they fall under it now, so the scan by definition id sees
+   * them. `updated_at` is left alone: the values did not change.
+   */
+  async adoptOrphans(definition: DefinitionRow & { storeId: bigint }): Promise<void> {
+    await this.db.prisma.$executeRaw`UPDATE metafields SET definition_id = ${definition.id}
+      WHERE store_id = ${definition.storeId} AND owner_resource = ${OWNER_RESOURCE}
+      AND namespace = ${definition.namespace} AND "key" = ${definition.key} AND definition_id IS NULL`;
+  }
+
+  /** The next batch after `cursor`, by id on the (definition_id, id) index. */
+  batch(definitionId: bigint, cursor: bigint, size: number): Promise<RecheckRow[]> {
+    return this.db.prisma.metafield.findMany({
+      where: { definitionId, id: { gt: cursor } },
+      orderBy: { id: 'asc' },
+      take: size,
+      select: { id: true, type: true, value: true, updatedAt: true },
+    });
+  }
+
+  /**
+   * One batch's verdicts and the job's progress in one transaction: the cursor moves only with the
+   * verdicts, so a restart resumes after the last batch written. A value changed since it was read
+   * is skipped (its writer checked it against the newest rules already).
+   */
+  async commitBatch(jobId: bigint, lease: Date, nextLease: Date, cursor: bigint, revision: number, verdicts: Verdict[]): Promise<void> {
+    await this.db.prisma.$transaction(
+      async (tx) => {
+        const fenced = await tx.metafieldRecheck.updateMany({
+          where: { id: jobId, status: 'pending', leaseUntil: lease },
+          data: { cursor, leaseUntil: nextLease },
+        });
+        if (fenced.count !== 1) throw new LeaseLost();
+        for (const v of verdicts) {
+          await tx.metafield.updateMany({
+            where: { id: v.id, type: v.type, value: v.value },
+            data: { valid: v.valid, invalidReasons: JSON.stringify(v.reasons), checkedRevision: revision, updatedAt: v.updatedAt },
+          });
+        }
+      },
+      { timeout: 60_000, maxWait: 30_000 },
+    );
+  }
+
+  /** Marks the job done (fenced on the lease); false when it was no longer ours. */
+  async finish(jobId: bigint, lease: Date | null): Promise<boolean> {
+    const done = await this.db.prisma.metafieldRecheck.updateMany({
+      where: { id: jobId, status: 'pending', leaseUntil: lease },
+      data: { status: 'done', leaseUntil: null },
+    });
+    return done.count === 1;
+  }
+
+  /** Gives the claim back (clean shutdown, or a pass that stopped early) so another worker takes over at once. */
+  async release(jobId: bigint, lease: Date): Promise<void> {
+    await this.db.prisma.metafieldRecheck.updateMany({ where: { id: jobId, status: 'pending', leaseUntil: lease }, data: { leaseUntil: null } });
+  }
+}

@@ -1,0 +1,164 @@
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { checkMetaobjectReferences, type Issue, type MetaobjectReference } from '@platform/domain';
+import { ClockService } from '../clock/clock.service';
+import type { Config } from '../config';
+import { InjectConfig } from '../db/db.module';
+import { MetafieldValidators, type Compiled, type DefinitionRow } from './metafield-rules';
+import { isWriteConflict } from './metafield-writes.service';
+import { MetafieldsRepository } from './metafields.repository';
+import { LeaseLost, RecheckRepository, type RecheckRow, type Verdict } from './recheck.repository';
+
+export type RecheckSettings = Config['metafieldRecheck'];
+
+/**
+ * The re-check judges a value against the definition's rules only. Emptiness is a rule of the API
+ * version a value is written with (decisions §2.6), not of the definition, so a `""` accepted by an
+ * older version stays valid: the re-check judges as a version before that rule.
+ */
+const RULES_ONLY_VERSION = 'v00000000';
+
+/** What one pass did: nothing to claim, a job finished, or a job left pending (stopped early). */
+export type PassResult = 'idle' | 'done' | 'paused';
+
+/**
+ * decisions §8.12, spec rule 7: after a definition's validations change, its existing values are
+ * re-checked in the background, inside the API process. Jobs (`metafield_rechecks`, written by the
+ * definition update in its own transaction) are claimed with a lease, scanned in batches by id, each
+ * batch's verdicts written with the job's cursor, so a restarted process resumes where the last one
+ * stopped. The request that changed the definition never waits for it.
+ */
+@Injectable()
+export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('metafield-recheck');
+  readonly settings: RecheckSettings;
+  private timer: NodeJS.Timeout | undefined;
+  private closing = false;
+  private readonly running = new Set<Promise<PassResult>>();
+
+  constructor(
+    private readonly jobs: RecheckRepository,
+    private readonly values: MetafieldsRepository,
+    private readonly validators: MetafieldValidators,
+    private readonly clock: ClockService,
+    @InjectConfig() config: Config,
+  ) {
+    this.settings = config.metafieldRecheck;
+  }
+
+  onModuleInit(): void {
+    if (this.settings.intervalMs > 0) this.schedule(this.settings.intervalMs);
+  }
+
+  /** Clean shutdown: no new pass starts; a running one stops after its batch and gives its claim back. */
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.running]);
+  }
+
+  /**
+   * One pass: claims one job and works it to the end (or `maxBatches` batches, then gives the claim
+   * back). Polling calls it; tests may too.
+   */
+  runOnce(options: { maxBatches?: number } = {}): Promise<PassResult> {
+    if (this.closing) return Promise.resolve('idle');
+    const pass = this.pass(options.maxBatches ?? Number.POSITIVE_INFINITY);
+    this.running.add(pass);
+    void pass.finally(() => this.running.delete(pass)).catch(() => undefined);
+    return pass;
+  }
+
+  /** Runs passes until no job is left (for tests and tools). */
+  async drain(): Promise<void> {
+    while ((await this.runOnce()) !== 'idle') {
+      if (this.closing) return;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closing) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.runOnce().then(
+        (result) => this.schedule(result === 'idle' ? this.settings.intervalMs : 0),
+        (error: unknown) => {
+          if (!this.closing) this.logger.warn(`re-check pass failed: ${(error as Error).message}`);
+          this.schedule(this.settings.intervalMs);
+        },
+      );
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async pass(maxBatches: number): Promise<PassResult> {
+    await this.clock.sync();
+    const claimed = await this.jobs.claim(this.clock.now(), this.settings.leaseMs);
+    if (!claimed) return 'idle';
+    const { job } = claimed;
+    let lease = claimed.lease;
+    try {
+      if (await this.jobs.newerPending(job)) {
+        await this.jobs.finish(job.id, lease);
+        return 'done';
+      }
+      await this.jobs.supersedeOlder(job);
+      const definition = await this.jobs.definition(job.definitionId);
+      if (!definition || definition.storeId !== job.storeId) {
+        // Deleted since: its values have no rules now.
+        await this.jobs.finish(job.id, lease);
+        return 'done';
+      }
+      if (job.cursor === 0n) await this.jobs.adoptOrphans(definition);
+      const compiled = this.validators.forDefinition(definition);
+      let cursor = job.cursor;
+      for (let batches = 0; batches < maxBatches && !this.closing; batches++) {
+        const rows = await this.jobs.batch(definition.id, cursor, this.settings.batchSize);
+        if (rows.length === 0) {
+          await this.jobs.finish(job.id, lease);
+          return 'done';
+        }
+        const verdicts = await this.judge(definition, compiled, rows);
+        const next = new Date(this.clock.now().getTime() + this.settings.leaseMs);
+        cursor = rows[rows.length - 1]!.id;
+        await this.jobs.commitBatch(job.id, lease, next, cursor, definition.rulesRevision, verdicts);
+        lease = next;
+      }
+      await this.jobs.release(job.id, lease);
+      return 'paused';
+    } catch (error) {
+      // An unexpected failure keeps the claim: it expires after leaseMs and the job is retried then,
+      // while other jobs go on (a job that keeps failing does not hold up the queue).
+      if (error instanceof LeaseLost) return 'paused';
+      if (isWriteConflict(error)) {
+        // A request changed the same rows at the same time (PostgreSQL): the batch is simply retried.
+        await this.jobs.release(job.id, lease).catch(() => undefined);
+        return 'paused';
+      }
+      throw error;
+    }
+  }
+
+  /** Both validation levels against the definition's current rules, references looked up once per batch. */
+  private async judge(definition: DefinitionRow & { storeId: bigint }, compiled: Compiled, rows: RecheckRow[]): Promise<Verdict[]> {
+    if (!compiled.ok) return rows.map((row) => ({ ...row, valid: false, reasons: [`definition: is invalid (${compiled.message})`] }));
+    const issues = new Map<bigint, Issue[]>();
+    const references: (MetaobjectReference & { row: bigint })[] = [];
+    for (const row of rows) {
+      const result = compiled.validator(row.value, { version: RULES_ONLY_VERSION });
+      if (!result.ok) issues.set(row.id, result.issues);
+      else for (const ref of result.references) references.push({ ...ref, row: row.id });
+    }
+    if (references.length > 0) {
+      const found = await this.values.metaobjectDefinitions(definition.storeId, references.map((r) => r.id));
+      for (const ref of references) {
+        const missing = checkMetaobjectReferences([ref], (id) => found.get(id));
+        if (missing.length > 0) issues.set(ref.row, [...(issues.get(ref.row) ?? []), ...missing]);
+      }
+    }
+    return rows.map((row) => {
+      const found = issues.get(row.id) ?? [];
+      return { ...row, valid: found.length === 0, reasons: found.map((i) => i.message) };
+    });
+  }
+}

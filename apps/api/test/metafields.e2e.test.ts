@@ -1,0 +1,340 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, operator, startPlatform, storeWithApp, VERSION, type TestPlatform } from './harness';
+import { adminAt, apiOf, PLATFORM_ENV, storeWithProducts, type Api } from './metafields.helpers';
+
+// decisions §8.9: the values API on products, every route and every status it answers.
+
+let t: TestPlatform;
+let api: Api;
+let token: string;
+let productA: string;
+let productB: string;
+let foreignProduct: string;
+
+const ISO_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/;
+
+beforeAll(async () => {
+  t = await startPlatform(PLATFORM_ENV);
+  const s = await storeWithProducts(t, 'values-main', 2);
+  api = s.api;
+  token = s.token;
+  [productA, productB] = s.productIds as [string, string];
+  const other = await storeWithProducts(t, 'values-other', 1);
+  foreignProduct = other.productIds[0]!;
+});
+afterAll(async () => t?.close());
+
+const text = (key: string, value = 'red') => ({ namespace: 'custom', key, type: 'single_line_text_field', value });
+
+describe('POST /products/{id}/metafields.json (decisions §8.9)', () => {
+  it('creates a value: 201 with the whole value shape', async () => {
+    const r = await api.create(productA, text('color'));
+    expect(r.status).toBe(201);
+    const m = r.body.metafield;
+    expect(Object.keys(m).sort()).toEqual(
+      ['admin_graphql_api_id', 'created_at', 'description', 'id', 'key', 'namespace', 'owner_id', 'owner_resource', 'type', 'updated_at', 'value'].sort(),
+    );
+    expect(m).toMatchObject({
+      namespace: 'custom',
+      key: 'color',
+      value: 'red',
+      type: 'single_line_text_field',
+      description: null,
+      owner_id: productA,
+      owner_resource: 'products',
+      admin_graphql_api_id: `gid://platform/Metafield/${m.id}`,
+    });
+    expect(m.id).toMatch(/^\d+$/);
+    expect(m.created_at).toMatch(ISO_WITH_OFFSET);
+    expect(m.updated_at).toMatch(ISO_WITH_OFFSET);
+  });
+
+  it('a second POST of the same namespace and key updates that value: 200, same id', async () => {
+    const first = await api.create(productA, text('upserted', 'one'));
+    expect(first.status).toBe(201);
+    await operator(t).advanceClock(5);
+    const second = await api.create(productA, text('upserted', 'two'));
+    expect(second.status).toBe(200);
+    expect(second.body.metafield).toMatchObject({ id: first.body.metafield.id, value: 'two' });
+    expect(second.body.metafield.created_at).toBe(first.body.metafield.created_at);
+    expect(second.body.metafield.updated_at).not.toBe(first.body.metafield.updated_at);
+  });
+
+  it('the same namespace and key on another product is another value', async () => {
+    const a = await api.create(productA, text('per-product', 'a'));
+    const b = await api.create(productB, text('per-product', 'b'));
+    expect(b.status).toBe(201);
+    expect(b.body.metafield.id).not.toBe(a.body.metafield.id);
+    expect(b.body.metafield.owner_id).toBe(productB);
+  });
+
+  it("a definition's description comes back with its values", async () => {
+    await api.define({ namespace: 'custom', key: 'described', type: 'single_line_text_field', description: 'Shown to merchants' });
+    const r = await api.create(productA, { namespace: 'custom', key: 'described', value: 'x' });
+    expect(r.status).toBe(201);
+    expect(r.body.metafield.description).toBe('Shown to merchants');
+  });
+
+  it('404 for an unknown product, another store\'s product, or an id that is not a decimal', async () => {
+    for (const id of ['999999', foreignProduct, 'abc', '-1', '99999999999999999999']) {
+      const r = await api.create(id, text('nowhere'));
+      expect(r.status, id).toBe(404);
+      expect(typeof r.body.errors).toBe('string');
+    }
+  });
+
+  it('422 for bodies that break the shape, naming the field (decisions §4)', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{}, /^metafield: can't be blank$/],
+      [{ metafield: { namespace: 'custom', key: 'shape', type: 'single_line_text_field' } }, /^metafield\.value: can't be blank$/],
+      [{ metafield: { namespace: 'custom', key: 'shape', type: 'number_integer', value: 5 } }, /^metafield\.value: must be a string$/],
+      [{ metafield: { key: 'shape', type: 'boolean', value: 'true' } }, /^metafield\.namespace: can't be blank$/],
+      [{ metafield: { namespace: 'custom', type: 'boolean', value: 'true' } }, /^metafield\.key: can't be blank$/],
+    ];
+    for (const [body, message] of cases) {
+      const r = await api.admin(`/products/${productA}/metafields.json`, { method: 'POST', body });
+      expect(r.status, JSON.stringify(body)).toBe(422);
+      expect(r.body.errors).toMatch(message);
+    }
+  });
+
+  it('422 for a namespace or key in the wrong format (decisions §8.2, spec key rule)', async () => {
+    const short = await api.create(productA, { namespace: 'ab', key: 'k!', type: 'boolean', value: 'true' });
+    expect(short.status).toBe(422);
+    expect(short.body.errors).toBe(
+      'namespace: is too short (minimum is 3 characters); key: is too short (minimum is 3 characters); key: can only contain letters, digits, hyphens and underscores',
+    );
+  });
+
+  it('without a definition the type is required (decisions §8.9)', async () => {
+    const r = await api.create(productA, { namespace: 'custom', key: 'untyped', value: 'x' });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toMatch(/^type: can't be blank/);
+  });
+
+  it('without a definition an unsupported type is 422', async () => {
+    const r = await api.create(productA, { namespace: 'custom', key: 'weird', type: 'colour', value: 'x' });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toBe("type: 'colour' is not a supported type");
+  });
+
+  it('400 for malformed JSON and for a wrong Content-Type (decisions §3.1)', async () => {
+    const malformed = await api.admin(`/products/${productA}/metafields.json`, {
+      method: 'POST',
+      rawBody: '{"metafield":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(malformed.status).toBe(400);
+    const wrongType = await api.admin(`/products/${productA}/metafields.json`, {
+      method: 'POST',
+      rawBody: JSON.stringify({ metafield: text('typed') }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(wrongType.status).toBe(400);
+  });
+
+  it('413 for a body over 8 MB (decisions §3.1)', async () => {
+    const r = await api.create(productA, text('huge', 'x'.repeat(8 * 1024 * 1024 + 10)));
+    expect(r.status).toBe(413);
+  });
+});
+
+describe('GET /products/{id}/metafields/{mid}.json', () => {
+  it('reads one value: 200', async () => {
+    const created = await api.create(productA, text('readable', 'blue'));
+    const r = await api.get(productA, created.body.metafield.id);
+    expect(r.status).toBe(200);
+    expect(r.body.metafield).toEqual(created.body.metafield);
+  });
+
+  it("404 for an unknown value, another product's value, or another store's product", async () => {
+    const created = await api.create(productA, text('elsewhere'));
+    const id = created.body.metafield.id as string;
+    expect((await api.get(productA, '999999')).status).toBe(404);
+    expect((await api.get(productB, id)).status).toBe(404);
+    expect((await api.get(foreignProduct, id)).status).toBe(404);
+    expect((await api.get(productA, 'x1')).status).toBe(404);
+  });
+});
+
+describe('PUT /products/{id}/metafields/{mid}.json', () => {
+  it('changes the value: 200, updated_at moves', async () => {
+    const created = await api.create(productA, text('changing', 'before'));
+    await operator(t).advanceClock(3);
+    const r = await api.update(productA, created.body.metafield.id, { value: 'after' });
+    expect(r.status).toBe(200);
+    expect(r.body.metafield).toMatchObject({ id: created.body.metafield.id, value: 'after', key: 'changing' });
+    expect(r.body.metafield.updated_at).not.toBe(created.body.metafield.updated_at);
+    expect((await api.get(productA, created.body.metafield.id)).body.metafield.value).toBe('after');
+  });
+
+  it('without a definition the type may change, and the new type is checked', async () => {
+    const created = await api.create(productA, text('retyped', 'hello'));
+    const bad = await api.update(productA, created.body.metafield.id, { type: 'number_integer', value: 'hello' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toMatch(/^value: must be an integer/);
+    const good = await api.update(productA, created.body.metafield.id, { type: 'number_integer', value: '42' });
+    expect(good.status).toBe(200);
+    expect(good.body.metafield).toMatchObject({ type: 'number_integer', value: '42' });
+  });
+
+  it('namespace and key identify the value: sending others is 422, the same ones are fine', async () => {
+    const created = await api.create(productA, text('fixed'));
+    const same = await api.update(productA, created.body.metafield.id, { namespace: 'custom', key: 'fixed', value: 'ok' });
+    expect(same.status).toBe(200);
+    const moved = await api.update(productA, created.body.metafield.id, { namespace: 'other', key: 'renamed', value: 'x' });
+    expect(moved.status).toBe(422);
+    expect(moved.body.errors).toBe('namespace: cannot be changed (it is custom); key: cannot be changed (it is fixed)');
+  });
+
+  it('422 when the value is missing, and nothing changes', async () => {
+    const created = await api.create(productA, text('kept', 'original'));
+    const r = await api.update(productA, created.body.metafield.id, { type: 'single_line_text_field' });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toBe("metafield.value: can't be blank");
+    const bad = await api.update(productA, created.body.metafield.id, { value: 'two\nlines' });
+    expect(bad.status).toBe(422);
+    expect((await api.get(productA, created.body.metafield.id)).body.metafield.value).toBe('original');
+  });
+
+  it('404 for an unknown value or product', async () => {
+    expect((await api.update(productA, '999999', { value: 'x' })).status).toBe(404);
+    expect((await api.update('999999', '1', { value: 'x' })).status).toBe(404);
+  });
+});
+
+describe('DELETE /products/{id}/metafields/{mid}.json', () => {
+  it('deletes: 200 {}, then 404', async () => {
+    const created = await api.create(productA, text('doomed'));
+    const r = await api.remove(productA, created.body.metafield.id);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({});
+    expect((await api.get(productA, created.body.metafield.id)).status).toBe(404);
+    expect((await api.remove(productA, created.body.metafield.id)).status).toBe(404);
+  });
+});
+
+describe('GET /products/{id}/metafields.json (decisions §6)', () => {
+  let product: string;
+  let ids: string[];
+  let list: Api;
+  let listToken: string;
+  let emptyProduct: string;
+  beforeAll(async () => {
+    const s = await storeWithProducts(t, 'values-list', 2);
+    list = s.api;
+    emptyProduct = s.productIds[1]!;
+    listToken = s.token;
+    product = s.productIds[0]!;
+    ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await list.create(product, text(`key_${i}`, `v${i}`))).body.metafield.id);
+    ids.push((await list.create(product, { namespace: 'other', key: 'key_x', type: 'boolean', value: 'true' })).body.metafield.id);
+  });
+
+  it("lists the product's values by ascending id, no link header for a single page", async () => {
+    const r = await list.list(product);
+    expect(r.status).toBe(200);
+    expect(r.body.metafields.map((m: { id: string }) => m.id)).toEqual(ids);
+    expect(r.headers.get('link')).toBeNull();
+  });
+
+  it('an empty list for a product without values', async () => {
+    const r = await list.list(emptyProduct);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ metafields: [] });
+  });
+
+  it('pages with limit and follows next then previous links (page_info)', async () => {
+    const first = await list.list(product, '?limit=2');
+    expect(first.body.metafields.map((m: { id: string }) => m.id)).toEqual(ids.slice(0, 2));
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+    expect(next).toBeDefined();
+    const second = await call(next!, { token: listToken });
+    expect(second.status).toBe(200);
+    expect(second.body.metafields.map((m: { id: string }) => m.id)).toEqual(ids.slice(2, 4));
+    const previous = /<([^>]+)>; rel="previous"/.exec(second.headers.get('link') ?? '')?.[1];
+    const back = await call(previous!, { token: listToken });
+    expect(back.body.metafields.map((m: { id: string }) => m.id)).toEqual(ids.slice(0, 2));
+  });
+
+  it('filters by since_id, namespace and key, and trims to fields (id always kept)', async () => {
+    expect((await list.list(product, `?since_id=${ids[3]}`)).body.metafields.map((m: { id: string }) => m.id)).toEqual(ids.slice(4));
+    expect((await list.list(product, '?namespace=other')).body.metafields.map((m: { id: string }) => m.id)).toEqual([ids[5]]);
+    expect((await list.list(product, '?key=key_1')).body.metafields.map((m: { id: string }) => m.id)).toEqual([ids[1]]);
+    const trimmed = await list.list(product, '?fields=value');
+    expect(trimmed.body.metafields[0]).toEqual({ id: ids[0], value: 'v0' });
+  });
+
+  it('400 for a bad limit, since_id or page_info (decisions §6.1, §6.2)', async () => {
+    for (const query of ['?limit=0', '?limit=1001', '?limit=', '?since_id=x', '?page_info=garbage']) {
+      const r = await list.list(product, query);
+      expect(r.status, query).toBe(400);
+    }
+  });
+
+  it('404 for an unknown product', async () => {
+    expect((await list.list('999999')).status).toBe(404);
+  });
+});
+
+describe('authentication, scopes and store status (decisions §4, §5.5, §5.6)', () => {
+  it('401 without a token', async () => {
+    const r = await call(`${t.origin}/admin/openapi/${VERSION}/products/${productA}/metafields.json`);
+    expect(r.status).toBe(401);
+  });
+
+  it('403 naming the missing scope: values need both the metafield and the product scope', async () => {
+    const metafieldsOnly = await storeWithApp(t, 'values-scopes', ['read_metafields', 'write_metafields']);
+    const products = await operator(t).createProducts('values-scopes', [{ title: 'P' }]);
+    const r = await metafieldsOnly.admin(`/products/${products[0]}/metafields.json`);
+    expect(r.status).toBe(403);
+    expect(r.body.errors).toMatch(/read_products/);
+    const w = await metafieldsOnly.admin(`/products/${products[0]}/metafields.json`, { method: 'POST', body: { metafield: text('nope') } });
+    expect(w.status).toBe(403);
+    expect(w.body.errors).toMatch(/write_products/);
+
+    const readOnly = await operator(t).createPrivateApp('values-scopes', ['read_products', 'read_metafields']);
+    const ro = apiOf(adminAt(t, readOnly.access_token, VERSION));
+    expect((await ro.list(products[0]!)).status).toBe(200);
+    const denied = await ro.create(products[0]!, text('nope'));
+    expect(denied.status).toBe(403);
+    expect(denied.body.errors).toMatch(/write_metafields/);
+    expect((await ro.set([{ owner_resource: 'products', owner_id: products[0], ...text('nope') }])).status).toBe(403);
+    expect((await ro.remove(products[0]!, '1')).status).toBe(403);
+    expect((await ro.update(products[0]!, '1', { value: 'x' })).status).toBe(403);
+
+    const productsOnly = await operator(t).createPrivateApp('values-scopes', ['read_products', 'write_products']);
+    const po = apiOf(adminAt(t, productsOnly.access_token, VERSION));
+    const missing = await po.get(products[0]!, '1');
+    expect(missing.status).toBe(403);
+    expect(missing.body.errors).toMatch(/read_metafields/);
+  });
+
+  it('402 for a frozen store, 423 for a closed one', async () => {
+    const s = await storeWithProducts(t, 'values-status', 1);
+    await operator(t).call('/stores/values-status', { method: 'PATCH', body: { store: { status: 'frozen' } } });
+    expect((await s.api.list(s.productIds[0]!)).status).toBe(402);
+    await operator(t).call('/stores/values-status', { method: 'PATCH', body: { store: { status: 'closed' } } });
+    expect((await s.api.create(s.productIds[0]!, text('closed'))).status).toBe(423);
+  });
+
+  it('answers with the traceId and X-Platform-API-Version headers (decisions §2.5, §3.2)', async () => {
+    const r = await call(`${t.origin}/admin/openapi/${VERSION}/products/${productA}/metafields.json`, { token });
+    expect(r.headers.get('traceid')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.headers.get('x-platform-api-version')).toBe(VERSION);
+  });
+});
+
+describe('429 (decisions §7)', () => {
+  it('is answered when the bucket is full', async () => {
+    const small = await startPlatform({ PLATFORM_RATE_LIMIT_CAPACITY: '2', PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '0.001' });
+    try {
+      const s = await storeWithProducts(small, 'values-rate', 1);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await s.api.list(s.productIds[0]!)).status);
+      expect(statuses).toContain(429);
+    } finally {
+      await small.close();
+    }
+  });
+});
