@@ -120,10 +120,24 @@ export async function renderKeysetPage<Row>(
   if (more) rows.length = limit;
 
   const rendered: string[] = [];
-  let bytes = `{"${key}":[]}`.length;
+  const envelope = `{"${key}":[]}`.length;
+  // A UTF-16 unit is at most 3 UTF-8 bytes: while that bound stays under the cap, no exact count is
+  // needed (the usual page); past it, bytes are counted exactly.
+  let bytes = envelope;
+  let exact = false;
   for (const row of rows) {
     const text = source.render(row);
-    const size = Buffer.byteLength(text) + (rendered.length > 0 ? 1 : 0);
+    const separator = rendered.length > 0 ? 1 : 0;
+    if (!exact) {
+      if (bytes + (text.length + separator) * 3 <= MAX_RESPONSE_BYTES) {
+        bytes += (text.length + separator) * 3;
+        rendered.push(text);
+        continue;
+      }
+      bytes = envelope + Buffer.byteLength(rendered.join(','));
+      exact = true;
+    }
+    const size = Buffer.byteLength(text) + separator;
     if (bytes + size > MAX_RESPONSE_BYTES) {
       if (rendered.length === 0) throw new DomainError('RECORD_TOO_LARGE', source.tooLarge(row));
       more = true;
