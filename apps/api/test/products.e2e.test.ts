@@ -183,9 +183,11 @@ describe('PATCH a product (decisions §10)', () => {
     expect(r.body.product.variants[0].id).toBe(before.body.products[0].variants[0].id);
   });
 
-  it('404s an unknown product', async () => {
-    const r = await operator(t).call('/stores/catalogue/products/999999999', { method: 'PATCH', body: { product: { title: 'x' } } });
-    expect(r.status).toBe(404);
+  it('404s an unknown product, and an id no product can have', async () => {
+    for (const id of ['999999999', '9999999999999999999', 'abc']) {
+      const r = await operator(t).call(`/stores/catalogue/products/${id}`, { method: 'PATCH', body: { product: { title: 'x' } } });
+      expect(r.status).toBe(404);
+    }
   });
 });
 

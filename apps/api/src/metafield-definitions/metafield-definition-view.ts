@@ -1,3 +1,4 @@
+import { MAX_ID } from '../http/ids';
 import type { MetafieldDefinition } from '@platform/contract';
 import type { MetafieldDefinition as DefinitionRow } from '@platform/db';
 import {
@@ -20,8 +21,6 @@ export type { DefinitionRow };
 
 /** The caller of a definition operation: an app (Admin API) or the merchant admin (operator API). */
 export type Caller = { kind: 'app'; appId: bigint } | { kind: 'merchant' };
-
-const MAX_ID = 9223372036854775807n;
 
 /**
  * The `id` query parameter of get and delete. Missing, empty or not decimal digits: a bad query

@@ -1,3 +1,4 @@
+import { pathId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
 import { DomainError, formatInZone, joinIssues } from '@platform/domain';
 import { ClockService } from '../clock/clock.service';
@@ -17,12 +18,6 @@ function checkText(field: string, value: string, min: number, max: number, issue
   else if (length < min) issues.push({ field, message: `is too short (minimum is ${min} characters)` });
   else if (length > max) issues.push({ field, message: `is too long (maximum is ${max} characters)` });
   if (chars && value !== '' && !chars.test(value)) issues.push({ field, message: 'can only contain letters, digits, hyphens and underscores' });
-}
-
-/** Path ids are decimal strings (decisions §3.5); anything else names no resource. */
-function idParam(raw: string): bigint {
-  if (!/^\d{1,19}$/.test(raw) || BigInt(raw) > 9223372036854775807n) throw new DomainError('NOT_FOUND', 'Not Found');
-  return BigInt(raw);
 }
 
 @Injectable()
@@ -58,7 +53,7 @@ export class MetaobjectsService {
 
   async createMetaobject(handle: string, rawDefinitionId: string, input: { handle: string }) {
     const store = await this.stores.get(handle);
-    const definition = await this.repository.findDefinition(store.id, idParam(rawDefinitionId));
+    const definition = await this.repository.findDefinition(store.id, pathId(rawDefinitionId));
     if (!definition) throw new DomainError('NOT_FOUND', `Metaobject definition '${rawDefinitionId}' not found`);
     const issues: Issue[] = [];
     checkText('handle', input.handle, 1, 255, issues, NAME_CHARS);

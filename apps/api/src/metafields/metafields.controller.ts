@@ -4,7 +4,8 @@ import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rawJson, requestPageUrl } from '../http/raw-json';
 import { MetafieldListingService } from './metafield-listing.service';
-import { MetafieldsService, pathId } from './metafields.service';
+import { pathId } from '../http/ids';
+import { MetafieldsService } from './metafields.service';
 
 /**
  * Admin API: metafield values on products and the bulk set (decisions §8.9). One method per route:

@@ -1,3 +1,4 @@
+import { toId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
 import type { Db, Metafield } from '@platform/db';
 import { InjectDb } from '../db/db.module';
@@ -86,7 +87,7 @@ export class MetafieldsRepository {
 
   /** decisions §8.14: the definition each of these metaobjects belongs to (absent: no such metaobject in the store). */
   async metaobjectDefinitions(storeId: bigint, ids: string[]): Promise<Map<string, string>> {
-    const numeric = ids.filter((id) => /^\d{1,19}$/.test(id) && BigInt(id) <= 9223372036854775807n).map((id) => BigInt(id));
+    const numeric = ids.map(toId).filter((id): id is bigint => id !== undefined);
     if (numeric.length === 0) return new Map();
     const rows = await this.db.prisma.metaobject.findMany({
       where: { storeId, id: { in: numeric } },

@@ -1,3 +1,4 @@
+import { toId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
 import type { MetafieldInput, MetafieldsSet, MetafieldUpdate } from '@platform/contract';
 import { DomainError, formatIssues, makeIssue, NON_EMPTY_VALUE_SINCE, type Issue } from '@platform/domain';
@@ -9,8 +10,6 @@ import { MetafieldsRepository, OWNER_RESOURCE, type MetafieldRow } from './metaf
 
 const PRODUCT_NOT_FOUND = 'Product not found';
 const METAFIELD_NOT_FOUND = 'Metafield not found';
-const ID = /^(0|[1-9]\d{0,18})$/;
-const MAX_ID = 9223372036854775807n;
 const PRODUCT_GID = /^gid:\/\/platform\/Product\/(?=\d)/;
 
 /** Admin API values on products and the bulk set (decisions §8.9). */
@@ -125,12 +124,6 @@ export class MetafieldsService {
   }
 }
 
-/** Path ids are decimal strings (decisions §3.5); anything else names no resource. */
-export function pathId(raw: string): bigint {
-  if (!ID.test(raw) || BigInt(raw) > MAX_ID) throw new DomainError('NOT_FOUND', 'Not Found');
-  return BigInt(raw);
-}
-
 /** decisions §8.1: only products hold values; owner_id a decimal id (a JSON integer or the product's global id is accepted). */
 function ownerIdOf(resource: string, raw: string | number, prefix: string, issues: Issue[]): bigint | undefined {
   if (resource !== OWNER_RESOURCE) {
@@ -139,9 +132,7 @@ function ownerIdOf(resource: string, raw: string | number, prefix: string, issue
   }
   // A product's global id names it too (gid://platform/Product/{id}, decisions §3.5).
   const text = typeof raw === 'number' ? (Number.isSafeInteger(raw) && raw >= 0 ? String(raw) : '') : raw.replace(PRODUCT_GID, '');
-  if (!ID.test(text) || BigInt(text) > MAX_ID) {
-    issues.push(makeIssue(`${prefix}owner_id`, 'must be a product id (a decimal string)'));
-    return undefined;
-  }
-  return BigInt(text);
+  const id = toId(text);
+  if (id === undefined) issues.push(makeIssue(`${prefix}owner_id`, 'must be a product id (a decimal string)'));
+  return id;
 }

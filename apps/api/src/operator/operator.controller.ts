@@ -6,14 +6,9 @@ import { AppsService } from '../apps/apps.service';
 import { ClockService } from '../clock/clock.service';
 import { ProductsWriteService } from '../products/products-write.service';
 import type { ProductInput } from '../products/product-document';
+import { pathId } from '../http/ids';
 import { rawJson } from '../http/raw-json';
 import { StoresService } from '../stores/stores.service';
-
-/** Path ids are decimal strings (decisions §3.5); anything else names no resource. */
-function idParam(raw: string): bigint {
-  if (!/^\d{1,19}$/.test(raw)) throw new DomainError('NOT_FOUND', 'Not Found');
-  return BigInt(raw);
-}
 
 /** decisions §10: the platform team's automation surface, standing in for the merchant admin. */
 @Controller()
@@ -43,14 +38,14 @@ export class OperatorController {
       createApp: async ({ body }) => ({ status: 201 as const, body: await this.apps.create(body.app) }),
       installApp: async ({ params, body }) => ({
         status: 201 as const,
-        body: await this.apps.install(params.handle, idParam(params.appId), body.scopes),
+        body: await this.apps.install(params.handle, pathId(params.appId), body.scopes),
       }),
       refreshAppToken: async ({ params }) => ({
         status: 200 as const,
-        body: await this.apps.refreshPrivateToken(params.handle, idParam(params.appId)),
+        body: await this.apps.refreshPrivateToken(params.handle, pathId(params.appId)),
       }),
       deleteApp: async ({ params }) => {
-        await this.apps.remove(params.handle, idParam(params.appId));
+        await this.apps.remove(params.handle, pathId(params.appId));
         return { status: 200 as const, body: {} };
       },
       createProducts: async ({ params, body }) => {
@@ -62,7 +57,7 @@ export class OperatorController {
         return { status: 201 as const, body: rawJson(`{"product":${product}}`) };
       },
       updateProduct: async ({ params, body }) => {
-        const product = await this.products.update(params.handle, idParam(params.id), body.product as Partial<ProductInput>);
+        const product = await this.products.update(params.handle, pathId(params.id), body.product as Partial<ProductInput>);
         return { status: 200 as const, body: rawJson(`{"product":${product}}`) };
       },
       getClock: async () => ({ status: 200 as const, body: { now: this.clock.now().toISOString() } }),
