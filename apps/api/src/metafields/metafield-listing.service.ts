@@ -1,18 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { ListMetafieldsQuery, OperatorMetafieldsQuery } from '@platform/contract';
-import {
-  buildLinkHeader,
-  decodeCursor,
-  DomainError,
-  encodeCursor,
-  parseFields,
-  parseLimit,
-  parseSinceId,
-  type CursorPayload,
-} from '@platform/domain';
+import { buildLinkHeader, DomainError, parseLimit, parseSinceId } from '@platform/domain';
 import type { Config } from '../config';
 import { InjectConfig } from '../db/db.module';
 import { MAX_RESPONSE_BYTES } from '../http/conventions';
+import { readPageRequest, renderKeysetPage, type PageRequest } from '../http/keyset-pagination';
 import type { AuthContext } from '../http/request-context';
 import { StoresService } from '../stores/stores.service';
 import { pickFields, renderMetafield, renderOperatorMetafield } from './metafield-render';
@@ -50,88 +42,47 @@ export class MetafieldListingService {
    */
   async listForProduct(auth: AuthContext, productId: bigint, query: ListMetafieldsQuery, pageUrl: string): Promise<Page> {
     const scope = { r: 'metafields', s: `${auth.store.id.toString()}:${productId.toString()}` };
-    let direction: 'next' | 'prev' = 'next';
-    let boundary: string | undefined;
-    let filters: Record<string, string>;
-    let limit: number;
-    let fieldsText: string | undefined;
-    if (query.page_info !== undefined) {
-      const decoded = decodeCursor(query.page_info, this.config.secret, scope);
-      if (!decoded.ok) throw new DomainError('INVALID_CURSOR', decoded.message);
-      direction = decoded.payload.d;
-      boundary = decoded.payload.b;
-      filters = decoded.payload.q;
-      limit = query.limit !== undefined ? valueOrThrow(parseLimit(query.limit)) : decoded.payload.l;
-      fieldsText = query.fields !== undefined ? query.fields : decoded.payload.f;
-    } else {
-      limit = valueOrThrow(parseLimit(query.limit));
-      filters = { since_id: valueOrThrow(parseSinceId(query.since_id)) };
+    const request = readPageRequest(query, scope, this.config.secret, () => {
+      const filters: Record<string, string> = {};
       if (query.namespace !== undefined) filters.namespace = storedNamespace(query.namespace, auth.appId);
       if (query.key !== undefined) filters.key = query.key;
-      fieldsText = query.fields;
-    }
-    const fieldList = parseFields(fieldsText);
-    const fields = fieldList ? new Set(fieldList) : undefined;
-    const sinceId = BigInt(filters.since_id ?? '0');
+      return filters;
+    });
     const caller: Caller = { kind: 'app', appId: auth.appId };
+    const timeZone = auth.store.ianaTimezone;
+    const page = await renderKeysetPage(request, 'metafields', scope, this.config.secret, pageUrl, {
+      fetch: (take) => this.visibleValues(auth.store.id, productId, request, caller, take),
+      idOf: ({ row }) => row.id.toString(),
+      render: ({ row, definition }) => JSON.stringify(pickFields(renderMetafield(row, definition, timeZone), request.fields)),
+      // A value is at most 128 KB (decisions §8.8), so one record alone never reaches the cap.
+      tooLarge: ({ row }) => `Metafield ${row.id.toString()} alone exceeds the 8 MB response limit`,
+    });
+    return { json: page.json, link: page.link };
+  }
 
+  /** Rows past the boundary that the app may see (decisions §8.7): the keyset walks on until `take` are found or rows run out. */
+  private async visibleValues(storeId: bigint, productId: bigint, request: PageRequest, caller: Caller, take: number) {
     const visible: { row: MetafieldRow; definition: DefinitionRow | undefined }[] = [];
-    let from = BigInt(boundary ?? sinceId.toString());
+    let from = BigInt(request.boundary);
     for (;;) {
       const rows = await this.repository.page({
-        storeId: auth.store.id,
+        storeId,
         ownerId: productId,
-        direction,
+        direction: request.direction,
         boundary: from,
-        sinceId,
-        namespaces: filters.namespace !== undefined ? [filters.namespace] : undefined,
-        key: filters.key,
-        take: limit + 1,
+        sinceId: BigInt(request.sinceId),
+        namespaces: request.filters.namespace !== undefined ? [request.filters.namespace] : undefined,
+        key: request.filters.key,
+        take,
       });
-      const definitions = await this.repository.definitionsFor(auth.store.id, rows);
+      const definitions = await this.repository.definitionsFor(storeId, rows);
       for (const row of rows) {
         const definition = definitions.find((d) => d.namespace === row.namespace && d.key === row.key);
         if (valueAccess(caller, row.namespace, definition, 'read_values') === 'allowed') visible.push({ row, definition });
       }
-      if (visible.length > limit || rows.length <= limit) break;
+      if (visible.length >= take || rows.length < take) return visible.slice(0, take);
       from = rows[rows.length - 1]!.id;
     }
-    let more = visible.length > limit;
-    if (more) visible.length = limit;
-
-    const rendered: string[] = [];
-    let bytes = ENVELOPE;
-    for (const { row, definition } of visible) {
-      const text = JSON.stringify(pickFields(renderMetafield(row, definition, auth.store.ianaTimezone), fields));
-      const size = Buffer.byteLength(text) + (rendered.length > 0 ? 1 : 0);
-      // A value is at most 128 KB (decisions §8.8), so one record alone never reaches the cap.
-      if (bytes + size > MAX_RESPONSE_BYTES) {
-        more = true;
-        break;
-      }
-      bytes += size;
-      rendered.push(text);
-    }
-    const kept = visible.slice(0, rendered.length);
-    if (direction === 'prev') {
-      rendered.reverse();
-      kept.reverse();
-    }
-    const linkFor = (d: 'next' | 'prev', b: string): string => {
-      const cursor: CursorPayload = { ...scope, q: filters, l: limit, ...(fieldsText ? { f: fieldsText } : {}), d, b };
-      const params = new URLSearchParams({ limit: String(limit), page_info: encodeCursor(cursor, this.config.secret) });
-      if (fieldsText) params.set('fields', fieldsText);
-      return `${pageUrl}?${params.toString()}`;
-    };
-    const first = kept[0];
-    const last = kept[kept.length - 1];
-    const hasNext = direction === 'next' ? more : boundary !== undefined;
-    const hasPrevious = direction === 'prev' ? more : boundary !== undefined;
-    const link = buildLinkHeader({
-      next: hasNext && last ? linkFor('next', last.row.id.toString()) : undefined,
-      previous: hasPrevious && first ? linkFor('prev', first.row.id.toString()) : undefined,
-    });
-    return { json: `{"metafields":[${rendered.join(',')}]}`, link };
   }
 
   /**
