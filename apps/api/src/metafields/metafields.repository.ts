@@ -47,7 +47,8 @@ export interface ValuePageQuery {
   take: number;
 }
 
-const DEFINITION_COLUMNS = {
+/** The definition columns value checks need (shared with the re-check's reads). */
+export const DEFINITION_COLUMNS = {
   id: true,
   appId: true,
   namespace: true,

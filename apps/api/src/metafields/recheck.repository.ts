@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Db, MetafieldRecheck } from '@platform/db';
 import { InjectDb } from '../db/db.module';
 import type { DefinitionRow } from './metafield-rules';
-import { OWNER_RESOURCE } from './metafields.repository';
+import { DEFINITION_COLUMNS, OWNER_RESOURCE } from './metafields.repository';
 
 /** A value as the re-check reads it. */
 export interface RecheckRow {
@@ -77,20 +77,7 @@ export class RecheckRepository {
   definition(id: bigint): Promise<(DefinitionRow & { storeId: bigint; ownerResource: string }) | null> {
     return this.db.prisma.metafieldDefinition.findUnique({
       where: { id },
-      select: {
-        id: true,
-        storeId: true,
-        ownerResource: true,
-        appId: true,
-        namespace: true,
-        key: true,
-        description: true,
-        type: true,
-        validations: true,
-        accessAdmin: true,
-        rulesRevision: true,
-        updatedAt: true,
-      },
+      select: { ...DEFINITION_COLUMNS, storeId: true, ownerResource: true },
     });
   }
 
