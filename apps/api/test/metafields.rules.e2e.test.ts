@@ -286,3 +286,12 @@ describe('empty values depend on the version (decisions §2.6, spec rule 5)', ()
     await expectAccepted(write('["a",""]'));
   });
 });
+
+describe('regex on a linear-time engine (decisions §8.11)', () => {
+  // The bound is the test's own 2 s timeout, not a timed assertion: a backtracking engine would take
+  // far longer on this input and the test would fail by timing out.
+  it('answers (a+)+$ against 50,000 a and a b within 2 s, through the whole API', async () => {
+    const write = await defined('multi_line_text_field', [['regex', '(a+)+$']]);
+    await expectRefused(write(`${'a'.repeat(50_000)}b`), 'value: does not match the regular expression (rule regex)');
+  }, 2_000);
+});
