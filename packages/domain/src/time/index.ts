@@ -1,2 +1,3 @@
 export * from './format-in-zone';
 export * from './parse-instant';
+export * from './next-updated-at';
