@@ -8,7 +8,8 @@ import { AppModule } from './app.module';
 import { ClockService } from './clock/clock.service';
 import type { Config } from './config';
 import { registerDocsRoutes } from './docs/docs.routes';
-import { installHttpConventions, MAX_BODY_BYTES } from './http/conventions';
+import { canonicalUrl, installHttpConventions, MAX_BODY_BYTES } from './http/conventions';
+import { answerClientError, answerFrameworkError } from './http/transport-errors';
 
 export interface Platform {
   app: NestFastifyApplication;
@@ -29,12 +30,18 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
+    // Every check on the URL sees the path the router routes (http/conventions canonicalUrl).
+    rewriteUrl: (request: { url?: string }) => canonicalUrl(request.url ?? '/'),
+    // Errors raised before any hook runs (a URL that does not decode, a request Node cannot parse)
+    // still answer with a trace id and {"errors": "..."} (decisions §3.2, §4).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     // One log line per request (http/conventions onResponse), each line of a request labelled with its trace id.
     logController: new LogController({ requestIdLogLabel: 'traceId', disableRequestLogging: true }),
     logger: { level: config.logLevel },
   });
   const fastify = adapter.getInstance();
-  installHttpConventions(fastify, clock);
+  installHttpConventions(fastify, { clock, operatorToken: config.operatorToken });
   registerDocsRoutes(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock }), adapter, {

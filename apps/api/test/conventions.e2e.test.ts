@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, operator, startPlatform, storeWithApp, VERSION, type TestPlatform } from './harness';
+import { call, OPERATOR_TOKEN, operator, startPlatform, storeWithApp, VERSION, type TestPlatform } from './harness';
 
 let t: TestPlatform;
 let token: string;
@@ -35,10 +35,21 @@ describe('responses', () => {
   });
 
   it('unknown routes are 404 {"errors":"Not Found"} (decisions §1.1)', async () => {
-    for (const path of ['/nowhere', '/admin/openapi/v20260901/nothing.json', '/platform/v1/nothing']) {
+    for (const path of ['/nowhere', '/admin/openapi/v20260901/nothing.json']) {
       const r = await call(`${t.origin}${path}`, { token });
       expect(r.status).toBe(404);
       expect(r.body).toEqual({ errors: 'Not Found' });
+    }
+    const r = await call(`${t.origin}/platform/v1/nothing`, { token: OPERATOR_TOKEN });
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ errors: 'Not Found' });
+  });
+
+  it('the operator API tells nothing, not even which routes exist, without its token (decisions §10)', async () => {
+    for (const path of ['/platform/v1/nothing', '/platform/v1/stores/x', '/platform']) {
+      const r = await call(`${t.origin}${path}`, { token });
+      expect(r.status).toBe(401);
+      expect(r.headers.get('traceId')).toBeTruthy();
     }
   });
 });

@@ -7,10 +7,10 @@ import type { Config } from '../config';
 import type { AuthContext } from '../http/request-context';
 import { AuthRepository } from './auth.repository';
 
+/** The token of `Authorization: Bearer <token>`; '' for a header of another form. */
 function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match?.[1];
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? '';
 }
 
 /** decisions §1.3, §5: who is calling, for which store, and may the store be used at all. */
@@ -24,9 +24,10 @@ export class AuthService {
 
   async authenticate(request: FastifyRequest): Promise<AuthContext> {
     const token = bearerToken(request.headers.authorization);
-    if (!token) {
+    if (token === undefined) {
       throw new DomainError('UNAUTHENTICATED', 'Missing access token: send the header Authorization: Bearer <ACCESS_TOKEN>');
     }
+    if (!token) throw new DomainError('UNAUTHENTICATED', 'Malformed Authorization header: send Authorization: Bearer <ACCESS_TOKEN>');
     const row = await this.repository.findByTokenHash(hashToken(token));
     if (!row) throw new DomainError('UNAUTHENTICATED', 'Invalid access token (unknown or revoked)');
     const now = this.clock.now();
@@ -36,12 +37,6 @@ export class AuthService {
     const host = resolveHost(this.hostOf(request), this.config.baseDomain);
     if (host.kind === 'store' && host.handle !== row.handle) {
       throw new DomainError('UNAUTHENTICATED', `Invalid access token for store '${host.handle}'`);
-    }
-    // decisions §5.6: checked after authentication.
-    if (row.status === 'closed') throw new DomainError('STORE_CLOSED', 'This store is closed');
-    if (row.status === 'frozen') throw new DomainError('PAYMENT_REQUIRED', 'This store is frozen; its requests are restricted');
-    if (row.plan_expires_at && new Date(row.plan_expires_at).getTime() <= now.getTime()) {
-      throw new DomainError('PAYMENT_REQUIRED', "This store's plan has expired; its requests are restricted");
     }
     return {
       tokenId: BigInt(row.token_id),
@@ -60,11 +55,20 @@ export class AuthService {
     };
   }
 
-  private hostOf(request: FastifyRequest): string | undefined {
-    if (this.config.trustProxy) {
-      const forwarded = request.headers['x-forwarded-host'];
-      if (typeof forwarded === 'string' && forwarded) return forwarded.split(',')[0]!.trim();
+  /** decisions §5.6: a restricted store answers 402 or 423, checked after authentication. */
+  checkStoreStatus(store: AuthContext['store']): void {
+    if (store.status === 'closed') throw new DomainError('STORE_CLOSED', 'This store is closed');
+    if (store.status === 'frozen') throw new DomainError('PAYMENT_REQUIRED', 'This store is frozen; its requests are restricted');
+    if (store.planExpiresAt && store.planExpiresAt.getTime() <= this.clock.now().getTime()) {
+      throw new DomainError('PAYMENT_REQUIRED', "This store's plan has expired; its requests are restricted");
     }
-    return request.headers.host;
+  }
+
+  /**
+   * The host the request names: Fastify's reading (X-Forwarded-Host only with PLATFORM_TRUST_PROXY),
+   * the same one the links the service builds use (decisions §1.3, §1.4).
+   */
+  private hostOf(request: FastifyRequest): string | undefined {
+    return request.host;
   }
 }

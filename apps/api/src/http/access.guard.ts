@@ -1,15 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { adminContract } from '@platform/contract';
-import { DomainError, hasScope, safeEqual, type Scope } from '@platform/domain';
+import { DomainError, hasScope, type Scope } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService } from '../auth/auth.service';
-import { ClockService } from '../clock/clock.service';
 import type { Config } from '../config';
 import { InjectConfig } from '../db/db.module';
 import { ADMIN_PREFIX } from './conventions';
 import { LeakyBucketLimiter } from './rate-limiter';
-
-const OPERATOR_PREFIX = '/platform/v1/';
 
 /** Required scopes of each Admin route, read from the contract's metadata (decisions §5.5). */
 function scopesByRoute(): Map<string, readonly Scope[]> {
@@ -22,8 +19,8 @@ function scopesByRoute(): Map<string, readonly Scope[]> {
 }
 
 /**
- * Admin API: token, store, scope and rate limit. Operator API: the operator token.
- * Everything else (health, docs) is open.
+ * Admin API: token, rate limit, store status, scope (decisions §5, §7). The operator API's token is
+ * checked for every /platform/ URL in http/conventions; everything else (health, docs) is open.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -32,7 +29,6 @@ export class AccessGuard implements CanActivate {
 
   constructor(
     private readonly auth: AuthService,
-    private readonly clock: ClockService,
     @InjectConfig() private readonly config: Config,
   ) {
     this.limiter = new LeakyBucketLimiter(config.rateLimit.capacity, config.rateLimit.leakPerSecond);
@@ -41,32 +37,23 @@ export class AccessGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    if (request.url.startsWith(ADMIN_PREFIX)) {
-      await this.clock.sync();
-      const auth = await this.auth.authenticate(request);
-      request.auth = auth;
-      const decision = this.limiter.take(`${auth.appId}:${auth.store.id}`, Date.now());
-      void reply.header('X-Platform-Api-Call-Limit', `${decision.used}/${decision.capacity}`);
-      if (!decision.allowed) {
-        void reply.header('Retry-After', String(decision.retryAfterSeconds));
-        throw new DomainError('RATE_LIMITED', 'Too many requests');
-      }
-      const missing = (this.scopes.get(`${request.method} ${request.routeOptions.url}`) ?? []).filter(
-        (scope) => !hasScope(auth.scopes, scope),
-      );
-      if (missing.length > 0) {
-        throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${missing.join(' and ')}`);
-      }
-      return true;
+    // The route the router matched, not the raw URL: a check must see what is routed (the operator
+    // token and the clock are settled for every /platform/ URL in http/conventions).
+    const route = request.routeOptions.url ?? '';
+    if (!route.startsWith(ADMIN_PREFIX)) return true;
+    const auth = await this.auth.authenticate(request);
+    request.auth = auth;
+    // decisions §7.3: every answer to a known caller carries the bucket, restricted stores' too.
+    const decision = this.limiter.take(`${auth.appId}:${auth.store.id}`, Date.now());
+    void reply.header('X-Platform-Api-Call-Limit', `${decision.used}/${decision.capacity}`);
+    if (!decision.allowed) {
+      void reply.header('Retry-After', String(decision.retryAfterSeconds));
+      throw new DomainError('RATE_LIMITED', 'Too many requests');
     }
-    if (request.url.startsWith(OPERATOR_PREFIX) || request.url === '/platform/v1') {
-      await this.clock.sync();
-      const header = request.headers.authorization ?? '';
-      const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1] ?? '';
-      if (!safeEqual(token, this.config.operatorToken)) {
-        throw new DomainError('UNAUTHENTICATED', 'Invalid or missing operator token');
-      }
-      return true;
+    this.auth.checkStoreStatus(auth.store);
+    const missing = (this.scopes.get(`${request.method} ${route}`) ?? []).filter((scope) => !hasScope(auth.scopes, scope));
+    if (missing.length > 0) {
+      throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${missing.join(' and ')}`);
     }
     return true;
   }

@@ -1,11 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { resolveVersion, type Clock } from '@platform/domain';
+import { resolveVersion, safeEqual, type Clock } from '@platform/domain';
+import { checkJsonShape } from './json-shape';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-/** decisions §3.1 and §3.4: request bodies and responses are capped at 8 MB. */
+/** decisions §3.1: a request body over 8 MB is 413 (8 MiB: the larger reading of "8 MB" is accepted). */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
-export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/**
+ * decisions §3.4: no response exceeds 8 MB. Capped at 8,000,000 bytes, the smaller reading of
+ * "8 MB", so a client checking either reading never sees a larger one.
+ */
+export const MAX_RESPONSE_BYTES = 8_000_000;
 export const ADMIN_PREFIX = '/admin/openapi/';
+export const OPERATOR_PREFIX = '/platform/';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function badRequest(message: string): Error & { statusCode: number; code: string } {
   return Object.assign(new Error(message), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' });
@@ -13,22 +21,34 @@ function badRequest(message: string): Error & { statusCode: number; code: string
 
 /**
  * decisions §3.1: a body must be JSON in UTF-8; an empty body is accepted whatever its type.
- * One parser for every content type, so a wrong type is our 400, not Fastify's 415.
+ * One parser for every content type, so a wrong type is our 400, not Fastify's 415. Bytes that are
+ * not UTF-8, and strings that are not Unicode (unpaired surrogate escapes), are refused rather than
+ * stored with replacement characters: nothing is silently rewritten.
  */
 function installBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (request, body, done) => {
-    const text = body as string;
-    if (text.length === 0) return done(null, undefined);
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length === 0) return done(null, undefined);
     const contentType = request.headers['content-type'];
     if (!isJsonUtf8(contentType)) {
       return done(badRequest(`Content-Type must be application/json; charset=utf-8 (got '${contentType ?? ''}')`));
     }
+    let text: string;
     try {
-      done(null, JSON.parse(text));
-    } catch (error) {
-      done(badRequest(`Malformed JSON body: ${(error as Error).message}`));
+      text = strictUtf8.decode(bytes);
+    } catch {
+      return done(badRequest('Malformed JSON body: the bytes are not valid UTF-8'));
     }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return done(badRequest(`Malformed JSON body: ${(error as Error).message}`));
+    }
+    const problem = checkJsonShape(value);
+    if (problem) return done(badRequest(`Malformed JSON body: ${problem}`));
+    done(null, value);
   });
 }
 
@@ -46,41 +66,82 @@ export function isJsonUtf8(contentType: string | undefined): boolean {
   return true;
 }
 
-function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+/**
+ * The path with percent-escapes of unreserved characters decoded (RFC 3986 §6.2.2.2: `%61dmin` is
+ * `admin`) and the other escapes left as they are. The router decodes them before matching, so every
+ * check on the URL (which API, which version, which token) must see the same path the router routes.
+ */
+export function canonicalUrl(url: string): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (!path.includes('%')) return url;
+  const canonical = path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : escape.toUpperCase();
+  });
+  return query === -1 ? canonical : canonical + url.slice(query);
+}
+
+export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify({ errors: message }));
 }
 
+export interface ConventionOptions {
+  clock: Clock & { sync(): Promise<void>; readonly mode: 'system' | 'manual' };
+  operatorToken: string;
+}
+
 /**
- * Cross-cutting rules that hold for every route, known or not (decisions §1-§3): the trace id,
- * JSON content type, the Admin API version, and the response size cap.
+ * Cross-cutting rules that hold for every route, known or not (decisions §1-§3, §10): the trace id,
+ * JSON content type, the Admin API version, the operator token, the size caps.
  */
-export function installHttpConventions(fastify: FastifyInstance, clock: Clock): void {
+export function installHttpConventions(fastify: FastifyInstance, options: ConventionOptions): void {
+  const { clock, operatorToken } = options;
   installBodyParser(fastify);
 
-  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('traceId', request.id);
     reply.header('content-type', JSON_CONTENT_TYPE);
+    // Bodies of every method count, also those Fastify never parses (GET, DELETE with a body).
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) return sendError(reply, 413, BODY_TOO_LARGE);
     const url = request.url;
-    if (url.startsWith(ADMIN_PREFIX)) {
+    const admin = url.startsWith(ADMIN_PREFIX);
+    const operator = url.startsWith(OPERATOR_PREFIX) || url === '/platform' || url.startsWith('/platform?');
+    if (!admin && !operator) return;
+    // decisions §10: every process reads the one shared clock (manual mode), before any time rule.
+    await clock.sync();
+    if (admin) {
       const end = url.indexOf('/', ADMIN_PREFIX.length);
       const requested = url.slice(ADMIN_PREFIX.length, end === -1 ? undefined : end).split('?')[0] ?? '';
       const resolution = resolveVersion(requested, clock.now());
-      if (!resolution.ok) {
-        sendError(reply, 404, resolution.message);
-        return;
-      }
+      if (!resolution.ok) return sendError(reply, 404, resolution.message);
       request.apiVersion = resolution.served;
       reply.header('X-Platform-API-Version', resolution.served);
+      return;
     }
-    done();
+    // decisions §10: the operator API answers nothing, not even "no such route", without its token.
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    if (!safeEqual(token, operatorToken)) return sendError(reply, 401, 'Invalid or missing operator token');
+    // decisions §10: moving the clock exists only with PLATFORM_CLOCK=manual; otherwise the route is
+    // unknown, whatever the body says.
+    if (request.method === 'POST' && url.split('?')[0] === '/platform/v1/clock' && clock.mode !== 'manual') {
+      return sendError(reply, 404, 'Not Found');
+    }
   });
 
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const size = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
     if (size > MAX_RESPONSE_BYTES) {
-      request.log.warn({ size }, 'response over 8 MB refused');
-      reply.code(400);
-      return done(null, JSON.stringify({ errors: 'The response would exceed 8 MB; request fewer records (limit) or fewer fields (fields)' }));
+      // Pages shrink and writes refuse, before committing, what they could not echo; this is the
+      // last guard of the cap. A read answers 400 asking for less; a write reaching it is a bug.
+      const read = request.method === 'GET' || request.method === 'HEAD';
+      request.log[read ? 'warn' : 'error']({ size }, 'response over 8 MB refused');
+      reply.code(read ? 400 : 500);
+      const message = read ? 'The response would exceed 8 MB; request fewer records (limit) or fewer fields (fields)' : 'Internal Server Error';
+      return done(null, JSON.stringify({ errors: message }));
     }
     done(null, payload);
   });
@@ -93,3 +154,5 @@ export function installHttpConventions(fastify: FastifyInstance, clock: Clock): 
     done();
   });
 }
+
+export const BODY_TOO_LARGE = 'Request body is larger than the 8 MB limit';

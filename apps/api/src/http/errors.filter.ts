@@ -12,9 +12,23 @@ interface ErrorResponse {
   message: string;
 }
 
+type Issue = ZodError['issues'][number];
+
+/**
+ * Of a union that matched no branch and has no message of its own, the issues of the branch that
+ * got furthest (its deepest issue path): `products[3].title: required` rather than "invalid input".
+ */
+function unionIssues(issue: Issue): Issue[] {
+  if (issue.code !== 'invalid_union' || issue.message !== 'Invalid input' || issue.unionErrors.length === 0) return [issue];
+  const depth = (error: ZodError) => Math.max(...error.issues.map((i) => i.path.length));
+  const best = issue.unionErrors.reduce((a, b) => (depth(b) > depth(a) ? b : a));
+  return best.issues.flatMap(unionIssues);
+}
+
 /** `field: message; field: message` (decisions §4), from a zod error of a request part. */
 export function formatZodError(error: ZodError, root: string): string {
   return error.issues
+    .flatMap(unionIssues)
     .map((issue) => {
       const path = issue.path.reduce<string>(
         (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : String(part)),

@@ -1,0 +1,38 @@
+/** How deep a request body may nest. Our bodies need a handful of levels; JSON values of metafields are strings. */
+export const MAX_JSON_DEPTH = 64;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function wellFormed(text: string): boolean {
+  // String.prototype.isWellFormed (Node 20+), with a fallback for runtimes without it.
+  const native = (text as string & { isWellFormed?: () => boolean }).isWellFormed;
+  return native ? native.call(text) : !LONE_SURROGATE.test(text);
+}
+
+/**
+ * decisions §3.1, §4: what a parsed body must also be before any route reads it. Nesting is bounded
+ * (a body of 200,000 nested arrays would overflow the stack of whatever walks it next), and every
+ * string and key is Unicode: `"\ud800"` parses, but no database can store it as sent. Iterative, so
+ * the check itself cannot overflow. Returns the problem, or undefined.
+ */
+export function checkJsonShape(root: unknown): string | undefined {
+  const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!wellFormed(value)) return 'a string holds an unpaired UTF-16 surrogate (not Unicode text)';
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels`;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push({ value: item, depth: depth + 1 });
+      continue;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      if (!wellFormed(key)) return 'a key holds an unpaired UTF-16 surrogate (not Unicode text)';
+      stack.push({ value: item, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
