@@ -85,10 +85,16 @@ export const ZProductsCreate = z.union([
 ]);
 export type ProductsCreate = z.infer<typeof ZProductsCreate>;
 
-export const ZClockSet = z.union([
-  z.object({ advance_seconds: z.number() }),
-  z.object({ now: z.string().describe('ISO 8601 with an offset or Z.') }),
-]);
+/** Exactly one of the two: a move by seconds (negative moves back), or an instant. */
+export const ZClockSet = z
+  .object({
+    advance_seconds: z.number().optional(),
+    now: z.string().optional().describe('ISO 8601 with an offset or Z.'),
+  })
+  .strict()
+  .refine((body) => (body.advance_seconds === undefined) !== (body.now === undefined), {
+    message: 'send exactly one of advance_seconds and now',
+  });
 export type ClockSet = z.infer<typeof ZClockSet>;
 
 const ZClock = z.object({ now: ZIsoTime });

@@ -127,7 +127,7 @@ export const ZVariantInput = z.object({
   barcode: z.string().nullish(),
   price: ZDecimalInput.nullish(),
   compare_at_price: ZDecimalInput.nullish(),
-  inventory_quantity: z.number().int().nullish(),
+  inventory_quantity: z.number().int('must be an integer').safe('must be between -9007199254740991 and 9007199254740991').nullish(),
   inventory_policy: z.string().nullish(),
   inventory_tracker: z.boolean().nullish(),
   required_shipping: z.boolean().nullish(),

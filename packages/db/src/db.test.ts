@@ -208,10 +208,12 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
   }, TIMEOUT);
 
   it('keeps the single platform clock row', async () => {
-    const clock = await db.prisma.platformClock.upsert({ where: { id: 1 }, create: { id: 1, offsetMs: 3_600_000n }, update: { offsetMs: 3_600_000n } });
-    expect(clock.offsetMs).toBe(3_600_000n);
-    const [row] = await db.query('SELECT id, offset_ms FROM platform_clock');
-    expect(row).toEqual({ id: 1n, offset_ms: 3_600_000n });
+    const instant = 1_798_761_600_000n; // 2027-01-01T00:00:00Z
+    const data = { nowMs: instant, updatedAt: new Date() };
+    const clock = await db.prisma.platformClock.upsert({ where: { id: 1 }, create: { id: 1, ...data }, update: data });
+    expect(clock.nowMs).toBe(instant);
+    const [row] = await db.query('SELECT id, now_ms FROM platform_clock');
+    expect(row).toEqual({ id: 1n, now_ms: instant });
   }, TIMEOUT);
 
   if (provider === 'sqlite') {

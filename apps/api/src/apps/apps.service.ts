@@ -96,7 +96,11 @@ export class AppsService {
 
   /** decisions §5.4: a merchant refresh; the previous token stays valid 5 more minutes. */
   async refreshPrivateToken(handle: string, appId: bigint) {
-    const { store, installation } = await this.installation(handle, appId);
+    const { store, installation, app } = await this.installation(handle, appId);
+    if (app.kind !== 'private') {
+      // decisions §5.2-§5.3: custom and public apps refresh their own tokens through OAuth.
+      throw new DomainError('VALIDATION_FAILED', `app: is a ${app.kind} app; only a private app's token is refreshed by the merchant`);
+    }
     const now = this.clock.now();
     const token = newSecret();
     const expiresAt = tokenExpiresAt('private', now);
@@ -130,6 +134,7 @@ export class AppsService {
     if (!app || app.kind === 'private') throw new DomainError('NOT_FOUND', 'App not found');
     const scopes = parseScopeList(requested);
     if (!scopes.ok) throw new DomainError('VALIDATION_FAILED', `scopes: ${scopes.message}`);
+    if (scopes.value.length === 0) throw new DomainError('VALIDATION_FAILED', 'scopes: must name at least one scope');
     const allowed = new Set(app.scopes.split(','));
     const extra = scopes.value.filter((s: Scope) => !allowed.has(s));
     if (extra.length > 0) throw new DomainError('VALIDATION_FAILED', `scopes: ${extra.join(', ')} not requested by the app`);

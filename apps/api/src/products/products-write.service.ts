@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, joinIssues, parseIsoInstant } from '@platform/domain';
+import { DomainError, joinIssues, nextUpdatedAt, parseIsoInstant } from '@platform/domain';
+import { MAX_RESPONSE_BYTES } from '../http/conventions';
 import { ClockService } from '../clock/clock.service';
 import { StoresService } from '../stores/stores.service';
 import { mergeProductInput, type ProductInput, type VariantInput } from './product-document';
@@ -8,6 +9,25 @@ import { ProductsRepository } from './products.repository';
 
 const DECIMAL = /^-?\d{1,13}(\.\d{1,9})?$/;
 const MAX_BULK = 1000;
+// id and the three times a rendered product adds to its document, with room to spare.
+const RENDER_OVERHEAD_BYTES = 160;
+
+/**
+ * decisions §3.4: the answer echoes what was written and no answer exceeds 8 MB, so a write whose
+ * echo would is refused before it commits (422), never committed and then refused.
+ */
+function checkEcho(field: string): (docs: string[]) => void {
+  return (docs) => {
+    let bytes = 16;
+    for (const doc of docs) bytes += Buffer.byteLength(doc) + RENDER_OVERHEAD_BYTES;
+    if (bytes > MAX_RESPONSE_BYTES) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `${field}: the answer would exceed 8 MB (${bytes} bytes rendered); send ${docs.length > 1 ? 'fewer products per request' : 'a smaller product'}`,
+      );
+    }
+  };
+}
 
 function checkInput(input: Partial<ProductInput>, prefix: string, issues: { field: string; message: string }[]): void {
   if (input.title !== undefined && !String(input.title).trim()) issues.push({ field: `${prefix}title`, message: "can't be blank" });
@@ -43,7 +63,7 @@ export class ProductsWriteService {
     const issues: { field: string; message: string }[] = [];
     inputs.forEach((input, i) => checkInput(input, inputs.length > 1 ? `products[${i}].` : '', issues));
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
-    const ids = await this.repository.createMany(store.id, inputs, this.clock.now());
+    const ids = await this.repository.createMany(store.id, inputs, this.clock.now(), checkEcho(inputs.length > 1 ? 'products' : 'product'));
     return this.render(store.id, store.ianaTimezone, ids);
   }
 
@@ -62,7 +82,8 @@ export class ProductsWriteService {
       options: patch.options !== undefined,
       variants: patch.variants !== undefined,
     };
-    await this.repository.replace(store.id, id, merged, this.clock.now(), parts, await this.repository.storedParts(id));
+    const updatedAt = nextUpdatedAt(new Date(row.updated_at), this.clock.now());
+    await this.repository.replace(store.id, id, merged, updatedAt, parts, await this.repository.storedParts(id), checkEcho('product'));
     const [json] = await this.render(store.id, store.ianaTimezone, [id]);
     return json!;
   }

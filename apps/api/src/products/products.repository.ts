@@ -51,20 +51,38 @@ export class ProductsRepository {
     return rows[0];
   }
 
-  /** Creates products with their parts in one transaction; each product's document is rendered once here. */
-  async createMany(storeId: bigint, inputs: ProductInput[], now: Date): Promise<bigint[]> {
+  /**
+   * Creates products with their parts in one transaction; each product's document is rendered once
+   * here. `checkDocuments` sees the documents before the commit and may throw to write nothing.
+   */
+  async createMany(storeId: bigint, inputs: ProductInput[], now: Date, checkDocuments: (docs: string[]) => void): Promise<bigint[]> {
     return this.db.prisma.$transaction(
       async (tx) => {
         const ids: bigint[] = [];
-        for (const input of inputs) ids.push(await this.insertOne(tx, storeId, input, now));
+        const docs: string[] = [];
+        for (const input of inputs) {
+          const { id, doc } = await this.insertOne(tx, storeId, input, now);
+          ids.push(id);
+          docs.push(doc);
+        }
+        checkDocuments(docs);
         return ids;
       },
       { timeout: 120_000, maxWait: 30_000 },
     );
   }
 
-  /** Replaces the product's input (a merged PATCH) and bumps `updated_at`. */
-  async replace(storeId: bigint, id: bigint, input: ProductInput, now: Date, parts: { images: boolean; media: boolean; options: boolean; variants: boolean }, stored: StoredParts): Promise<void> {
+  /** Replaces the product's input (a merged PATCH) and sets `updated_at`; `checkDocuments` as in createMany. */
+  async replace(
+    storeId: bigint,
+    id: bigint,
+    input: ProductInput,
+    updatedAt: Date,
+    parts: { images: boolean; media: boolean; options: boolean; variants: boolean },
+    stored: StoredParts,
+    checkDocuments: (docs: string[]) => void,
+  ): Promise<void> {
+    const now = updatedAt;
     await this.db.prisma.$transaction(
       async (tx) => {
         const ids: ProductIds = {
@@ -82,6 +100,8 @@ export class ProductsRepository {
           await tx.inventoryItem.deleteMany({ where: { variant: { productId: id }, variantId: { notIn: keep } } });
           await tx.productVariant.deleteMany({ where: { productId: id, id: { notIn: keep } } });
         }
+        const doc = renderProductDocument(input, ids);
+        checkDocuments([doc]);
         await tx.product.update({
           where: { id },
           data: {
@@ -89,7 +109,7 @@ export class ProductsRepository {
             handle: input.handle || slugify(input.title),
             status: input.status ?? 'active',
             publishedAt: input.published_at ? new Date(input.published_at) : null,
-            doc: renderProductDocument(input, ids),
+            doc,
             updatedAt: now,
           },
         });
@@ -114,7 +134,7 @@ export class ProductsRepository {
     };
   }
 
-  private async insertOne(tx: Tx, storeId: bigint, input: ProductInput, now: Date): Promise<bigint> {
+  private async insertOne(tx: Tx, storeId: bigint, input: ProductInput, now: Date): Promise<{ id: bigint; doc: string }> {
     const product = await tx.product.create({
       data: {
         storeId,
@@ -135,8 +155,9 @@ export class ProductsRepository {
       optionIds: await this.createOptions(tx, product.id, input),
       variants: await this.createVariants(tx, storeId, product.id, input, now),
     };
-    await tx.product.update({ where: { id: product.id }, data: { doc: renderProductDocument(input, ids) } });
-    return product.id;
+    const doc = renderProductDocument(input, ids);
+    await tx.product.update({ where: { id: product.id }, data: { doc, updatedAt: now } });
+    return { id: product.id, doc };
   }
 
   private async createImages(tx: Tx, productId: bigint, input: ProductInput): Promise<bigint[]> {

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '@platform/db';
-import { DomainError, formatInZone, isValidStoreHandle, isValidTimeZone, joinIssues, parseIsoInstant } from '@platform/domain';
+import {
+  canonicalTimeZone,
+  DomainError,
+  formatInZone,
+  isValidStoreHandle,
+  isValidTimeZone,
+  joinIssues,
+  nextUpdatedAt,
+  parseIsoInstant,
+} from '@platform/domain';
 import { ClockService } from '../clock/clock.service';
 import type { Config } from '../config';
 import { InjectConfig, InjectDb } from '../db/db.module';
@@ -73,7 +82,7 @@ export class StoresService {
           data: {
             handle: input.handle,
             name: input.name,
-            ianaTimezone: timeZone,
+            ianaTimezone: canonicalTimeZone(timeZone),
             currency,
             email,
             customerEmail: input.customer_email ?? email,
@@ -82,7 +91,7 @@ export class StoresService {
             updatedAt: now,
           },
         });
-        return tx.store.update({ where: { id: store.id }, data: { merchantId: store.id } });
+        return tx.store.update({ where: { id: store.id }, data: { merchantId: store.id, updatedAt: now } });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new DomainError('VALIDATION_FAILED', 'handle: has already been taken');
@@ -126,11 +135,11 @@ export class StoresService {
         status: input.status,
         planExpiresAt,
         name: input.name,
-        ianaTimezone: input.iana_timezone,
+        ianaTimezone: input.iana_timezone === undefined ? undefined : canonicalTimeZone(input.iana_timezone),
         currency: input.currency,
         email: input.email,
         customerEmail: input.customer_email,
-        updatedAt: this.clock.now(),
+        updatedAt: nextUpdatedAt(store.updatedAt, this.clock.now()),
       },
     });
   }

@@ -9,35 +9,36 @@ export const systemClock: Clock = {
   now: () => new Date(),
 };
 
-// A Date holds at most 8.64e15 ms either side of the epoch; keep headroom for the real time added.
-const MAX_OFFSET_MS = 8.6e15;
+// What a Date can hold: 8.64e15 ms either side of the epoch.
+const MAX_INSTANT_MS = 8.64e15;
 
 /**
- * The manual clock: real time plus an offset read on every call, so it keeps ticking from where it
- * was set and every process reading the same offset sees the same time.
+ * The manual clock: it reads the instant it was last set to and stands still until it is moved, so
+ * a test sees exactly the time it set ("now" is what POST /platform/v1/clock answered) and a move of
+ * 300 seconds is exactly 300 seconds. Every process reading the same stored instant agrees.
  */
-export function createOffsetClock(getOffsetMs: () => number, realNow: () => number = Date.now): Clock {
+export function createManualClock(getNowMs: () => number): Clock {
   return {
-    now: () => new Date(realNow() + getOffsetMs()),
+    now: () => new Date(getNowMs()),
   };
 }
 
-/** The offset that makes the offset clock read `target` at real time `realNowMs`. */
-export function offsetForTarget(target: Date, realNowMs: number): number {
-  const targetMs = target.getTime();
-  if (!Number.isFinite(targetMs) || !Number.isFinite(realNowMs)) {
+/** The instant a manual clock is set to by `{"now": ...}`: any valid Date. */
+export function manualInstant(target: Date): number {
+  const ms = target.getTime();
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_INSTANT_MS) {
     throw new DomainError('VALIDATION_FAILED', 'now: must be a valid ISO 8601 time');
   }
-  return targetMs - realNowMs;
+  return ms;
 }
 
-/** The offset after moving the clock by `seconds` (fractions kept to the millisecond; negative moves back). */
-export function offsetAfterAdvance(currentOffsetMs: number, seconds: number): number {
+/** The instant after moving the clock by `seconds` (fractions kept to the millisecond; negative moves back). */
+export function advanceInstant(currentMs: number, seconds: number): number {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds)) {
     throw new DomainError('VALIDATION_FAILED', 'advance_seconds: must be a finite number');
   }
-  const next = currentOffsetMs + Math.round(seconds * 1000);
-  if (!Number.isFinite(next) || Math.abs(next) > MAX_OFFSET_MS) {
+  const next = currentMs + Math.round(seconds * 1000);
+  if (!Number.isFinite(next) || Math.abs(next) > MAX_INSTANT_MS) {
     throw new DomainError('VALIDATION_FAILED', 'advance_seconds: moves the clock out of range');
   }
   return next;

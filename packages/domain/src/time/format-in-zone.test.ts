@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { formatInZone, isValidTimeZone } from './format-in-zone';
+import { canonicalTimeZone, formatInZone, isValidTimeZone } from './format-in-zone';
 import { parseIsoInstant } from './parse-instant';
 
 const ZONES = [
@@ -143,5 +143,17 @@ describe('isValidTimeZone', () => {
     for (const tz of ['', 'Mars/Olympus_Mons', '+08:00', 'GMT+8 ', ' UTC', 'Asia/Shanghai\n', '../etc/passwd']) {
       expect(isValidTimeZone(tz), JSON.stringify(tz)).toBe(false);
     }
+  });
+});
+
+describe('canonicalTimeZone', () => {
+  it('spells a zone as IANA does, whatever case it was given in', () => {
+    expect(canonicalTimeZone('utc')).toBe('UTC');
+    expect(canonicalTimeZone('asia/shanghai')).toBe('Asia/Shanghai');
+    expect(canonicalTimeZone('America/New_York')).toBe('America/New_York');
+  });
+
+  it('keeps a correctly spelled alias as given', () => {
+    expect(canonicalTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
   });
 });

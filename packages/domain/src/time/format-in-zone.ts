@@ -172,3 +172,18 @@ export function isValidTimeZone(tz: string): boolean {
     return false;
   }
 }
+
+let zoneNames: Map<string, string> | undefined;
+
+/**
+ * A valid zone name in its usual spelling, so `utc` is stored as `UTC` and `asia/shanghai` as
+ * `Asia/Shanghai` (nothing else is rewritten: `Asia/Kolkata` stays, although ICU calls it
+ * `Asia/Calcutta`). Call after `isValidTimeZone`.
+ */
+export function canonicalTimeZone(tz: string): string {
+  const lower = tz.toLowerCase();
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+  if (resolved.toLowerCase() === lower) return resolved;
+  zoneNames ??= new Map(Intl.supportedValuesOf('timeZone').map((name) => [name.toLowerCase(), name]));
+  return zoneNames.get(lower) ?? tz;
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, OPERATOR_TOKEN, operator, startPlatform, type TestPlatform } from './harness';
+
+let t: TestPlatform;
+const op = () => operator(t);
+
+beforeAll(async () => {
+  t = await startPlatform();
+});
+afterAll(() => t.close());
+
+describe('the manual clock (decisions §10)', () => {
+  it('reads exactly the instant it was set to, and stands still until moved', async () => {
+    const set = await op().call('/clock', { body: { now: '2027-01-01T00:00:00Z' } });
+    expect(set.status).toBe(200);
+    expect(set.body.now).toBe('2027-01-01T00:00:00.000Z');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await op().call('/clock')).body.now).toBe('2027-01-01T00:00:00.000Z');
+    expect(await op().advanceClock(300)).toBe('2027-01-01T00:05:00.000Z');
+    expect(await op().advanceClock(-300)).toBe('2027-01-01T00:00:00.000Z');
+  });
+
+  it('takes exactly one of advance_seconds and now', async () => {
+    for (const body of [{}, { advance_seconds: 5, now: '2027-01-01T00:00:00Z' }, { advance_seconds: '5' }, { later: 1 }]) {
+      const r = await op().call('/clock', { body });
+      expect(r.status).toBe(422);
+      expect(r.body.errors).toMatch(/^body|advance_seconds/);
+    }
+    const noOffset = await op().call('/clock', { body: { now: '2027-01-01T00:00:00' } });
+    expect(noOffset.status).toBe(422);
+    expect(noOffset.body.errors).toMatch(/^now: /);
+  });
+
+  it('is not movable with the system clock: 404 whatever the body', async () => {
+    const system = await startPlatform({ PLATFORM_CLOCK: 'system' });
+    try {
+      for (const body of [{}, { advance_seconds: 60 }]) {
+        const r = await call(`${system.origin}/platform/v1/clock`, { token: OPERATOR_TOKEN, body });
+        expect(r.status).toBe(404);
+      }
+      const read = await call(`${system.origin}/platform/v1/clock`, { token: OPERATOR_TOKEN });
+      expect(Math.abs(Date.parse(read.body.now) - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await system.close();
+    }
+  });
+});
+
+describe('timestamps of stores and products (decisions §3.3, §10)', () => {
+  it('come from the service clock, updated_at never before created_at', async () => {
+    await op().advanceClock(3600);
+    const store = await op().createStore('stamps');
+    expect(store.updated_at).toBe(store.created_at);
+    const now = (await op().call('/clock')).body.now as string;
+    expect(Date.parse(store.created_at)).toBe(Math.floor(Date.parse(now) / 1000) * 1000);
+    const r = await op().call('/stores/stamps/products', { body: { product: { title: 'Stamped' } } });
+    expect(r.body.product.updated_at).toBe(r.body.product.created_at);
+    expect(r.body.product.created_at).toBe(store.created_at);
+  });
+
+  it('a PATCH moves updated_at even in the same second, and never back', async () => {
+    const created = (await op().call('/stores/stamps/products', { body: { product: { title: 'Patched' } } })).body.product;
+    const first = (await op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product: { title: 'Once' } } })).body.product;
+    const second = (await op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product: { title: 'Twice' } } })).body.product;
+    expect(Date.parse(first.updated_at)).toBeGreaterThan(Date.parse(created.updated_at));
+    expect(Date.parse(second.updated_at)).toBeGreaterThan(Date.parse(first.updated_at));
+    expect(second.created_at).toBe(created.created_at);
+    const store = (await op().call('/stores/stamps', { method: 'PATCH', body: { store: { name: 'Renamed' } } })).body.store;
+    expect(Date.parse(store.updated_at)).toBeGreaterThan(Date.parse(store.created_at));
+  });
+});
+
+describe('stores (decisions §10)', () => {
+  it('store a time zone in its IANA spelling', async () => {
+    expect((await op().createStore('zone-case', { iana_timezone: 'asia/shanghai' })).iana_timezone).toBe('Asia/Shanghai');
+    const r = await op().call('/stores/zone-case', { method: 'PATCH', body: { store: { iana_timezone: 'utc' } } });
+    expect(r.body.store.iana_timezone).toBe('UTC');
+  });
+});
+
+describe('apps (decisions §5, §10)', () => {
+  it('an install must ask for at least one scope', async () => {
+    await op().createStore('installs');
+    const app = await op().call('/apps', { body: { app: { name: 'Custom', kind: 'custom', scopes: ['read_products'] } } });
+    expect(app.status).toBe(201);
+    const r = await op().call(`/stores/installs/apps/${app.body.app.id}/install`, { body: { scopes: [] } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toBe('scopes: must name at least one scope');
+  });
+
+  it("a merchant refresh is for private apps' tokens only", async () => {
+    const custom = await op().call('/apps', { body: { app: { name: 'Custom two', kind: 'custom', scopes: ['read_products'] } } });
+    // Installed through the operator's approval path, its token comes from OAuth, never from this route.
+    await op().call(`/stores/installs/apps/${custom.body.app.id}/install`, { body: { scopes: ['read_products'] } });
+    const r = await op().call(`/stores/installs/apps/${custom.body.app.id}/token/refresh`, { method: 'POST' });
+    expect([404, 422]).toContain(r.status);
+    const priv = await op().createPrivateApp('installs', ['read_products']);
+    const refreshed = await op().call(`/stores/installs/apps/${priv.app.id}/token/refresh`, { method: 'POST' });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.access_token).not.toBe(priv.access_token);
+  });
+});
+
+describe('product input (decisions §10)', () => {
+  it('refuses an inventory quantity no integer column holds exactly', async () => {
+    const r = await op().call('/stores/stamps/products', { body: { product: { title: 'Huge', variants: [{ inventory_quantity: 1e300 }] } } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toMatch(/^product\.variants\[0\]\.inventory_quantity: /);
+  });
+
+  it('names the field at fault inside a bulk create', async () => {
+    const r = await op().call('/stores/stamps/products', { body: { products: [{ title: 'ok' }, { title: 5 }] } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toMatch(/^products\[1\]\.title: /);
+  });
+});
