@@ -16,20 +16,22 @@ const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-// Development secrets: generated once and kept in data/ so restarts keep the same operator token
-// and cursor secret. Set PLATFORM_OPERATOR_TOKEN / PLATFORM_SECRET to use your own.
+// Development secrets: generated once and kept in data/ so restarts keep the same operator token,
+// cursor secret and demo token (random like every token; the database keeps only its hash). Set
+// PLATFORM_OPERATOR_TOKEN / PLATFORM_SECRET / PLATFORM_DEMO_TOKEN to use your own.
 const env = { ...process.env };
-if (!env.PLATFORM_OPERATOR_TOKEN || !env.PLATFORM_SECRET) {
+if (!env.PLATFORM_OPERATOR_TOKEN || !env.PLATFORM_SECRET || !env.PLATFORM_DEMO_TOKEN) {
   const file = join(root, 'data', 'dev-secrets.json');
   mkdirSync(dirname(file), { recursive: true });
-  let secrets = {};
-  if (existsSync(file)) secrets = JSON.parse(readFileSync(file, 'utf8'));
-  else {
-    secrets = { operatorToken: randomBytes(24).toString('base64url'), secret: randomBytes(32).toString('base64url') };
-    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  }
+  const secrets = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const missing = !secrets.operatorToken || !secrets.secret || !secrets.demoToken;
+  secrets.operatorToken ||= randomBytes(24).toString('base64url');
+  secrets.secret ||= randomBytes(32).toString('base64url');
+  secrets.demoToken ||= randomBytes(32).toString('base64url');
+  if (missing) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   env.PLATFORM_OPERATOR_TOKEN ||= secrets.operatorToken;
   env.PLATFORM_SECRET ||= secrets.secret;
+  env.PLATFORM_DEMO_TOKEN ||= secrets.demoToken;
 }
 
 const children = [];

@@ -9,6 +9,8 @@ export interface Config {
   clock: 'system' | 'manual';
   webhookAllowPrivate: boolean;
   seedDemo: boolean;
+  /** The demo store's token when given (the start command generates one for development). */
+  demoToken: string | undefined;
   sender: 'embedded' | 'off';
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -94,6 +96,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const clock = oneOf(env, 'PLATFORM_CLOCK', ['system', 'manual'] as const, 'system', problems);
   const webhookAllowPrivate = bool(env, 'PLATFORM_WEBHOOK_ALLOW_PRIVATE', false, problems);
   const seedDemo = bool(env, 'PLATFORM_SEED_DEMO', true, problems);
+  const demoToken = env.PLATFORM_DEMO_TOKEN || undefined;
+  if (demoToken !== undefined && !/^[A-Za-z0-9_-]{32,}$/.test(demoToken)) {
+    problems.push('PLATFORM_DEMO_TOKEN: must be at least 32 URL-safe characters (A-Z a-z 0-9 _ -)');
+  }
   const sender = oneOf(env, 'PLATFORM_SENDER', ['embedded', 'off'] as const, 'embedded', problems);
   const trustProxy = bool(env, 'PLATFORM_TRUST_PROXY', false, problems);
   const logLevel = oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info', problems);
@@ -118,7 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
-    databaseUrl, host, port, baseDomain, operatorToken, secret, clock, webhookAllowPrivate, seedDemo,
+    databaseUrl, host, port, baseDomain, operatorToken, secret, clock, webhookAllowPrivate, seedDemo, demoToken,
     sender, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck,
   };
 }

@@ -38,12 +38,20 @@ async function main(): Promise<void> {
     `  Operator token:  ${config.operatorToken}`,
   ];
   if (seed) {
-    lines.push(`  Demo token:      ${seed.token}${seed.tokenValid ? '' : '  (refreshed or revoked since: issue a new one through the operator API)'}`);
-    lines.push(
-      '',
-      '  Try it:',
-      `    curl -s -H "Authorization: Bearer ${seed.token}" "${base}/admin/openapi/${version}/products/products.json?limit=2"`,
-    );
+    if (seed.token && seed.tokenValid) {
+      lines.push(
+        `  Demo token:      ${seed.token}`,
+        '',
+        '  Try it:',
+        `    curl -s -H "Authorization: Bearer ${seed.token}" "${base}/admin/openapi/${version}/products/products.json?limit=2"`,
+      );
+    } else {
+      // Only the token's hash is stored (decisions §5.1): a token not given and not made now cannot be shown again.
+      lines.push(
+        `  Demo token:      not known to this start (only its hash is stored); issue a new one with`,
+        `                   POST ${base}/platform/v1/stores/${DEMO_HANDLE}/apps/<app id>/token/refresh (operator token)`,
+      );
+    }
   }
   console.log(lines.join('\n') + '\n');
 

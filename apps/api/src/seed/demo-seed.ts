@@ -1,5 +1,4 @@
 import { hashToken, SCOPES } from '@platform/domain';
-import { createHmac } from 'node:crypto';
 import { AppsService } from '../apps/apps.service';
 import type { Platform } from '../bootstrap';
 import type { ProductInput } from '../products/product-document';
@@ -8,14 +7,6 @@ import { StoresService } from '../stores/stores.service';
 
 export const DEMO_HANDLE = 'demo';
 const DEMO_PRODUCTS = 1000;
-
-/**
- * The demo store's token is derived from PLATFORM_SECRET, so every start can print it again while
- * the database keeps only its hash (decisions §5.1).
- */
-export function demoToken(secret: string): string {
-  return createHmac('sha256', secret).update('demo-private-app-token').digest('base64url');
-}
 
 const COLORS = ['Red', 'Green', 'Blue', 'Black'];
 const SIZES = ['S', 'M', 'L'];
@@ -47,20 +38,33 @@ export function demoProduct(n: number): ProductInput {
   };
 }
 
-/** decisions §12.2: on first run, a demo store with a private app holding every scope and 1,000 products. */
-export async function seedDemo(platform: Platform): Promise<{ created: boolean; token: string; tokenValid: boolean }> {
+export interface DemoSeed {
+  created: boolean;
+  /** The token to print: known on the run that made it, or when given as PLATFORM_DEMO_TOKEN. */
+  token: string | undefined;
+  tokenValid: boolean;
+}
+
+/**
+ * decisions §12.2: on first run, a demo store with a private app holding every scope and 1,000
+ * products. Its token is random like every token (decisions §5.1), or PLATFORM_DEMO_TOKEN when
+ * given (the start command keeps one in data/dev-secrets.json so every start can print it); only
+ * its hash is stored.
+ */
+export async function seedDemo(platform: Platform): Promise<DemoSeed> {
   const { app, db, config, clock } = platform;
-  const token = demoToken(config.secret);
+  const given = config.demoToken;
   const existing = await db.prisma.store.findUnique({ where: { handle: DEMO_HANDLE } });
   if (existing) {
-    const valid = await db.prisma.accessToken.findUnique({ where: { tokenHash: hashToken(token) } });
-    return { created: false, token, tokenValid: !!valid && valid.expiresAt.getTime() > clock.now().getTime() };
+    if (!given) return { created: false, token: undefined, tokenValid: false };
+    const valid = await db.prisma.accessToken.findUnique({ where: { tokenHash: hashToken(given) } });
+    return { created: false, token: given, tokenValid: !!valid && valid.expiresAt.getTime() > clock.now().getTime() };
   }
   const stores = app.get(StoresService);
   const store = await stores.create({ handle: DEMO_HANDLE, name: 'Demo Store', iana_timezone: 'UTC', currency: 'USD' });
-  await app.get(AppsService).create(
+  const created = await app.get(AppsService).create(
     { name: 'Demo private app', kind: 'private', scopes: [...SCOPES], store_handle: DEMO_HANDLE },
-    token,
+    given,
   );
   const products = app.get(ProductsWriteService);
   for (let start = 1; start <= DEMO_PRODUCTS; start += 250) {
@@ -71,5 +75,5 @@ export async function seedDemo(platform: Platform): Promise<{ created: boolean; 
   await db.prisma.fulfillmentOrder.createMany({
     data: Array.from({ length: 3 }, () => ({ storeId: store.id, status: 'open', createdAt: now, updatedAt: now })),
   });
-  return { created: true, token, tokenValid: true };
+  return { created: true, token: 'access_token' in created ? created.access_token : given, tokenValid: true };
 }
