@@ -126,6 +126,13 @@ describe('products.page', () => {
     expect(page.products.map((p) => p.id)).toEqual(['3', '4']);
     expect(seen[1]).toMatchObject({ url: `${LISTING}?as=is&page_info=p2&limit=2`, authorization: `Bearer ${TOKEN}` });
   });
+
+  it('refuses a link to another origin instead of sending the token there', async () => {
+    const elsewhere = `http://attacker.example${LISTING}?page_info=p2&limit=2`;
+    await expect(client().products.page(elsewhere)).rejects.toThrow(/not the client's origin/);
+    await expect(client().products.page(pageUrl('p2').replace('127.0.0.1', 'localhost'))).rejects.toThrow(TypeError);
+    expect(seen).toEqual([]);
+  });
 });
 
 describe('products.iterate', () => {

@@ -126,7 +126,17 @@ export function createClient(options: ClientOptions): PlatformClient {
     traceId: headers.get('traceId') ?? undefined,
   });
 
-  const page = async (url: string) => toPage(await send(adminContract.listProducts.method, url));
+  // The token goes only where the client was pointed: a link naming another origin (a proxy that
+  // rewrote the host, a tampered header) is refused rather than followed with the credentials.
+  const origin = new URL(base).origin;
+  const page = async (url: string) => {
+    const target = new URL(url, `${base}/`);
+    if (target.origin !== origin) {
+      throw new TypeError(`page: ${target.origin} is not the client's origin ${origin}; the access token is not sent there`);
+    }
+    // An absolute link is sent as it stands (spec Pagination rule 4), not re-serialised.
+    return toPage(await send(adminContract.listProducts.method, /^[a-z][a-z\d+.-]*:/i.test(url) ? url : target.toString()));
+  };
   // With `fields`, the listing returns the requested fields (decisions §6.4), which is what ProductsFor says.
   const list = async <Q extends ListProductsOptions>(query?: Q) =>
     toPage(await call(adminContract.listProducts, listQuery(query ?? {}))) as ProductPage<ProductsFor<Q>>;
