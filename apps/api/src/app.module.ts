@@ -3,10 +3,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AppsService } from './apps/apps.service';
 import { AuthRepository } from './auth/auth.repository';
 import { AuthService } from './auth/auth.service';
-import { CoreModule } from './db/db.module';
-import type { ClockService } from './clock/clock.service';
-import type { Config } from './config';
-import type { Db } from '@platform/db';
+import { CoreModule, type CoreParts } from './db/db.module';
 import { metafieldDefinitionsFeature } from './metafield-definitions/metafield-definitions.feature';
 import { metafieldsFeature } from './metafields/metafields.feature';
 import { HealthController } from './health/health.controller';
@@ -22,7 +19,7 @@ import { StoresService } from './stores/stores.service';
 
 @Module({})
 export class AppModule {
-  static register(core: { db: Db; config: Config; clock: ClockService }): DynamicModule {
+  static register(core: CoreParts): DynamicModule {
     return {
       module: AppModule,
       imports: [CoreModule.register(core)],

@@ -9,6 +9,7 @@ import { ClockService } from './clock/clock.service';
 import type { Config } from './config';
 import { registerDocsRoutes } from './docs/docs.routes';
 import { canonicalUrl, installHttpConventions, MAX_BODY_BYTES } from './http/conventions';
+import { HttpMetrics } from './http/metrics';
 import { answerClientError, answerFrameworkError } from './http/transport-errors';
 
 export interface Platform {
@@ -41,10 +42,11 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     logger: { level: config.logLevel },
   });
   const fastify = adapter.getInstance();
-  installHttpConventions(fastify, { clock, operatorToken: config.operatorToken });
+  const metrics = new HttpMetrics();
+  installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics });
   registerDocsRoutes(fastify);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics }), adapter, {
     bodyParser: false,
     logger: config.logLevel === 'silent' ? false : ['error', 'warn'],
   });

@@ -149,6 +149,17 @@ describe('health and docs (decisions §12.3)', () => {
     expect(await metrics.text()).toContain('process_cpu_user_seconds_total');
   });
 
+  it('counts requests in /metrics by route pattern and status, never by raw URL', async () => {
+    await call(`${t.origin}/admin/openapi/${VERSION}/products/products.json?limit=1`, { token });
+    await call(`${t.origin}/admin/openapi/${VERSION}/products/products.json?limit=0`, { token });
+    const text = await (await fetch(`${t.origin}/metrics`)).text();
+    const route = '/admin/openapi/:version/products/products.json';
+    expect(text).toMatch(new RegExp(`http_requests_total\\{method="GET",route="${route}",status="200"\\} [1-9]`));
+    expect(text).toMatch(new RegExp(`http_requests_total\\{method="GET",route="${route}",status="400"\\} [1-9]`));
+    expect(text).toContain('http_request_duration_seconds_bucket');
+    expect(text).not.toContain('limit=');
+  });
+
   it('serves the OpenAPI document generated from the contract, and the reference page with local assets', async () => {
     const doc = await call(`${t.origin}/openapi.json`);
     expect(doc.body.openapi).toMatch(/^3\./);

@@ -1,17 +1,16 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { Db } from '@platform/db';
 import type { FastifyReply } from 'fastify';
-import { Registry, collectDefaultMetrics } from 'prom-client';
 import { InjectDb } from '../db/db.module';
+import { HttpMetrics } from '../http/metrics';
 
 /** decisions §12.3: liveness, readiness, metrics. */
 @Controller()
 export class HealthController {
-  private readonly registry = new Registry();
-
-  constructor(@InjectDb() private readonly db: Db) {
-    collectDefaultMetrics({ register: this.registry });
-  }
+  constructor(
+    @InjectDb() private readonly db: Db,
+    private readonly http: HttpMetrics,
+  ) {}
 
   @Get('healthz')
   healthz() {
@@ -32,6 +31,6 @@ export class HealthController {
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
   metrics() {
-    return this.registry.metrics();
+    return this.http.registry.metrics();
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveVersion, safeEqual, type Clock } from '@platform/domain';
 import { checkJsonShape } from './json-shape';
+import type { HttpMetrics } from './metrics';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /** decisions §3.1: a request body over 8 MB is 413 (8 MiB: the larger reading of "8 MB" is accepted). */
@@ -91,6 +92,7 @@ export function sendError(reply: FastifyReply, status: number, message: string):
 export interface ConventionOptions {
   clock: Clock & { sync(): Promise<void>; readonly mode: 'system' | 'manual' };
   operatorToken: string;
+  metrics: HttpMetrics;
 }
 
 /**
@@ -98,7 +100,7 @@ export interface ConventionOptions {
  * JSON content type, the Admin API version, the operator token, the size caps.
  */
 export function installHttpConventions(fastify: FastifyInstance, options: ConventionOptions): void {
-  const { clock, operatorToken } = options;
+  const { clock, operatorToken, metrics } = options;
   installBodyParser(fastify);
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -147,6 +149,7 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
   });
 
   fastify.addHook('onResponse', (request, reply, done) => {
+    metrics.observe(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
     request.log.info(
       { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       'request completed',
