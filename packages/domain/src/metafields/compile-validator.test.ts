@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkMetaobjectReferences } from './check-references';
-import { compileValidator, tryCompileValidator } from './compile-validator';
+import { compileValidator, RULES_ONLY, tryCompileValidator } from './compile-validator';
 import { InvalidDefinitionError } from './format-issues';
 
 const NEW = { version: 'v20260901' };
@@ -61,6 +61,15 @@ describe('empty values by version (decisions §2.6)', () => {
       expect(validate('["ab",""]', ctx)).toMatchObject({ ok: true, value: { kind: 'list', elements: [{ text: 'ab' }, null] } });
     }
     expect(compileValidator({ type: 'list.date', validations: rules(['min', '2026-01-01']) })('["", "2026-01-02"]', NEW).ok).toBe(true);
+  });
+
+  it('judged against the definition alone (RULES_ONLY, the re-check, §8.12), "" stays valid and the rest is judged as ever', () => {
+    const validate = compileValidator({ type: 'single_line_text_field', validations: rules(['max', '10']) });
+    expect(validate('', RULES_ONLY)).toEqual({ ok: true, value: { kind: 'empty' }, references: [] });
+    expect(validate('x'.repeat(15), RULES_ONLY)).toEqual({
+      ok: false,
+      issues: [{ field: 'value', message: 'value: has a maximum length of 10 (rule max)' }],
+    });
   });
 
   it('an empty list is not an empty value', () => {

@@ -16,8 +16,13 @@ import { valueParserFor } from './parse-value';
 // once: the basic check, then, only when it passes, the rules.
 
 export interface ValidateContext {
-  /** The API version of the request (decisions §2.6). */
-  readonly version: string;
+  /**
+   * The API version of the request (decisions §2.6), which decides whether `""` is refused. `null`
+   * judges the value against the definition alone, as the background re-check does (decisions
+   * §8.12): emptiness is a rule of the version that wrote a value, so a stored `""` (only ever
+   * accepted by a version before v20260901) stays valid whatever the definition's rules become.
+   */
+  readonly version: string | null;
   /**
    * Optional lookup for callers that already hold the store's metaobjects: when given, references
    * are checked inline. Otherwise check `references` of the result in one query afterwards.
@@ -41,6 +46,9 @@ export interface ValidatorDefinition {
   readonly validations?: readonly RuleInput[] | null;
 }
 
+/** The context of a judgement against the definition alone, without a request's version (the re-check). */
+export const RULES_ONLY: ValidateContext = Object.freeze({ version: null });
+
 const EMPTY: ValueResult = Object.freeze({ ok: true, value: Object.freeze({ kind: 'empty' }), references: NO_REFERENCES });
 
 // Issues of the call in progress; copied out only on failure so a passing value allocates no list.
@@ -60,7 +68,7 @@ function build(set: CompiledRuleSet): ValueValidator {
   return (raw, ctx) => {
     if (raw === '') {
       // decisions §2.6: from v20260901 an empty value is refused; before it, accepted without rules.
-      return rejectsEmptyValue(ctx.version) ? { ok: false, issues: [makeIssue('value', "can't be blank")] } : EMPTY;
+      return ctx.version !== null && rejectsEmptyValue(ctx.version) ? { ok: false, issues: [makeIssue('value', "can't be blank")] } : EMPTY;
     }
     // Empty unless an earlier call threw midway; setting length costs even when it changes nothing.
     if (scratch.length !== 0) scratch.length = 0;

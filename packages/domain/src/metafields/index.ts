@@ -54,6 +54,7 @@ export type { DefinitionReference, NormalizedRule } from './compile-rule-set';
 export {
   compileValidator,
   tryCompileValidator,
+  RULES_ONLY,
   type ValidateContext,
   type ValueResult,
   type ValueValidator,
