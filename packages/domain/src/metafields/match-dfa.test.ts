@@ -1,0 +1,90 @@
+import fc from 'fast-check';
+import { RE2JS } from 're2js';
+import { describe, expect, it } from 'vitest';
+import { compileDfaTest } from './match-dfa';
+
+const dfa = (source: string) => {
+  const re = RE2JS.compile(source);
+  const test = compileDfaTest(re);
+  if (!test) throw new Error(`no DFA for ${source}`);
+  return test;
+};
+
+// Pieces of RE2 syntax that exercise every instruction and empty-width flag the DFA runs.
+const atom = fc.constantFrom(
+  'a', 'b', 'c', '_', '1', ' ', '\\n', 'é', '😀', '.', '\\d', '\\w', '\\s', '\\W', '[ab]', '[^a]', '[a-c1]',
+  '\\b', '\\B', '^', '$', '\\A', '\\z', '(?s:.)', '\\pL', '[[:alpha:]]', '(?:)',
+);
+const pattern: fc.Arbitrary<string> = fc.letrec<{ re: string }>((tie) => ({
+  re: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    atom,
+    fc.tuple(tie('re'), tie('re')).map(([a, b]) => a + b),
+    fc.tuple(tie('re'), tie('re')).map(([a, b]) => `(?:${a}|${b})`),
+    fc.tuple(tie('re'), fc.constantFrom('*', '+', '?', '{2}', '{1,3}', '*?', '+?', '{0,2}')).map(([a, q]) => `(?:${a})${q}`),
+    tie('re').map((a) => `(${a})`),
+    tie('re').map((a) => `(?m:${a})`),
+  ),
+})).re;
+const text = fc
+  .array(fc.constantFrom('a', 'b', 'c', '_', '1', ' ', '\n', 'é', '😀', 'Z', '-'), { maxLength: 14 })
+  .map((chars) => chars.join(''));
+
+describe(compileDfaTest.name, () => {
+  it('answers exactly as re2js on generated patterns and texts (search semantics)', () => {
+    fc.assert(
+      fc.property(pattern, fc.array(text, { minLength: 1, maxLength: 8 }), (source, texts) => {
+        const re = RE2JS.compile(source);
+        const test = compileDfaTest(re);
+        if (!test) return;
+        for (const s of texts) expect(test(s), `/${source}/ on ${JSON.stringify(s)}`).toBe(re.test(s));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('searches the value: an unanchored pattern matches anywhere, an anchored one only where anchored', () => {
+    const code = dfa('^[A-Z]{2,4}-[0-9]{3,6}$');
+    expect(code('AB-123')).toBe(true);
+    expect(code('ABCD-123456')).toBe(true);
+    expect(code('xAB-123')).toBe(false);
+    expect(code('AB-1234567')).toBe(false);
+    expect(code('')).toBe(false);
+    const inside = dfa('[0-9]{3}');
+    expect(inside('order 123 shipped')).toBe(true);
+    expect(inside('order 12 shipped')).toBe(false);
+  });
+
+  it('honours line, text and word boundaries', () => {
+    expect(dfa('(?m)^b$')('a\nb\nc')).toBe(true);
+    expect(dfa('^b$')('a\nb\nc')).toBe(false);
+    expect(dfa('\\bcat\\b')('a cat sat')).toBe(true);
+    expect(dfa('\\bcat\\b')('concatenate')).toBe(false);
+    expect(dfa('\\Bcat\\B')('concatenate')).toBe(true);
+    expect(dfa('a\\z')('ba')).toBe(true);
+    expect(dfa('a\\z')('ab')).toBe(false);
+  });
+
+  it('reads characters outside the BMP as one code point', () => {
+    expect(dfa('^.$')('😀')).toBe(true);
+    expect(dfa('^..$')('😀')).toBe(false);
+    expect(dfa('^\\pL+$')('Ωmega')).toBe(true);
+  });
+
+  it('stays linear on patterns that make backtracking engines explode', () => {
+    const test = dfa('(a+)+$');
+    const evil = `${'a'.repeat(50_000)}!`;
+    expect(test(evil)).toBe(false);
+    expect(test('aaa')).toBe(true);
+  });
+
+  it('leaves to re2js what it does not run, and falls back past its state budget with the same answers', () => {
+    expect(compileDfaTest(RE2JS.compile('(?i)abc'))).toBeUndefined();
+    // (a|b)*a(a|b){12}: a DFA needs 2^13 states for it, more than the budget.
+    const source = '(?:a|b)*a(?:a|b){12}';
+    const re = RE2JS.compile(source);
+    const test = compileDfaTest(re)!;
+    const texts = fc.sample(fc.array(fc.constantFrom('a', 'b'), { minLength: 10, maxLength: 40 }).map((c) => c.join('')), { numRuns: 300, seed: 7 });
+    for (const s of texts) expect(test(s)).toBe(re.test(s));
+  });
+});

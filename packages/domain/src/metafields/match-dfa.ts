@@ -1,0 +1,348 @@
+import type { RE2JS } from 're2js';
+
+/*
+ * decisions §8.11: a faster engine for the patterns users write most, with the same answers and the
+ * same linear-time bound as RE2. re2js compiles the pattern (its syntax, its checks, its program);
+ * this runs that program as a lazily built DFA specialised to one question, "does the pattern match
+ * anywhere?", over the code points of a JavaScript string: one table lookup per character once the
+ * states a workload visits are built. A state is built once, in time linear in the program, so the
+ * total is linear in the text. When a program needs more states than the budget, the pattern stays
+ * on re2js, which is linear too. Programs this does not handle (case folding, lookbehind) are left
+ * to re2js from the start.
+ */
+
+// re2js's instruction opcodes and empty-width flags (RE2's), pinned with re2js 2.10.0 and checked
+// by the differential tests against re2js itself.
+const ALT = 1;
+const ALT_MATCH = 2;
+const CAPTURE = 3;
+const EMPTY_WIDTH = 4;
+const FAIL = 5;
+const MATCH = 6;
+const NOP = 7;
+const RUNE = 8;
+const RUNE1 = 9;
+const RUNE_ANY = 10;
+const RUNE_ANY_NOT_NL = 11;
+
+const BEGIN_LINE = 1;
+const END_LINE = 2;
+const BEGIN_TEXT = 4;
+const END_TEXT = 8;
+const WORD_BOUNDARY = 16;
+const NO_WORD_BOUNDARY = 32;
+/** A state bit beside the empty-width flags: the previous character was a word character. */
+const LAST_WORD = 64;
+
+const FOLD_CASE = 1;
+const MAX_RUNE = 0x10ffff;
+
+/** Table entries: a state index, or one of these. */
+const UNBUILT = -1;
+const MATCHED = -2;
+/** An anchored program with nothing left to try: no later character can bring a match. */
+const DEAD = -3;
+
+/** States a pattern may build before it is left to re2js: bounds memory per compiled pattern. */
+const MAX_STATES = 4096;
+/** Transition-table cells (states x character classes) a pattern may hold. */
+const MAX_CELLS = 1 << 20;
+
+interface Inst {
+  op: number;
+  out: number;
+  arg: number;
+  runes: Int32Array;
+  matchRune(r: number): boolean;
+}
+
+interface Prog {
+  inst: Inst[];
+  start: number;
+}
+
+const isWord = (r: number): boolean =>
+  (r >= 0x30 && r <= 0x39) || (r >= 0x41 && r <= 0x5a) || (r >= 0x61 && r <= 0x7a) || r === 0x5f;
+
+/** The compiled program of a re2js pattern, if this engine can run it. */
+function programOf(re: RE2JS): Prog | undefined {
+  const prog = (re as unknown as { re2Input?: { prog?: Prog } }).re2Input?.prog;
+  if (!prog || !Array.isArray(prog.inst) || typeof prog.start !== 'number') return undefined;
+  for (const inst of prog.inst) {
+    switch (inst.op) {
+      case ALT:
+      case ALT_MATCH:
+      case CAPTURE:
+      case EMPTY_WIDTH:
+      case FAIL:
+      case MATCH:
+      case NOP:
+      case RUNE_ANY:
+      case RUNE_ANY_NOT_NL:
+        break;
+      case RUNE:
+      case RUNE1:
+        if ((inst.arg & FOLD_CASE) !== 0 && inst.runes.length === 1) return undefined;
+        break;
+      default:
+        return undefined; // lookbehind, or an opcode this engine does not know
+    }
+  }
+  return prog;
+}
+
+/**
+ * Splits the code points into classes no instruction tells apart: characters of one class match
+ * the same instructions, and are equally newline or not, word character or not.
+ */
+function characterClasses(prog: Prog, needsLine: boolean, needsWord: boolean): { bounds: Int32Array; latin1: Int32Array } {
+  const set = new Set<number>();
+  const range = (lo: number, hi: number) => {
+    set.add(lo);
+    if (hi < MAX_RUNE) set.add(hi + 1);
+  };
+  for (const inst of prog.inst) {
+    if (inst.op === RUNE || inst.op === RUNE1) {
+      if (inst.runes.length === 1) range(inst.runes[0]!, inst.runes[0]!);
+      else for (let j = 0; j + 1 < inst.runes.length; j += 2) range(inst.runes[j]!, inst.runes[j + 1]!);
+    } else if (inst.op === RUNE_ANY_NOT_NL) range(10, 10);
+  }
+  if (needsLine) range(10, 10);
+  if (needsWord) {
+    range(0x30, 0x39);
+    range(0x41, 0x5a);
+    range(0x5f, 0x5f);
+    range(0x61, 0x7a);
+  }
+  set.delete(0);
+  const bounds = Int32Array.from(set).sort();
+  const latin1 = new Int32Array(256);
+  for (let r = 0; r < 256; r++) latin1[r] = classOf(bounds, r);
+  return { bounds, latin1 };
+}
+
+/** The class of `r`: how many class starts are at or below it. */
+function classOf(bounds: Int32Array, r: number): number {
+  let lo = 0;
+  let hi = bounds.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (bounds[mid]! <= r) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first code point of each class, the one the class is stepped with when its transition is built. */
+function representatives(bounds: Int32Array): Int32Array {
+  const reps = new Int32Array(bounds.length + 1);
+  for (let k = 0; k < bounds.length; k++) reps[k + 1] = bounds[k]!;
+  return reps;
+}
+
+class Dfa {
+  private readonly classes: { bounds: Int32Array; latin1: Int32Array };
+  private readonly reps: Int32Array;
+  private readonly numClasses: number;
+  /** Whether matches can start only at the beginning of the text (the program begins with `^`). */
+  private readonly anchored: boolean;
+  private readonly needsLine: boolean;
+  private readonly needsWord: boolean;
+  private readonly ids = new Map<string, number>();
+  private readonly pcs: Int32Array[] = [];
+  private readonly flags: number[] = [];
+  private readonly tables: Int32Array[] = [];
+  /** Per state: 0 not known yet, 1 no match at the end of the text, 2 a match there. */
+  private readonly endVerdicts: number[] = [];
+  private readonly start: number;
+  overflowed = false;
+
+  constructor(private readonly prog: Prog) {
+    let empties = 0;
+    for (const inst of prog.inst) if (inst.op === EMPTY_WIDTH) empties |= inst.arg;
+    this.needsLine = (empties & (BEGIN_LINE | END_LINE)) !== 0;
+    this.needsWord = (empties & (WORD_BOUNDARY | NO_WORD_BOUNDARY)) !== 0;
+    this.classes = characterClasses(prog, this.needsLine, this.needsWord);
+    this.reps = representatives(this.classes.bounds);
+    this.numClasses = this.classes.bounds.length + 1;
+    this.anchored = (this.startCondition() & BEGIN_TEXT) !== 0;
+    this.start = this.state([prog.start], BEGIN_TEXT | BEGIN_LINE);
+  }
+
+  /** The empty-width flags every match must satisfy before its first character. */
+  private startCondition(): number {
+    let flags = 0;
+    for (let pc = this.prog.start, steps = 0; steps < this.prog.inst.length; steps++) {
+      const inst = this.prog.inst[pc]!;
+      if (inst.op === EMPTY_WIDTH) flags |= inst.arg;
+      else if (inst.op !== CAPTURE && inst.op !== NOP) break;
+      pc = inst.out;
+    }
+    return flags;
+  }
+
+  /**
+   * The instructions reachable from `from` without consuming a character, given the empty-width
+   * `flags` that hold here: rune instructions, MATCH, and the empty-width instructions still waiting
+   * for a flag (they may hold once the next character is known).
+   */
+  private closure(from: ArrayLike<number>, flags: number): number[] {
+    const seen = new Uint8Array(this.prog.inst.length);
+    const out: number[] = [];
+    const stack: number[] = [];
+    for (let i = from.length - 1; i >= 0; i--) stack.push(from[i]!);
+    while (stack.length > 0) {
+      const pc = stack.pop()!;
+      if (seen[pc]) continue;
+      seen[pc] = 1;
+      const inst = this.prog.inst[pc]!;
+      switch (inst.op) {
+        case ALT:
+        case ALT_MATCH:
+          stack.push(inst.arg, inst.out);
+          break;
+        case CAPTURE:
+        case NOP:
+          stack.push(inst.out);
+          break;
+        case EMPTY_WIDTH:
+          if ((inst.arg & ~flags) === 0) stack.push(inst.out);
+          else out.push(pc);
+          break;
+        case FAIL:
+          break;
+        default:
+          out.push(pc);
+      }
+    }
+    return out.sort((a, b) => a - b);
+  }
+
+  private hasMatch(pcs: ArrayLike<number>): boolean {
+    for (let i = 0; i < pcs.length; i++) if (this.prog.inst[pcs[i]!]!.op === MATCH) return true;
+    return false;
+  }
+
+  /** The state of the closure of `from` under `flags` (made if new); MATCHED if it holds a match. */
+  private state(from: ArrayLike<number>, flags: number): number {
+    const pcs = this.closure(from, flags & (BEGIN_LINE | BEGIN_TEXT));
+    if (this.hasMatch(pcs)) return MATCHED;
+    if (pcs.length === 0 && this.anchored) return DEAD;
+    // Only what a later closure can still read is part of the state's identity.
+    let kept = 0;
+    if (pcs.some((pc) => this.prog.inst[pc]!.op === EMPTY_WIDTH)) kept = flags & (BEGIN_LINE | BEGIN_TEXT);
+    if (this.needsWord) kept |= flags & LAST_WORD;
+    const key = `${kept}:${pcs.join(',')}`;
+    const known = this.ids.get(key);
+    if (known !== undefined) return known;
+    if (this.pcs.length >= MAX_STATES || (this.pcs.length + 1) * this.numClasses > MAX_CELLS) {
+      this.overflowed = true;
+      return UNBUILT;
+    }
+    const id = this.pcs.length;
+    this.ids.set(key, id);
+    this.pcs.push(Int32Array.from(pcs));
+    this.flags.push(kept);
+    this.tables.push(new Int32Array(this.numClasses).fill(UNBUILT));
+    this.endVerdicts.push(0);
+    return id;
+  }
+
+  /** The flags that hold between the character before (state) and `r` (-1: the end of the text). */
+  private before(state: number, r: number): number {
+    let flags = this.flags[state]!;
+    if (r < 0) flags |= END_TEXT | END_LINE;
+    else if (r === 10) flags |= END_LINE;
+    const lastWord = (flags & LAST_WORD) !== 0;
+    flags |= (r >= 0 && isWord(r)) === lastWord ? NO_WORD_BOUNDARY : WORD_BOUNDARY;
+    return flags;
+  }
+
+  /** Builds the transition of `state` on the class of `r`. */
+  private step(state: number, cls: number, r: number): number {
+    const flags = this.before(state, r);
+    const pcs = this.closure(this.pcs[state]!, flags);
+    if (this.hasMatch(pcs)) return (this.tables[state]![cls] = MATCHED);
+    const next: number[] = [];
+    for (const pc of pcs) {
+      const inst = this.prog.inst[pc]!;
+      switch (inst.op) {
+        case RUNE:
+        case RUNE1:
+          if (inst.matchRune(r)) next.push(inst.out);
+          break;
+        case RUNE_ANY:
+          next.push(inst.out);
+          break;
+        case RUNE_ANY_NOT_NL:
+          if (r !== 10) next.push(inst.out);
+          break;
+      }
+    }
+    if (!this.anchored) next.push(this.prog.start);
+    const after = (r === 10 ? BEGIN_LINE : 0) | (isWord(r) ? LAST_WORD : 0);
+    const target = this.state(next, after);
+    if (target !== UNBUILT) this.tables[state]![cls] = target;
+    return target;
+  }
+
+  private endMatches(state: number): boolean {
+    let verdict = this.endVerdicts[state]!;
+    if (verdict === 0) {
+      verdict = this.hasMatch(this.closure(this.pcs[state]!, this.before(state, -1))) ? 2 : 1;
+      this.endVerdicts[state] = verdict;
+    }
+    return verdict === 2;
+  }
+
+  /** true / false, or undefined when the state budget ran out (the caller asks re2js). */
+  test(s: string): boolean | undefined {
+    let state = this.start;
+    if (state === MATCHED) return true;
+    if (state === DEAD) return false;
+    if (state === UNBUILT) return undefined;
+    const { latin1, bounds } = this.classes;
+    const tables = this.tables;
+    const n = s.length;
+    for (let i = 0; i < n; i++) {
+      let r = s.charCodeAt(i);
+      if (r >= 0xd800 && r <= 0xdbff && i + 1 < n) {
+        const low = s.charCodeAt(i + 1);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          r = ((r - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+          i++;
+        }
+      }
+      const cls = r < 256 ? latin1[r]! : classOf(bounds, r);
+      let next = tables[state]![cls]!;
+      if (next === UNBUILT) {
+        next = this.step(state, cls, this.reps[cls]!);
+        if (next === UNBUILT) return undefined;
+      }
+      if (next < 0) return next === MATCHED;
+      state = next;
+    }
+    return this.endMatches(state);
+  }
+}
+
+/**
+ * A DFA matcher for the compiled re2js pattern `re` (search semantics, like `re.test`), or
+ * undefined when this engine does not run its program. Past its state budget it answers with
+ * `re.test` from then on.
+ */
+export function compileDfaTest(re: RE2JS): ((s: string) => boolean) | undefined {
+  const prog = programOf(re);
+  if (!prog) return undefined;
+  const dfa = new Dfa(prog);
+  if (dfa.overflowed) return undefined;
+  let fallback = false;
+  return (s: string) => {
+    if (!fallback) {
+      const verdict = dfa.test(s);
+      if (verdict !== undefined) return verdict;
+      fallback = true;
+    }
+    return re.test(s);
+  };
+}
