@@ -77,5 +77,6 @@ export {
   type NormalizedDefinition,
 } from './validate-definition';
 export { validateDefinitionUpdate, type DefinitionPatch, type DefinitionUpdateResult } from './validate-definition-update';
-export { expandAppNamespace, appIdOfNamespace, effectiveAccess } from './resolve-access';
+export { APP_NAMESPACE_PREFIX, expandAppNamespace, appIdOfNamespace, parseNamespace, type NamespaceParts } from './parse-namespace';
+export { effectiveAccess, resolveAccess, type AccessCaller, type AccessTarget } from './resolve-access';
 export { isAllowed, accessOutcome, type DefinitionActor, type DefinitionAction } from './resolve-permissions';

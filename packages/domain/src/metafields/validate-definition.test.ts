@@ -61,6 +61,24 @@ describe('namespace (decisions §8.2)', () => {
     expect(with_({ namespace: '$app:a b c' })).toEqual(['namespace: can only contain letters, digits, hyphens and underscores']);
     expect(validateDefinition({ ...BASE, namespace: '$app:reviews' })).toMatchObject({ ok: true, value: { namespace: '$app:reviews' } });
   });
+
+  it('reads the stored spelling app--{id}--x exactly as $app:x: the same rules on x (decisions §8.2)', () => {
+    for (const [stored, app] of [
+      ['app--1--ab', '$app:ab'],
+      ['app--1--', '$app:'],
+      [`app--1--${'a'.repeat(250)}`, `$app:${'a'.repeat(250)}`],
+      [`app--1--${'a'.repeat(256)}`, `$app:${'a'.repeat(256)}`],
+      ['app--12--a b', '$app:a b'],
+      ['app--12--custom', '$app:custom'],
+    ]) {
+      expect(with_({ namespace: stored }), stored).toEqual(with_({ namespace: app }));
+    }
+    expect(with_({ namespace: 'app--1--ab' })).toEqual(['namespace: is too short (minimum is 3 characters)']);
+    // 261 characters in the stored spelling, 250 in x: accepted, as `$app:` + 250 is.
+    expect(with_({ namespace: `app--1--${'a'.repeat(250)}` })).toEqual([]);
+    // Not the stored spelling (no app id): a shared namespace, checked whole.
+    expect(with_({ namespace: 'app--x--ab' })).toEqual([]);
+  });
 });
 
 describe('key (spec: letters, digits, -, _; 3-64)', () => {

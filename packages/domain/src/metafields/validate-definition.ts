@@ -1,6 +1,7 @@
 import { checkRuleSet, type DefinitionReference, type NormalizedRule } from './compile-rule-set';
 import { codePointLength, isSupportedType, type MetafieldType } from './define-types';
 import { makeIssue, type Issue } from './format-issues';
+import { APP_NAMESPACE_PREFIX, parseNamespace } from './parse-namespace';
 
 // A metafield definition as a whole (spec "Metafield definition", decisions §8.1-8.3), every
 // problem reported at once.
@@ -11,7 +12,7 @@ export type OwnerResource = (typeof OWNER_RESOURCES)[number];
 export const ACCESS_ADMIN_VALUES = ['MERCHANT_READ_WRITE', 'MERCHANT_READ', 'PUBLIC_READ', 'PRIVATE', 'NONE'] as const;
 export type AccessAdmin = (typeof ACCESS_ADMIN_VALUES)[number];
 
-export const APP_NAMESPACE_PREFIX = '$app:';
+export { APP_NAMESPACE_PREFIX };
 export const NAMESPACE_LENGTH = { min: 3, max: 255 } as const;
 export const KEY_LENGTH = { min: 3, max: 64 } as const;
 export const NAME_MAX_LENGTH = 255;
@@ -31,11 +32,11 @@ export interface DefinitionInput {
 
 export interface NormalizedDefinition {
   readonly owner_resource: OwnerResource;
-  /** As sent: `$app:x` stays so; the API stores it as `app--{app_id}--x` (see expandAppNamespace). */
+  /** As sent: `$app:x` stays so; the API stores it as `app--{app_id}--x` (see expandAppNamespace and parseNamespace). */
   readonly namespace: string;
   readonly key: string;
   readonly name: string;
-  /** null when not given or given empty. */
+  /** null when never given; `""` when given (or cleared) empty. */
   readonly description: string | null;
   readonly type: MetafieldType;
   readonly validations: readonly NormalizedRule[];
@@ -88,13 +89,14 @@ function checkOwner(value: unknown, issues: Issue[]): OwnerResource | undefined 
   return undefined;
 }
 
-// decisions §8.2: 3-255 letters, digits, `-`, `_`, or `$app:` followed by such a name.
+// decisions §8.2: 3-255 letters, digits, `-`, `_`, or `$app:` followed by such a name. The stored
+// spelling of an app namespace, `app--{id}--x`, is that same namespace: its `x` is what is checked,
+// so whatever create accepts in either spelling stays valid when read back in the other.
 function checkNamespace(value: unknown, issues: Issue[]): string | undefined {
   const namespace = requiredText('namespace', value, issues);
   if (namespace === undefined) return undefined;
   const before = issues.length;
-  const name = namespace.startsWith(APP_NAMESPACE_PREFIX) ? namespace.slice(APP_NAMESPACE_PREFIX.length) : namespace;
-  checkHandle('namespace', name, NAMESPACE_LENGTH, issues);
+  checkHandle('namespace', parseNamespace(namespace).name, NAMESPACE_LENGTH, issues);
   return issues.length === before ? namespace : undefined;
 }
 
