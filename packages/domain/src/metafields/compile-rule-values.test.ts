@@ -34,7 +34,8 @@ describe('allowed_domains', () => {
     expect(problem('url', 'allowed_domains', '["https://example.com","http://shop.example.com:8080/path"]')).toBeNull();
     expect(problem('list.link', 'allowed_domains', list(100, (i) => `https://d${i}.example`))).toBeNull();
     expect(problem('url', 'allowed_domains', list(101, (i) => `https://d${i}.example`))).toBe('validations[0].value: has too many entries (maximum is 100) (rule allowed_domains)');
-    expect(problem('url', 'allowed_domains', '[]')).toBe('validations[0].value: must contain at least one URL (rule allowed_domains)');
+    // Only choices must be non-empty (spec rules table): [] is no restriction.
+    expect(problem('url', 'allowed_domains', '[]')).toBeNull();
     expect(problem('url', 'allowed_domains', 'https://example.com')).toBe('validations[0].value: must be a JSON array of strings (rule allowed_domains)');
   });
   it('refuses bare domain names and URLs without an http(s) protocol', () => {

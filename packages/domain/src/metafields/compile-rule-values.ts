@@ -71,7 +71,6 @@ const WEB_SCHEMES: ReadonlySet<string> = new Set(['http', 'https']);
 const allowedDomains: RuleCompiler = (type, raw) => {
   const list = jsonStringArray(raw);
   if (list === undefined) return NOT_STRING_ARRAY;
-  if (list.length === 0) return 'must contain at least one URL';
   if (list.length > ALLOWED_DOMAINS_MAX) return `has too many entries (maximum is ${ALLOWED_DOMAINS_MAX})`;
   const origins = new Set<string>();
   for (const entry of list) {
@@ -81,6 +80,9 @@ const allowedDomains: RuleCompiler = (type, raw) => {
     }
     origins.add(url.origin);
   }
+  // The spec requires a non-empty array only for choices: an empty one means no origin restriction,
+  // as file_type_options' empty array means no file-type restriction.
+  if (origins.size === 0) return { check: null };
   const isLink = type === 'link';
   const fail = ruleFailure('is not from an allowed domain (rule allowed_domains)', isLink ? '.url' : '');
   return {

@@ -36,6 +36,11 @@ describe('allowed_domains', () => {
     expect(messages('url', rule, 'https://shop.example.com@evil.test/')).toEqual(refused);
     expect(messages('url', rule, 'mailto:a@shop.example.com')).toEqual(refused);
   });
+  it('an empty array is no restriction, like file_type_options []', () => {
+    for (const [type, value] of [['url', 'https://any.example/x'], ['link', '{"text":"x","url":"http://other.test"}'], ['list.url', '["mailto:a@b.example"]']] as const) {
+      expect(messages(type, [['allowed_domains', '[]']], value), type).toEqual([]);
+    }
+  });
   it('checks the url field of links', () => {
     expect(messages('link', rule, '{"text":"x","url":"https://shop.example.com"}')).toEqual([]);
     expect(messages('link', rule, '{"text":"x","url":"https://other.example"}')).toEqual(['value.url: is not from an allowed domain (rule allowed_domains)']);
