@@ -31,8 +31,10 @@ describe('validateDefinitionUpdate (spec operations rule 3, decisions §8.5)', (
     expect(result).toMatchObject({ ok: true, value: { name: 'Label', description: 'New', access: { admin: 'PRIVATE' } }, validationsChanged: false });
   });
 
-  it('clears stored text with an empty string', () => {
-    expect(validateDefinitionUpdate(stored(), { description: '' })).toMatchObject({ ok: true, value: { description: null } });
+  it('clears stored text with an empty string: the description becomes "", not "never given" (spec update rule 3)', () => {
+    expect(validateDefinitionUpdate(stored(), { description: '' })).toMatchObject({ ok: true, value: { description: '' } });
+    expect(validateDefinitionUpdate({ ...stored(), description: '' }, { description: null })).toMatchObject({ ok: true, value: { description: '' } });
+    expect(validateDefinitionUpdate({ ...stored(), description: null }, {})).toMatchObject({ ok: true, value: { description: null } });
     expect(validateDefinitionUpdate(stored(), { access: { admin: '' } })).toMatchObject({ ok: true, value: { access: null } });
   });
 

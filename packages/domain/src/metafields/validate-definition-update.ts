@@ -45,7 +45,7 @@ export function validateDefinitionUpdate(stored: NormalizedDefinition, patch: De
     key: stored.key,
     type: stored.type,
     name: kept(patch.name, stored.name),
-    description: patch.description === '' ? null : kept(patch.description, stored.description),
+    description: kept(patch.description, stored.description),
     validations: kept(patch.validations, stored.validations),
     access: mergeAccess(patch.access, stored.access),
   };

@@ -110,7 +110,7 @@ describe('description (decisions §8.3: optional, 0-255)', () => {
     expect(with_({ description: 'd'.repeat(255) })).toEqual([]);
     expect(with_({ description: 'd'.repeat(256) })).toEqual(['description: is too long (maximum is 255 characters)']);
     expect(with_({ description: 5 })).toEqual(['description: must be a string']);
-    expect(validateDefinition({ ...BASE, description: '' })).toMatchObject({ ok: true, value: { description: null } });
+    expect(validateDefinition({ ...BASE, description: '' })).toMatchObject({ ok: true, value: { description: '' } });
     expect(validateDefinition({ ...BASE, description: null })).toMatchObject({ ok: true, value: { description: null } });
   });
 });

@@ -120,8 +120,10 @@ function checkName(value: unknown, issues: Issue[]): string | undefined {
   return issues.length === before ? name : undefined;
 }
 
+// Not given (or null): null. Given, even as "": that text (spec, update rule 3: "" clears the stored
+// text, so an update answers "", which is not the same as never having had one).
 function checkDescription(value: unknown, issues: Issue[]): string | null | undefined {
-  if (isBlank(value)) return null;
+  if (value === undefined || value === null) return null;
   if (typeof value !== 'string') {
     issues.push(makeIssue('description', NOT_A_STRING));
     return undefined;
