@@ -194,6 +194,28 @@ describe('app namespaces: $app: (decisions §8.2)', () => {
     expect((await a.defs.get(fromA.body.definition.id)).body.definition.name).toBe(fromA.body.definition.name);
   });
 
+  it('decisions §8.2: app--{own id}--x is $app:x, checked on x alike, so whatever create accepts stays updatable in either spelling', async () => {
+    for (const namespace of ['$app:ab', `app--${a.appId}--ab`]) {
+      const r = await a.defs.create(aDefinition({ namespace }));
+      expect([r.status, r.body.errors], namespace).toEqual([422, 'namespace: is too short (minimum is 3 characters)']);
+    }
+    for (const namespace of [`$app:${'n'.repeat(256)}`, `app--${a.appId}--${'n'.repeat(256)}`]) {
+      const r = await a.defs.create(aDefinition({ namespace }));
+      expect([r.status, r.body.errors], 'too long').toEqual([422, 'namespace: is too long (maximum is 255 characters)']);
+    }
+    const long = 'n'.repeat(250);
+    for (const [i, namespace] of [`$app:${long}`, `app--${a.appId}--${long}`].entries()) {
+      const created = await a.defs.create(aDefinition({ namespace, key: `long_${i}` }));
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.definition.namespace).toBe(`app--${a.appId}--${long}`);
+      for (const spelling of [`app--${a.appId}--${long}`, `$app:${long}`]) {
+        const updated = await a.defs.update({ owner_resource: 'products', namespace: spelling, key: `long_${i}`, name: `Renamed via ${spelling.slice(0, 8)}` });
+        expect(updated.status, updated.text).toBe(200);
+        expect(updated.body.definition.id).toBe(created.body.definition.id);
+      }
+    }
+  });
+
   it('follows an explicit access inside an app namespace: PUBLIC_READ is readable by other apps, not writable', async () => {
     const d = (await a.defs.create(aDefinition({ namespace: '$app:public', access: { admin: 'PUBLIC_READ' } }))).body.definition;
     expect((await b.defs.get(d.id)).status).toBe(200);
@@ -202,12 +224,27 @@ describe('app namespaces: $app: (decisions §8.2)', () => {
     expect((await b.defs.remove(d.id)).status).toBe(403);
   });
 
-  it('honours an explicit NONE inside an app namespace: the creating app opened it to other apps', async () => {
+  it('decisions §8.2 "only that app may use it": NONE inside an app namespace lets other apps read, never update or delete (403)', async () => {
     const d = (await a.defs.create(aDefinition({ namespace: '$app:open', access: { admin: 'NONE' } }))).body.definition;
     expect((await b.defs.get(d.id)).status).toBe(200);
+    expect(await listedIds(b, `&namespace=${d.namespace}`)).toEqual([d.id]);
     const r = await b.defs.update({ owner_resource: 'products', namespace: d.namespace, key: d.key, name: 'Changed by b' });
-    expect(r.status).toBe(200);
-    expect(r.body.definition.name).toBe('Changed by b');
+    expect(r.status).toBe(403);
+    expect(r.body.errors).toBe(`namespace: ${d.namespace} is reserved to another app; only that app may update its definitions (decisions §8.2)`);
+    const removed = await b.defs.remove(d.id, '&delete_all_associated_metafields=true');
+    expect(removed.status).toBe(403);
+    expect(removed.body.errors).toMatch(/only that app may delete its definitions/);
+    const kept = await a.defs.get(d.id);
+    expect(kept.body.definition.name).toBe(d.name);
+    // The owner still manages it.
+    expect((await a.defs.update({ owner_resource: 'products', namespace: '$app:open', key: d.key, name: 'Changed by a' })).status).toBe(200);
+    expect((await a.defs.remove(d.id)).status).toBe(200);
+  });
+
+  it('decisions §8.2: an app namespace another app may not see stays a 404 to it on update and delete', async () => {
+    const d = (await a.defs.create(aDefinition({ namespace: '$app:closed' }))).body.definition;
+    expect((await b.defs.update({ owner_resource: 'products', namespace: d.namespace, key: d.key, name: 'x' })).status).toBe(404);
+    expect((await b.defs.remove(d.id)).status).toBe(404);
   });
 
   it('hides a PRIVATE app-namespace definition from the merchant too', async () => {

@@ -110,6 +110,22 @@ describe('app namespaces (decisions §8.2)', () => {
     expect(put.status).toBe(200);
   });
 
+  it('decisions §8.2: app--{own id}--x is checked on x like $app:x, so a 250-character x is written and rewritten in either spelling', async () => {
+    const long = 'v'.repeat(250);
+    await a.define({ namespace: `$app:${long}`, key: 'defined', type: 'single_line_text_field' });
+    for (const key of ['defined', 'undefined_key']) {
+      const created = await a.create(product, { namespace: `app--${appA}--${long}`, key, type: 'single_line_text_field', value: 'one' });
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.metafield.namespace).toBe(`app--${appA}--${long}`);
+      const again = await a.create(product, { namespace: `$app:${long}`, key, value: 'two', type: 'single_line_text_field' });
+      expect([again.status, again.body.metafield?.id]).toEqual([200, created.body.metafield.id]);
+      const put = await a.update(product, created.body.metafield.id, { value: 'three' });
+      expect(put.status, put.text).toBe(200);
+    }
+    const short = await a.create(product, { namespace: `app--${appA}--ab`, key: 'short', type: 'single_line_text_field', value: 'x' });
+    expect([short.status, short.body.errors]).toEqual([422, 'namespace: is too short (minimum is 3 characters)']);
+  });
+
   it("another app may not use it, even without a definition: its values are invisible (404), writes there 403; its own $app:x is its own", async () => {
     const mine = await a.create(product, { namespace: '$app:private', key: 'token', type: 'single_line_text_field', value: 'secret' });
     const id = mine.body.metafield.id as string;
@@ -141,6 +157,26 @@ describe('app namespaces (decisions §8.2)', () => {
     expect(value.status).toBe(201);
     expect((await b.get(product, value.body.metafield.id)).body.metafield.value).toBe('new');
     expect((await b.update(product, value.body.metafield.id, { value: 'old' })).status).toBe(403);
+  });
+
+  it('decisions §8.2 "only that app may use it": under NONE in an app namespace other apps read values but never write them (403)', async () => {
+    await a.define({ namespace: '$app:open', key: 'note', type: 'single_line_text_field', access: { admin: 'NONE' } });
+    const value = await a.create(product, { namespace: '$app:open', key: 'note', value: 'by A' });
+    expect(value.status).toBe(201);
+    const id = value.body.metafield.id as string;
+    expect((await b.get(product, id)).body.metafield.value).toBe('by A');
+    expect(ids(await b.list(product, `?namespace=app--${appA}--open`))).toEqual([id]);
+    const reserved = `namespace: app--${appA}--open is reserved to another app`;
+    const put = await b.update(product, id, { value: 'by B' });
+    expect([put.status, put.body.errors]).toEqual([403, reserved]);
+    const post = await b.create(product, { namespace: `app--${appA}--open`, key: 'note', value: 'by B' });
+    expect([post.status, post.body.errors]).toEqual([403, reserved]);
+    const bulk = await b.set([{ owner_resource: 'products', owner_id: product, namespace: `app--${appA}--open`, key: 'note', value: 'by B' }]);
+    expect([bulk.status, bulk.body.errors]).toEqual([403, `metafields[0].${reserved}`]);
+    const removed = await b.remove(product, id);
+    expect([removed.status, removed.body.errors]).toEqual([403, reserved]);
+    expect((await a.get(product, id)).body.metafield.value).toBe('by A');
+    expect((await a.update(product, id, { value: 'by A again' })).status).toBe(200);
   });
 
   it('the merchant sees app namespace values (an unset access behaves as MERCHANT_READ_WRITE, decisions §8.7)', async () => {

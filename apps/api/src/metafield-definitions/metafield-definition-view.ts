@@ -2,15 +2,14 @@ import { MAX_ID } from '../http/ids';
 import type { MetafieldDefinition } from '@platform/contract';
 import type { MetafieldDefinition as DefinitionRow } from '@platform/db';
 import {
-  accessOutcome,
   appIdOfNamespace,
   DomainError,
   effectiveAccess,
   formatInZone,
-  isAllowed,
+  resolveAccess,
   type AccessAdmin,
+  type AccessCaller,
   type DefinitionAction,
-  type DefinitionActor,
   type MetafieldType,
   type NormalizedDefinition,
   type NormalizedRule,
@@ -41,25 +40,18 @@ export function parseFlag(name: string, raw: string | undefined): boolean {
   throw new DomainError('INVALID_PARAMETER', `${name}: must be true or false`);
 }
 
-/**
- * A stored app namespace `app--{id}--x` in the `$app:x` spelling the domain's rules take: so that
- * re-validating the stored definition on update counts the length of `x`, not of the stored form,
- * and `effectiveAccess` sees an app namespace (decisions §8.2, §8.7).
- */
-function ruleNamespace(namespace: string): string {
-  const appId = appIdOfNamespace(namespace);
-  return appId === null ? namespace : `$app:${namespace.slice(`app--${appId}--`.length)}`;
-}
-
 export function rulesOf(row: Pick<DefinitionRow, 'validations'>): NormalizedRule[] {
   return JSON.parse(row.validations) as NormalizedRule[];
 }
 
-/** The stored definition as the domain's rule engine takes it. */
+/**
+ * The stored definition as the domain's rule engine takes it. The stored namespace `app--{id}--x`
+ * is read by the rules exactly as `$app:x` (decisions §8.2), so it is passed as stored.
+ */
 export function normalizedOf(row: DefinitionRow): NormalizedDefinition {
   return {
     owner_resource: row.ownerResource as OwnerResource,
-    namespace: ruleNamespace(row.namespace),
+    namespace: row.namespace,
     key: row.key,
     name: row.name,
     // The column is not nullable: "" is "not set" (the domain's null).
@@ -75,26 +67,41 @@ export function accessOf(row: DefinitionRow): AccessAdmin {
   return effectiveAccess(normalizedOf(row));
 }
 
-export function actorOf(row: DefinitionRow, caller: Caller): DefinitionActor {
-  if (caller.kind === 'merchant') return 'merchant';
-  return row.appId !== null && row.appId === caller.appId ? 'creator_app' : 'other_app';
+function accessCallerOf(caller: Caller): AccessCaller {
+  return caller.kind === 'merchant' ? caller : { kind: 'app', appId: caller.appId.toString() };
 }
 
-/** The spec's access table through the domain: 404 when the caller may not see it, 403 when it may not act. */
+function outcomeOf(row: DefinitionRow, caller: Caller, action: DefinitionAction) {
+  const target = { namespace: row.namespace, access: row.accessAdmin as AccessAdmin | null, creatorAppId: row.appId?.toString() ?? null };
+  return resolveAccess(target, accessCallerOf(caller), action);
+}
+
+/**
+ * The spec's access table and decisions §8.2 through the domain's resolveAccess: 404 when the caller
+ * may not see the definition, 403 when it may see it but not act (a read-only access, or another
+ * app's reserved namespace, where only that app writes).
+ */
 export function assertAllowed(row: DefinitionRow, caller: Caller, action: DefinitionAction): void {
-  const outcome = accessOutcome(accessOf(row), actorOf(row, caller), action);
+  const outcome = outcomeOf(row, caller, action);
   if (outcome === 'not_found') throw new DomainError('NOT_FOUND', 'Not Found');
   if (outcome === 'forbidden') {
+    const owner = appIdOfNamespace(row.namespace);
+    if (caller.kind === 'app' && owner !== null && owner !== caller.appId.toString()) {
+      throw new DomainError('ACCESS_DENIED', `namespace: ${row.namespace} is reserved to another app; only that app may ${action} its definitions (decisions §8.2)`);
+    }
     const admin = row.accessAdmin ?? `unset, behaving as ${accessOf(row)}`;
     throw new DomainError('ACCESS_DENIED', `This definition's access (admin: ${admin}) does not let you ${action} it`);
   }
 }
 
 export function isVisible(row: DefinitionRow, caller: Caller): boolean {
-  return isAllowed(accessOf(row), actorOf(row, caller), 'view');
+  return outcomeOf(row, caller, 'view') === 'allowed';
 }
 
-/** decisions §8.2: a namespace `app--{id}--x` belongs to app `id` alone. */
+/**
+ * decisions §8.2: a namespace `app--{id}--x` belongs to app `id` alone: another app creating there
+ * is refused by the name alone (403), before the body's rules, whether or not anything exists there.
+ */
 export function assertNamespaceUsable(namespace: unknown, appId: bigint): void {
   if (typeof namespace !== 'string') return;
   const owner = appIdOfNamespace(namespace);

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import {
-  accessOutcome,
   appIdOfNamespace,
-  effectiveAccess,
   expandAppNamespace,
   makeIssue,
+  resolveAccess,
   tryCompileValidator,
   validateDefinition,
   ACCESS_ADMIN_VALUES,
@@ -104,10 +103,11 @@ function isAccessAdmin(value: string | null): value is AccessAdmin {
 
 /**
  * The access outcome of an action on the value at `namespace` (decisions §8.7, spec "Access
- * permission values"). With a definition, its access decides and its creating app is the creator.
- * Without one, a value has no access setting (spec, What the service does 7), except in an app's
- * reserved namespace (`app--{id}--x`), which only that app may use (decisions §8.2): it behaves as
- * an unset access there, MERCHANT_READ_WRITE with that app as the creator.
+ * permission values"), decided by the domain's resolveAccess. With a definition, its access decides
+ * and its creating app is the creator. Without one, a value has no access setting (spec, What the
+ * service does 7), except in an app's reserved namespace (`app--{id}--x`): it behaves as an unset
+ * access there, MERCHANT_READ_WRITE with that app as the creator. In a reserved namespace only its
+ * app writes, whatever the access (decisions §8.2).
  */
 export function valueAccess(
   caller: Caller,
@@ -115,12 +115,21 @@ export function valueAccess(
   definition: Pick<DefinitionRow, 'appId' | 'accessAdmin' | 'namespace'> | undefined,
   action: DefinitionAction,
 ): 'allowed' | 'forbidden' | 'not_found' {
-  const owner = definition !== undefined ? definition.appId?.toString() ?? null : appIdOfNamespace(namespace);
-  const admin = definition !== undefined
-    ? effectiveAccess({ access: isAccessAdmin(definition.accessAdmin) ? { admin: definition.accessAdmin } : null, namespace: definition.namespace })
-    : effectiveAccess({ access: null, namespace });
-  const actor = caller.kind === 'merchant' ? 'merchant' : owner !== null && owner === caller.appId.toString() ? 'creator_app' : 'other_app';
-  return accessOutcome(admin, actor, action);
+  const target = definition !== undefined
+    ? { namespace: definition.namespace, access: isAccessAdmin(definition.accessAdmin) ? definition.accessAdmin : null, creatorAppId: definition.appId?.toString() ?? null }
+    : { namespace, access: null, creatorAppId: null };
+  return resolveAccess(target, caller.kind === 'merchant' ? caller : { kind: 'app', appId: caller.appId.toString() }, action);
+}
+
+/** The app whose reserved namespace this is, when it is not the caller's (decisions §8.2); else null. */
+export function reservedToAnotherApp(namespace: string, appId: bigint): string | null {
+  const owner = appIdOfNamespace(namespace);
+  return owner !== null && owner !== appId.toString() ? owner : null;
+}
+
+/** The 403 text of a namespace reserved to another app. */
+export function reservedMessage(namespace: string): string {
+  return `namespace: ${namespace} is reserved to another app`;
 }
 
 /** The 403 text when the caller may see a value but not change it. */

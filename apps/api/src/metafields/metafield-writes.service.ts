@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { appIdOfNamespace, checkMetaobjectReferences, DomainError, formatIssues, makeIssue, type Issue, type MetaobjectReference } from '@platform/domain';
+import { checkMetaobjectReferences, DomainError, formatIssues, makeIssue, type Issue, type MetaobjectReference } from '@platform/domain';
 import { ClockService } from '../clock/clock.service';
 import { isUniqueViolation, prismaCode } from '../db/prisma-errors';
 import {
@@ -7,6 +7,8 @@ import {
   namespaceAndKeyIssues,
   prefixIssues,
   readOnlyMessage,
+  reservedMessage,
+  reservedToAnotherApp,
   storedNamespace,
   valueAccess,
   type DefinitionRow,
@@ -138,11 +140,10 @@ export class MetafieldWritesService {
       const definition = definitionOf(namespace, entry.key);
       const where = entry.prefix === '' ? '' : `${entry.prefix.slice(0, -1)}: `;
       const access = valueAccess({ kind: 'app', appId: ctx.appId }, namespace, definition, 'write_values');
-      const reservedTo = appIdOfNamespace(namespace);
-      if (access !== 'allowed' && reservedTo !== null && reservedTo !== ctx.appId.toString()) {
-        // decisions §8.2: another app's namespace is refused by its name alone (as the definitions
-        // feature does), whether or not a definition exists there, so nothing leaks.
-        readOnly ??= `${entry.prefix}namespace: ${namespace} is reserved to another app`;
+      if (reservedToAnotherApp(namespace, ctx.appId) !== null) {
+        // decisions §8.2: only that app writes there. Refused by the name alone (as a definition
+        // create there is), whether or not a definition exists there, so nothing leaks.
+        readOnly ??= `${entry.prefix}${reservedMessage(namespace)}`;
         return;
       }
       if (access === 'not_found') {

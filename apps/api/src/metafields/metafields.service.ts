@@ -4,7 +4,7 @@ import type { MetafieldInput, MetafieldsSet, MetafieldUpdate } from '@platform/c
 import { DomainError, formatIssues, makeIssue, NON_EMPTY_VALUE_SINCE, type Issue } from '@platform/domain';
 import type { AuthContext } from '../http/request-context';
 import { renderMetafield, type RenderedMetafield } from './metafield-render';
-import { readOnlyMessage, storedNamespace, valueAccess, type DefinitionRow } from './metafield-rules';
+import { readOnlyMessage, reservedMessage, reservedToAnotherApp, storedNamespace, valueAccess, type DefinitionRow } from './metafield-rules';
 import { MetafieldWritesService, type WriteContext, type WriteEntry } from './metafield-writes.service';
 import { MetafieldsRepository, OWNER_RESOURCE, type MetafieldRow } from './metafields.repository';
 
@@ -112,9 +112,11 @@ export class MetafieldsService {
     if (!(await this.repository.productExists(auth.store.id, productId))) throw new DomainError('NOT_FOUND', PRODUCT_NOT_FOUND);
   }
 
+  /** A value the app may see (visibleValue) but not change is 403: read-only access, or another app's namespace (decisions §8.2). */
   private requireWritable(auth: AuthContext, row: MetafieldRow, definition: DefinitionRow | undefined): void {
     if (valueAccess({ kind: 'app', appId: auth.appId }, row.namespace, definition, 'write_values') !== 'allowed') {
-      throw new DomainError('ACCESS_DENIED', readOnlyMessage(row.namespace, row.key, definition));
+      const message = reservedToAnotherApp(row.namespace, auth.appId) !== null ? reservedMessage(row.namespace) : readOnlyMessage(row.namespace, row.key, definition);
+      throw new DomainError('ACCESS_DENIED', message);
     }
   }
 
