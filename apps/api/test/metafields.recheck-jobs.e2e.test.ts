@@ -76,28 +76,28 @@ describe('claims and supersession (manual passes)', () => {
     expect(JSON.parse(values[2]!.invalidReasons)).toEqual(['value: has a maximum of 2 (rule max)']);
   });
 
-  it("a claim held by another worker is left alone until its lease expires, then taken over", async () => {
+  it('a claim held by another worker is left alone until its lease expires in real time, then taken over', async () => {
     const s = await seed(t, 'jobs-lease', 2);
     await tighten(s.api, '1');
     const [job] = (await jobsOf(s.definitionId)).filter((j) => j.status === 'pending');
-    await t.platform.clock.sync();
-    const heldUntil = new Date(t.platform.clock.now().getTime() + 20_000);
-    await t.db.prisma.metafieldRecheck.update({ where: { id: job!.id }, data: { leaseUntil: heldUntil } });
+    // Another worker holds it for 3 s of real time: leases are about live processes, not the service clock.
+    const heldUntil = Date.now() + 3000;
+    await t.db.prisma.metafieldRecheck.update({ where: { id: job!.id }, data: { leaseUntil: new Date(heldUntil) } });
     expect(await workerOf(t).runOnce()).toBe('idle');
-    await operator(t).advanceClock(21);
+    // Moving the service clock (decisions §10) expires nothing: the holder is still alive.
+    await operator(t).advanceClock(3600);
+    expect(await workerOf(t).runOnce()).toBe('idle');
+    expect((await valuesOf(s.definitionId)).map((v) => v.valid)).toEqual([true, true]);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, heldUntil - Date.now()) + 50));
     expect(await workerOf(t).runOnce()).toBe('done');
     expect((await valuesOf(s.definitionId)).map((v) => v.valid)).toEqual([true, false]);
   });
 
-  it('a lease further ahead than any granted (the service clock moved back) is taken over', async () => {
+  it('a lease further ahead than any granted (a holder whose clock was wrong) is taken over', async () => {
     const s = await seed(t, 'jobs-clock', 2);
     await tighten(s.api, '1');
     const [job] = (await jobsOf(s.definitionId)).filter((j) => j.status === 'pending');
-    await t.platform.clock.sync();
-    await t.db.prisma.metafieldRecheck.update({
-      where: { id: job!.id },
-      data: { leaseUntil: new Date(t.platform.clock.now().getTime() + 24 * 3600_000) },
-    });
+    await t.db.prisma.metafieldRecheck.update({ where: { id: job!.id }, data: { leaseUntil: new Date(Date.now() + 24 * 3600_000) } });
     expect(await workerOf(t).runOnce()).toBe('done');
   });
 
@@ -106,7 +106,7 @@ describe('claims and supersession (manual passes)', () => {
     await tighten(s.api, '1');
     const [job] = (await jobsOf(s.definitionId)).filter((j) => j.status === 'pending');
     const repository = t.platform.app.get(RecheckRepository);
-    const now = t.platform.clock.now();
+    const now = new Date();
     const claimed = await repository.claim(now, 1000);
     expect(claimed?.job.id).toBe(job!.id);
     const takenOver = await repository.claim(new Date(now.getTime() + 2000), 1000);
@@ -121,6 +121,30 @@ describe('claims and supersession (manual passes)', () => {
     await workerOf(t).drain();
   });
 
+  it('decisions §8.1, §8.9: a definition of another owner_resource adopts, judges and deletes no product value', async () => {
+    const s = await storeWithProducts(t, 'jobs-cross', 1);
+    const written = await s.api.set([
+      { owner_resource: 'products', owner_id: s.productIds[0], namespace: 'cross', key: 'vkey', type: 'single_line_text_field', value: 'a product value' },
+    ]);
+    expect(written.status).toBe(200);
+    const id = BigInt(written.body.metafields[0].id);
+    const variants = { owner_resource: 'variants', namespace: 'cross', key: 'vkey' };
+    const created = await s.admin('/metafield_definition.json', { method: 'POST', body: { definition: { ...variants, name: 'Variant key', type: 'single_line_text_field' } } });
+    expect(created.status).toBe(201);
+    const tightened = await s.admin('/metafield_definition.json', { method: 'PUT', body: { definition: { ...variants, validations: [{ name: 'max', value: '1' }] } } });
+    expect(tightened.status).toBe(200);
+    await workerOf(t).drain();
+    expect(await t.db.prisma.metafield.findUniqueOrThrow({ where: { id } })).toMatchObject({ definitionId: null, valid: true, invalidReasons: '[]' });
+    const invalid = (await storeValues(t, 'jobs-cross', '?valid=false')).body.metafields as { id: string }[];
+    expect(invalid).toEqual([]);
+    const removed = await s.admin(`/metafield_definition.json?id=${created.body.definition.id}&delete_all_associated_metafields=true`, { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    expect((await s.api.get(s.productIds[0]!, id.toString())).body.metafield).toMatchObject({ value: 'a product value' });
+    // The product definition of the same namespace and key is the one that adopts it.
+    const product = await s.api.define({ namespace: 'cross', key: 'vkey', type: 'single_line_text_field' });
+    expect((await t.db.prisma.metafield.findUniqueOrThrow({ where: { id } })).definitionId).toBe(BigInt(product.id));
+  });
+
   it('a job of a deleted definition just ends', async () => {
     const s = await seed(t, 'jobs-deleted', 2);
     await tighten(s.api, '1');
@@ -129,6 +153,38 @@ describe('claims and supersession (manual passes)', () => {
     });
     await workerOf(t).drain();
     expect(await t.db.prisma.metafieldRecheck.count({ where: { status: 'pending' } })).toBe(0);
+  });
+});
+
+describe("a value's updated_at moves only when the value is written", () => {
+  let t: TestPlatform;
+  beforeAll(async () => {
+    t = await startPlatform({ ...PLATFORM_ENV, ...MANUAL });
+  });
+  afterAll(async () => t?.close());
+
+  it('adopting it into a new definition, re-checking it and deleting its definition leave updated_at alone', async () => {
+    const s = await storeWithProducts(t, 'values-untouched', 1);
+    const product = s.productIds[0]!;
+    const written = await s.api.create(product, { namespace: 'still', key: 'orphan', type: 'single_line_text_field', value: 'longer than five' });
+    expect(written.status).toBe(201);
+    const { id, updated_at: writtenAt } = written.body.metafield as { id: string; updated_at: string };
+    const updatedAt = async () => (await s.api.get(product, id)).body.metafield.updated_at as string;
+
+    await operator(t).advanceClock(60);
+    const def = await s.api.define({ namespace: 'still', key: 'orphan', type: 'single_line_text_field', validations: [{ name: 'max', value: '5' }] });
+    expect((await t.db.prisma.metafield.findUniqueOrThrow({ where: { id: BigInt(id) } })).definitionId).toBe(BigInt(def.id));
+    expect(await updatedAt()).toBe(writtenAt);
+
+    await operator(t).advanceClock(60);
+    await workerOf(t).drain();
+    expect((await storeValues(t, 'values-untouched', '?valid=false')).body.metafields.map((m: { id: string }) => m.id)).toEqual([id]);
+    expect(await updatedAt()).toBe(writtenAt);
+
+    await operator(t).advanceClock(60);
+    expect((await s.admin(`/metafield_definition.json?id=${def.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await t.db.prisma.metafield.findUniqueOrThrow({ where: { id: BigInt(id) } })).toMatchObject({ definitionId: null, valid: true });
+    expect(await updatedAt()).toBe(writtenAt);
   });
 });
 

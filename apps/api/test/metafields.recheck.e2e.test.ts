@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, operator, startPlatform, type TestPlatform } from './harness';
-import { eventually, PLATFORM_ENV, storeValues, storeWithProducts, type Api } from './metafields.helpers';
+import { adminAt, apiOf, eventually, PLATFORM_ENV, storeValues, storeWithProducts, type Api } from './metafields.helpers';
 
 // decisions §8.12, spec rule 7: after validations change, existing values are re-checked in the
 // background; each value records valid and its reasons, shown in the operator API. Here the worker
@@ -9,6 +9,7 @@ import { eventually, PLATFORM_ENV, storeValues, storeWithProducts, type Api } fr
 const HANDLE = 'values-recheck';
 let t: TestPlatform;
 let api: Api;
+let token: string;
 let products: string[];
 
 type Listed = { id: string; value: string; valid: boolean; invalid_reasons: string[]; updated_at: string; definition_id: string | null };
@@ -17,6 +18,7 @@ beforeAll(async () => {
   t = await startPlatform({ ...PLATFORM_ENV, PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '50' });
   const s = await storeWithProducts(t, HANDLE, 3);
   api = s.api;
+  token = s.token;
   products = s.productIds;
 });
 afterAll(async () => t?.close());
@@ -86,6 +88,22 @@ describe('background re-check end to end (decisions §8.12, spec rule 7)', () =>
     });
     expect(invalid[0]!.invalid_reasons).toEqual(['value: has a maximum length of 5 (rule max)']);
     expect(byId(await listed('?valid=true&limit=1000'), fresh.body.metafield.id)).toMatchObject({ valid: true });
+  });
+
+  it('an empty value written before v20260901 stays valid: emptiness is the writing version\'s rule, not the definition\'s (decisions §2.6)', async () => {
+    await api.define({ namespace: 'recheck', key: 'blurb', type: 'single_line_text_field', validations: [{ name: 'max', value: '20' }] });
+    const long = await api.create(products[0]!, { namespace: 'recheck', key: 'blurb', value: 'fifteen chars!!' });
+    expect(long.status).toBe(201);
+    const empty = await apiOf(adminAt(t, token, 'v20260601')).create(products[1]!, { namespace: 'recheck', key: 'blurb', value: '' });
+    expect(empty.status, empty.text).toBe(201);
+    await api.redefine({ namespace: 'recheck', key: 'blurb', validations: [{ name: 'max', value: '10' }] });
+    const invalid = await eventually(async () => byId(await listed('?valid=false'), long.body.metafield.id), 15_000, 'the long value marked invalid');
+    expect(invalid.invalid_reasons).toEqual(['value: has a maximum length of 10 (rule max)']);
+    const all = await listed('?limit=1000');
+    expect(byId(all, empty.body.metafield.id)).toMatchObject({ value: '', valid: true, invalid_reasons: [] });
+    expect(byId(await listed('?valid=false'), empty.body.metafield.id)).toBeUndefined();
+    // The job finishes: no value of the definition is left unjudged.
+    await eventually(async () => ((await t.db.prisma.metafieldRecheck.count({ where: { status: 'pending' } })) === 0 ? true : undefined), 15_000, 'the job to finish');
   });
 
   it('list values: element rules and list rules give reasons per element', async () => {

@@ -82,6 +82,7 @@ export class MetafieldDefinitionsRepository {
    * One transaction: the definition, and the values already written under its (owner_resource,
    * namespace, key) without a definition now belong to it and are queued for a check against it.
    * A duplicate (store, owner_resource, namespace, key) fails on the unique index (P2002).
+   * Adopted values keep their `updated_at`: only their definition changed, not they.
    */
   create(data: DefinitionData, now: Date): Promise<DefinitionRow> {
     return this.db.prisma.$transaction(async (tx) => {
@@ -101,12 +102,12 @@ export class MetafieldDefinitionsRepository {
           updatedAt: now,
         },
       });
-      // checkedRevision -1: never checked against this definition, whatever its rulesRevision.
-      const adopted = await tx.metafield.updateMany({
-        where: { storeId: data.storeId, ownerResource: data.ownerResource, namespace: data.namespace, key: data.key, definitionId: null },
-        data: { definitionId: row.id, checkedRevision: -1, updatedAt: now },
-      });
-      if (adopted.count > 0) await this.queueRecheck(tx, row, now);
+      // checkedRevision -1: never checked against this definition, whatever its rulesRevision. Raw
+      // SQL: Prisma's @updatedAt would stamp every adopted value as changed.
+      const adopted = await tx.$executeRaw`UPDATE metafields SET definition_id = ${row.id}, checked_revision = -1
+        WHERE store_id = ${data.storeId} AND owner_resource = ${data.ownerResource}
+        AND namespace = ${data.namespace} AND "key" = ${data.key} AND definition_id IS NULL`;
+      if (adopted > 0) await this.queueRecheck(tx, row, now);
       return row;
     });
   }
@@ -133,20 +134,19 @@ export class MetafieldDefinitionsRepository {
   /**
    * One transaction (decisions §8.4): the definition goes; its values go too, or stay without a
    * definition (no rules, so no invalid verdict either); its pending re-checks are closed.
+   * Only values of the definition's owner_resource are its values (decisions §8.1, §8.9); a value
+   * of another resource linked to it by mistake is released, never deleted with it. Released values
+   * keep their `updated_at` (raw SQL, past Prisma's @updatedAt): they did not change.
    * False when the definition was already gone.
    */
-  delete(storeId: bigint, id: bigint, deleteValues: boolean, now: Date): Promise<boolean> {
+  delete(row: Pick<DefinitionRow, 'id' | 'storeId' | 'ownerResource'>, deleteValues: boolean, now: Date): Promise<boolean> {
+    const { id, storeId } = row;
     return this.db.prisma.$transaction(async (tx) => {
       const gone = await tx.metafieldDefinition.deleteMany({ where: { id, storeId } });
       if (gone.count === 0) return false;
-      if (deleteValues) {
-        await tx.metafield.deleteMany({ where: { storeId, definitionId: id } });
-      } else {
-        await tx.metafield.updateMany({
-          where: { storeId, definitionId: id },
-          data: { definitionId: null, valid: true, invalidReasons: '[]', checkedRevision: 0, updatedAt: now },
-        });
-      }
+      if (deleteValues) await tx.metafield.deleteMany({ where: { storeId, definitionId: id, ownerResource: row.ownerResource } });
+      await tx.$executeRaw`UPDATE metafields SET definition_id = NULL, valid = TRUE, invalid_reasons = '[]', checked_revision = 0
+        WHERE store_id = ${storeId} AND definition_id = ${id}`;
       await tx.metafieldRecheck.updateMany({
         where: { definitionId: id, status: 'pending' },
         data: { status: 'done', leaseUntil: null, updatedAt: now },

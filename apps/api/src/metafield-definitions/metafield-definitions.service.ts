@@ -163,7 +163,7 @@ export class MetafieldDefinitionsService {
     const row = await this.repository.findById(auth.store.id, id);
     if (!row) throw new DomainError('NOT_FOUND', 'Not Found');
     assertAllowed(row, callerOf(auth), 'delete');
-    const deleted = await this.repository.delete(auth.store.id, id, deleteValues, this.clock.now());
+    const deleted = await this.repository.delete(row, deleteValues, this.clock.now());
     if (!deleted) throw new DomainError('NOT_FOUND', 'Not Found');
   }
 

@@ -30,6 +30,10 @@ export class LeaseLost extends Error {
  * `lease_until`: set by compare-and-set on its previous value, so two workers (processes) never
  * hold one job; every later write is fenced on the exact lease, so a worker whose claim expired and
  * was taken over writes nothing more. Plain conditional updates: the same on SQLite and PostgreSQL.
+ * Lease times are real time (the worker passes Date.now()), never the service clock.
+ *
+ * Values belong to a definition only when its owner_resource is theirs (decisions §8.1, §8.9):
+ * values live on products, so a definition of variants, orders, ... never adopts or scans any.
  */
 @Injectable()
 export class RecheckRepository {
@@ -37,7 +41,7 @@ export class RecheckRepository {
 
   /**
    * Claims the oldest pending job that nobody holds: never leased, lease expired, or a lease
-   * further ahead than any we grant (the service clock moved back, decisions §10).
+   * further ahead than any we grant (a process whose real-time clock was wrong or jumped back).
    */
   async claim(now: Date, leaseMs: number): Promise<{ job: MetafieldRecheck; lease: Date } | undefined> {
     const implausible = new Date(now.getTime() + 2 * leaseMs);
@@ -82,20 +86,26 @@ export class RecheckRepository {
   }
 
   /**
-   * Values of the definition's (namespace, key) written before it existed (or after an earlier one
-   * was deleted) carry no definition id; they fall under it now, so the scan by definition id sees
-   * them. `updated_at` is left alone: the values did not change.
+   * Values of the definition's (owner_resource, namespace, key) written before it existed (or after
+   * an earlier one was deleted) carry no definition id; they fall under it now, so the scan by
+   * definition id sees them. Raw SQL, so `updated_at` is left alone (Prisma's @updatedAt would set
+   * it): the values did not change.
    */
-  async adoptOrphans(definition: DefinitionRow & { storeId: bigint }): Promise<void> {
+  async adoptOrphans(definition: DefinitionRow & { storeId: bigint; ownerResource: string }): Promise<void> {
+    if (definition.ownerResource !== OWNER_RESOURCE) return;
     await this.db.prisma.$executeRaw`UPDATE metafields SET definition_id = ${definition.id}
-      WHERE store_id = ${definition.storeId} AND owner_resource = ${OWNER_RESOURCE}
+      WHERE store_id = ${definition.storeId} AND owner_resource = ${definition.ownerResource}
       AND namespace = ${definition.namespace} AND "key" = ${definition.key} AND definition_id IS NULL`;
   }
 
-  /** The next batch after `cursor`, by id on the (definition_id, id) index. */
-  batch(definitionId: bigint, cursor: bigint, size: number): Promise<RecheckRow[]> {
+  /**
+   * The next batch after `cursor`, by id on the (definition_id, id) index. Only values of the
+   * definition's owner_resource: a value linked to a definition of another resource (never written
+   * so now) is not judged by it.
+   */
+  batch(definition: { id: bigint; ownerResource: string }, cursor: bigint, size: number): Promise<RecheckRow[]> {
     return this.db.prisma.metafield.findMany({
-      where: { definitionId, id: { gt: cursor } },
+      where: { definitionId: definition.id, ownerResource: definition.ownerResource, id: { gt: cursor } },
       orderBy: { id: 'asc' },
       take: size,
       select: { id: true, type: true, value: true, updatedAt: true },

@@ -1,6 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { checkMetaobjectReferences, type Issue, type MetaobjectReference } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
+import { checkMetaobjectReferences, RULES_ONLY, type Issue, type MetaobjectReference } from '@platform/domain';
 import type { Config } from '../config';
 import { InjectConfig } from '../db/db.module';
 import { MetafieldValidators, type Compiled, type DefinitionRow } from './metafield-rules';
@@ -9,13 +8,6 @@ import { MetafieldsRepository } from './metafields.repository';
 import { LeaseLost, RecheckRepository, type RecheckRow, type Verdict } from './recheck.repository';
 
 export type RecheckSettings = Config['metafieldRecheck'];
-
-/**
- * The re-check judges a value against the definition's rules only. Emptiness is a rule of the API
- * version a value is written with (decisions §2.6), not of the definition, so a `""` accepted by an
- * older version stays valid: the re-check judges as a version before that rule.
- */
-const RULES_ONLY_VERSION = 'v00000000';
 
 /** What one pass did: nothing to claim, a job finished, or a job left pending (stopped early). */
 export type PassResult = 'idle' | 'done' | 'paused';
@@ -26,6 +18,9 @@ export type PassResult = 'idle' | 'done' | 'paused';
  * definition update in its own transaction) are claimed with a lease, scanned in batches by id, each
  * batch's verdicts written with the job's cursor, so a restarted process resumes where the last one
  * stopped. The request that changed the definition never waits for it.
+ *
+ * Leases are measured in real time (Date.now()), not on the service clock: they are about whether a
+ * process is still alive, and the manual clock of tests (decisions §10) stands still between moves.
  */
 @Injectable()
 export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
@@ -39,7 +34,6 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
     private readonly jobs: RecheckRepository,
     private readonly values: MetafieldsRepository,
     private readonly validators: MetafieldValidators,
-    private readonly clock: ClockService,
     @InjectConfig() config: Config,
   ) {
     this.settings = config.metafieldRecheck;
@@ -92,8 +86,7 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
   }
 
   private async pass(maxBatches: number): Promise<PassResult> {
-    await this.clock.sync();
-    const claimed = await this.jobs.claim(this.clock.now(), this.settings.leaseMs);
+    const claimed = await this.jobs.claim(new Date(), this.settings.leaseMs);
     if (!claimed) return 'idle';
     const { job } = claimed;
     let lease = claimed.lease;
@@ -113,13 +106,13 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
       const compiled = this.validators.forDefinition(definition);
       let cursor = job.cursor;
       for (let batches = 0; batches < maxBatches && !this.closing; batches++) {
-        const rows = await this.jobs.batch(definition.id, cursor, this.settings.batchSize);
+        const rows = await this.jobs.batch(definition, cursor, this.settings.batchSize);
         if (rows.length === 0) {
           await this.jobs.finish(job.id, lease);
           return 'done';
         }
         const verdicts = await this.judge(definition, compiled, rows);
-        const next = new Date(this.clock.now().getTime() + this.settings.leaseMs);
+        const next = new Date(Date.now() + this.settings.leaseMs);
         cursor = rows[rows.length - 1]!.id;
         await this.jobs.commitBatch(job.id, lease, next, cursor, definition.rulesRevision, verdicts);
         lease = next;
@@ -144,8 +137,19 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
     if (!compiled.ok) return rows.map((row) => ({ ...row, valid: false, reasons: [`definition: is invalid (${compiled.message})`] }));
     const issues = new Map<bigint, Issue[]>();
     const references: (MetaobjectReference & { row: bigint })[] = [];
+    const unjudged = new Set<bigint>();
     for (const row of rows) {
-      const result = compiled.validator(row.value, { version: RULES_ONLY_VERSION });
+      let result;
+      try {
+        // The definition's rules alone: emptiness is the writing version's rule (decisions §2.6).
+        result = compiled.validator(row.value, RULES_ONLY);
+      } catch (error) {
+        // A bug in judging one value must not stop the job for every other value of the definition:
+        // this one keeps its verdict, the rest are judged.
+        this.logger.error(`re-check of metafield ${row.id.toString()} failed: ${(error as Error).message}`);
+        unjudged.add(row.id);
+        continue;
+      }
       if (!result.ok) issues.set(row.id, result.issues);
       else for (const ref of result.references) references.push({ ...ref, row: row.id });
     }
@@ -156,9 +160,11 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
         if (missing.length > 0) issues.set(ref.row, [...(issues.get(ref.row) ?? []), ...missing]);
       }
     }
-    return rows.map((row) => {
-      const found = issues.get(row.id) ?? [];
-      return { ...row, valid: found.length === 0, reasons: found.map((i) => i.message) };
-    });
+    return rows
+      .filter((row) => !unjudged.has(row.id))
+      .map((row) => {
+        const found = issues.get(row.id) ?? [];
+        return { ...row, valid: found.length === 0, reasons: found.map((i) => i.message) };
+      });
   }
 }
