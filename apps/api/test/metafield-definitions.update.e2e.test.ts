@@ -56,6 +56,15 @@ describe('update: PUT /metafield_definition.json (spec "Metafield definition ope
     expect(r.body.definition.updated_at).not.toBe(definition.updated_at);
   });
 
+  it('moves updated_at to a later second even when the clock has not moved (nextUpdatedAt)', async () => {
+    const { definition, target } = await stored();
+    const first = await defs.update(target);
+    const second = await defs.update({ ...target, name: 'Again' });
+    expect(Date.parse(first.body.definition.updated_at)).toBeGreaterThan(Date.parse(definition.updated_at));
+    expect(Date.parse(second.body.definition.updated_at)).toBeGreaterThan(Date.parse(first.body.definition.updated_at));
+    expect((await defs.get(definition.id)).body.definition.updated_at).toBe(second.body.definition.updated_at);
+  });
+
   it('keeps every field that is omitted', async () => {
     const { definition, target } = await stored();
     const r = await defs.update({ ...target });

@@ -168,6 +168,21 @@ describe('PUT /products/{id}/metafields/{mid}.json', () => {
     expect((await api.get(productA, created.body.metafield.id)).body.metafield.value).toBe('after');
   });
 
+  it('moves updated_at to a later second even when the clock has not moved (nextUpdatedAt): PUT, POST and bulk overwrites', async () => {
+    const created = await api.create(productA, text('same-second', 'one'));
+    const id = created.body.metafield.id as string;
+    const times = [created.body.metafield.updated_at as string];
+    const put = await api.update(productA, id, { value: 'two' });
+    times.push(put.body.metafield.updated_at);
+    const post = await api.create(productA, text('same-second', 'three'));
+    expect(post.status).toBe(200);
+    times.push(post.body.metafield.updated_at);
+    const bulk = await api.set([{ owner_resource: 'products', owner_id: productA, namespace: 'custom', key: 'same-second', type: 'single_line_text_field', value: 'four' }]);
+    expect(bulk.status, bulk.text).toBe(200);
+    times.push(bulk.body.metafields[0].updated_at);
+    for (let i = 1; i < times.length; i++) expect(Date.parse(times[i]!), `write ${i}`).toBeGreaterThan(Date.parse(times[i - 1]!));
+  });
+
   it('without a definition the type may change, and the new type is checked', async () => {
     const created = await api.create(productA, text('retyped', 'hello'));
     const bad = await api.update(productA, created.body.metafield.id, { type: 'number_integer', value: 'hello' });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '@platform/db';
-import type { NormalizedRule } from '@platform/domain';
+import { nextUpdatedAt, type NormalizedRule } from '@platform/domain';
 import { InjectDb } from '../db/db.module';
 import type { DefinitionRow } from './metafield-definition-view';
 
@@ -112,9 +112,15 @@ export class MetafieldDefinitionsRepository {
     });
   }
 
-  /** One transaction: the changes, and when the rules changed a new rulesRevision and its re-check row. */
+  /**
+   * One transaction: the changes, and when the rules changed a new rulesRevision and its re-check
+   * row. `updated_at` always moves to a later rendered second (nextUpdatedAt), even when the clock
+   * has not (spec: "updated_at refreshed"); it is read inside the transaction, so two updates in one
+   * second still get two different times.
+   */
   update(row: DefinitionRow, changes: DefinitionChanges, now: Date): Promise<DefinitionRow> {
     return this.db.prisma.$transaction(async (tx) => {
+      const current = await tx.metafieldDefinition.findUnique({ where: { id: row.id }, select: { updatedAt: true } });
       const updated = await tx.metafieldDefinition.update({
         where: { id: row.id },
         data: {
@@ -122,7 +128,7 @@ export class MetafieldDefinitionsRepository {
           description: changes.description ?? '',
           validations: JSON.stringify(changes.validations),
           accessAdmin: changes.accessAdmin,
-          updatedAt: now,
+          updatedAt: nextUpdatedAt(current?.updatedAt ?? row.updatedAt, now),
           ...(changes.validationsChanged ? { rulesRevision: { increment: 1 } } : {}),
         },
       });

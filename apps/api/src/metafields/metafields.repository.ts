@@ -1,6 +1,7 @@
 import { toId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
 import type { Db, Metafield } from '@platform/db';
+import { nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../db/db.module';
 import type { DefinitionRow } from './metafield-rules';
 
@@ -130,10 +131,11 @@ export class MetafieldsRepository {
         }
         const existing = await tx.metafield.findMany({
           where: { storeId, ownerResource: OWNER_RESOURCE, OR: writes.map((w) => ({ ownerId: w.ownerId, namespace: w.namespace, key: w.key })) },
-          select: { id: true, ownerId: true, namespace: true, key: true },
+          select: { id: true, ownerId: true, namespace: true, key: true, updatedAt: true },
         });
         const identity = (w: { ownerId: bigint; namespace: string; key: string }) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
         const idOf = new Map(existing.map((e) => [identity(e), e.id]));
+        const updatedAtOf = new Map(existing.map((e) => [e.id, e.updatedAt]));
         // Rows are changed in id order (new ones last), as the re-check does, so concurrent
         // transactions on PostgreSQL take row locks in one order and cannot deadlock each other.
         const order = writes.map((w, i) => ({ w, i, id: idOf.get(identity(w)) }));
@@ -143,7 +145,9 @@ export class MetafieldsRepository {
         for (const { w, i, id } of order) {
           // A value written now is checked now, against the newest rules: valid (decisions §8.12).
           const verdict = { valid: true, invalidReasons: '[]', checkedRevision: w.checkedRevision };
-          const data = { type: w.type, value: w.value, definitionId: w.definitionId, appId, ...verdict, updatedAt: now };
+          // An overwrite is an update: updated_at visibly moves on, even within one second (nextUpdatedAt).
+          const updatedAt = id !== undefined ? nextUpdatedAt(updatedAtOf.get(id), now) : now;
+          const data = { type: w.type, value: w.value, definitionId: w.definitionId, appId, ...verdict, updatedAt };
           const row =
             id !== undefined
               ? await tx.metafield.update({ where: { id }, data })
@@ -158,9 +162,13 @@ export class MetafieldsRepository {
     );
   }
 
-  /** Changes one value by id (PUT), with the same definition fence as writeAll. */
+  /**
+   * Changes one value by id (PUT), with the same definition fence as writeAll. `updated_at` moves to
+   * a later rendered second than the stored one (nextUpdatedAt), read inside the transaction.
+   */
   async updateOne(id: bigint, appId: bigint, write: PlannedWrite, versions: DefinitionVersion[], now: Date): Promise<MetafieldRow> {
     return this.db.prisma.$transaction(async (tx) => {
+      const stored = await tx.metafield.findUnique({ where: { id }, select: { updatedAt: true } });
       for (const v of versions) {
         const current = await tx.metafieldDefinition.findUnique({ where: { id: v.id }, select: { rulesRevision: true, updatedAt: true } });
         if (!current || current.rulesRevision !== v.rulesRevision || current.updatedAt.getTime() !== v.updatedAt.getTime()) {
@@ -177,7 +185,7 @@ export class MetafieldsRepository {
           valid: true,
           invalidReasons: '[]',
           checkedRevision: write.checkedRevision,
-          updatedAt: now,
+          updatedAt: nextUpdatedAt(stored?.updatedAt, now),
         },
       });
     });
