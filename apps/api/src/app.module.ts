@@ -16,6 +16,8 @@ import { ProductsService } from './products/products.service';
 import { ProductsWriteService } from './products/products-write.service';
 import { ShopController } from './shop/shop.controller';
 import { StoresService } from './stores/stores.service';
+import { TokenRemindersRepository } from './reminders/token-reminders.repository';
+import { TokenReminderWorker } from './reminders/token-reminders.worker';
 
 @Module({})
 export class AppModule {
@@ -39,6 +41,8 @@ export class AppModule {
         ProductsRepository,
         ProductsService,
         ProductsWriteService,
+        TokenRemindersRepository,
+        TokenReminderWorker,
         ...metafieldDefinitionsFeature.providers,
         ...metafieldsFeature.providers,
         { provide: APP_GUARD, useClass: AccessGuard },

@@ -19,6 +19,8 @@ export interface Config {
   sqliteDriver: 'libsql' | 'better-sqlite3';
   /** decisions §7.1: the leaky bucket per (app, store). */
   rateLimit: { capacity: number; leakPerSecond: number };
+  /** decisions §5.4: how often private tokens are checked for their 30-day expiry reminder (0: never). */
+  tokenReminderIntervalMs: number;
   /** decisions §8.12: the background re-check of metafield values. */
   metafieldRecheck: { intervalMs: number; batchSize: number; leaseMs: number };
 }
@@ -117,6 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     leaseMs: integer(env, 'PLATFORM_METAFIELD_RECHECK_LEASE_MS', 30_000, 1000, problems),
   };
 
+  const tokenReminderIntervalMs = integer(env, 'PLATFORM_TOKEN_REMINDER_INTERVAL_MS', 60_000, 0, problems);
+
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\/.+/.test(redisUrl)) problems.push(`REDIS_URL: must start with redis:// or rediss://`);
   const smtpUrl = env.PLATFORM_SMTP_URL || undefined;
@@ -125,6 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     databaseUrl, host, port, baseDomain, operatorToken, secret, clock, webhookAllowPrivate, seedDemo, demoToken,
-    sender, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck,
+    sender, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs,
   };
 }

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { graceExpiry, tokenExpiresAt, TOKEN_GRACE_SECONDS } from './compute-token-expiry';
+import { graceExpiry, reminderDueFrom, tokenExpiresAt, TOKEN_GRACE_SECONDS } from './compute-token-expiry';
 
 describe('tokenExpiresAt', () => {
   it('gives custom and public tokens 10 hours', () => {
@@ -31,5 +31,11 @@ describe('graceExpiry', () => {
   it('never extends a token past its own expiry', () => {
     const now = new Date('2026-11-22T12:00:00Z');
     expect(graceExpiry(now, new Date('2026-11-22T12:02:00Z')).toISOString()).toBe('2026-11-22T12:02:00.000Z');
+  });
+});
+
+describe(reminderDueFrom.name, () => {
+  it('is 30 days before the expiry (decisions §5.4)', () => {
+    expect(reminderDueFrom(new Date('2029-11-24T10:00:00Z')).toISOString()).toBe('2029-10-25T10:00:00.000Z');
   });
 });

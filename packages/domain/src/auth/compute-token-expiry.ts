@@ -27,3 +27,11 @@ export function graceExpiry(now: Date, currentExpiresAt: Date): Date {
   const grace = now.getTime() + TOKEN_GRACE_SECONDS * 1000;
   return new Date(Math.min(grace, currentExpiresAt.getTime()));
 }
+
+/** decisions §5.4: a private token's expiry reminder goes out this many days before it expires. */
+export const EXPIRY_REMINDER_DAYS = 30;
+
+/** From when a token expiring at `expiresAt` is due its reminder. */
+export function reminderDueFrom(expiresAt: Date): Date {
+  return new Date(expiresAt.getTime() - EXPIRY_REMINDER_DAYS * 86_400_000);
+}

@@ -1,0 +1,28 @@
+import { Logger } from '@nestjs/common';
+import { createTransport } from 'nodemailer';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends a mail, or throws. */
+export type Mailer = (mail: Mail) => Promise<void>;
+
+/**
+ * decisions §5.4: SMTP when PLATFORM_SMTP_URL is set (`smtp://user:pass@host:port`, `smtps://` for
+ * TLS from the start); otherwise the mail is written to the log.
+ */
+export function createMailer(smtpUrl: string | undefined, from: string): Mailer {
+  if (!smtpUrl) {
+    const logger = new Logger('mail');
+    return async (mail) => {
+      logger.log(`mail to ${mail.to} (no PLATFORM_SMTP_URL, so written here): ${mail.subject}\n${mail.text}`);
+    };
+  }
+  const transport = createTransport(smtpUrl);
+  return async (mail) => {
+    await transport.sendMail({ from, ...mail });
+  };
+}

@@ -1,0 +1,5 @@
+-- AlterTable
+ALTER TABLE "access_tokens" ADD COLUMN     "reminder_sent_at" TIMESTAMP(3);
+
+-- CreateIndex
+CREATE INDEX "access_tokens_expires_at_idx" ON "access_tokens"("expires_at");
