@@ -10,6 +10,7 @@ import type { Config } from './config';
 import { registerDocsRoutes } from './docs/docs.routes';
 import { canonicalUrl, installHttpConventions, MAX_BODY_BYTES } from './http/conventions';
 import { HttpMetrics } from './http/metrics';
+import { createRateLimiter } from './http/rate-limiter';
 import { answerClientError, answerFrameworkError } from './http/transport-errors';
 
 export interface Platform {
@@ -43,10 +44,11 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   });
   const fastify = adapter.getInstance();
   const metrics = new HttpMetrics();
+  const rateLimiter = await createRateLimiter(config);
   installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics });
   registerDocsRoutes(fastify);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter }), adapter, {
     bodyParser: false,
     logger: config.logLevel === 'silent' ? false : ['error', 'warn'],
   });
@@ -58,6 +60,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     config,
     async close() {
       await app.close();
+      await rateLimiter.close();
       await db.close();
     },
   };

@@ -1,5 +1,6 @@
+import { migrate } from '@platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, storeWithApp, type TestPlatform } from './harness';
+import { call, freshDatabase, listen, startPlatform, storeWithApp, testConfig, VERSION, type TestPlatform } from './harness';
 
 let t: TestPlatform;
 
@@ -28,5 +29,56 @@ describe('rate limit (decisions §7)', () => {
   it('keeps one bucket per (app, store)', async () => {
     const b = await storeWithApp(t, 'unlimited');
     expect((await b.admin('/products/products.json')).status).toBe(200);
+  });
+});
+
+/**
+ * decisions §7.4: with REDIS_URL, every replica shares one bucket per (app, store). Runs where a
+ * Redis server is given (TEST_REDIS_URL: CI starts one beside PostgreSQL).
+ */
+describe.runIf(process.env.TEST_REDIS_URL)('rate limit shared through Redis (decisions §7.4)', () => {
+  it('counts the calls of two API replicas in one bucket', async () => {
+    const database = await freshDatabase();
+    const env = {
+      REDIS_URL: process.env.TEST_REDIS_URL!,
+      PLATFORM_RATE_LIMIT_CAPACITY: '6',
+      PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '0.01',
+    };
+    const config = testConfig(database.url, env);
+    await migrate(database.url, { sqliteDriver: config.sqliteDriver });
+    const first = await listen(config);
+    const second = await listen(config);
+    try {
+      const handle = `shared-${Date.now()}`;
+      const { token } = await storeWithApp(first, handle);
+      const listing = (replica: TestPlatform) => call(`${replica.origin}/admin/openapi/${VERSION}/products/products.json`, { token });
+      const used: string[] = [];
+      for (const replica of [first, second, first, second, first, second]) {
+        const r = await listing(replica);
+        expect(r.status).toBe(200);
+        used.push(r.headers.get('x-platform-api-call-limit')!);
+      }
+      expect(used).toEqual(['1/6', '2/6', '3/6', '4/6', '5/6', '6/6']);
+      for (const replica of [first, second]) {
+        const refused = await listing(replica);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
+    } finally {
+      await first.close();
+      await second.close();
+      await database.drop();
+    }
+  });
+
+  it('lets requests through when Redis cannot be reached, rather than failing them', async () => {
+    const unreachable = await startPlatform({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const { admin } = await storeWithApp(unreachable, 'no-redis');
+      const r = await admin('/products/products.json');
+      expect(r.status).toBe(200);
+    } finally {
+      await unreachable.close();
+    }
   });
 });

@@ -3,9 +3,11 @@ import type { Db } from '@platform/db';
 import { ClockService } from '../clock/clock.service';
 import type { Config } from '../config';
 import { HttpMetrics } from '../http/metrics';
+import type { RateLimiter } from '../http/rate-limiter';
 
 export const DB = Symbol('DB');
 export const CONFIG = Symbol('CONFIG');
+export const RATE_LIMITER = Symbol('RATE_LIMITER');
 export const InjectDb = (): ParameterDecorator => Inject(DB);
 export const InjectConfig = (): ParameterDecorator => Inject(CONFIG);
 
@@ -14,6 +16,7 @@ export interface CoreParts {
   config: Config;
   clock: ClockService;
   metrics: HttpMetrics;
+  rateLimiter: RateLimiter;
 }
 
 /** The database, the configuration, the clock and the metrics, made once by the bootstrap and shared by every module. */
@@ -28,8 +31,9 @@ export class CoreModule {
         { provide: CONFIG, useValue: core.config },
         { provide: ClockService, useValue: core.clock },
         { provide: HttpMetrics, useValue: core.metrics },
+        { provide: RATE_LIMITER, useValue: core.rateLimiter },
       ],
-      exports: [DB, CONFIG, ClockService, HttpMetrics],
+      exports: [DB, CONFIG, ClockService, HttpMetrics, RATE_LIMITER],
     };
   }
 }

@@ -1,12 +1,11 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { adminContract } from '@platform/contract';
 import { DomainError, hasScope, type Scope } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService } from '../auth/auth.service';
-import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
 import { ADMIN_PREFIX } from './conventions';
-import { LeakyBucketLimiter } from './rate-limiter';
+import { RATE_LIMITER } from '../db/db.module';
+import type { RateLimiter } from './rate-limiter';
 
 /** Required scopes of each Admin route, read from the contract's metadata (decisions §5.5). */
 function scopesByRoute(): Map<string, readonly Scope[]> {
@@ -25,14 +24,11 @@ function scopesByRoute(): Map<string, readonly Scope[]> {
 @Injectable()
 export class AccessGuard implements CanActivate {
   private readonly scopes = scopesByRoute();
-  private readonly limiter: LeakyBucketLimiter;
 
   constructor(
     private readonly auth: AuthService,
-    @InjectConfig() private readonly config: Config,
-  ) {
-    this.limiter = new LeakyBucketLimiter(config.rateLimit.capacity, config.rateLimit.leakPerSecond);
-  }
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -44,7 +40,7 @@ export class AccessGuard implements CanActivate {
     const auth = await this.auth.authenticate(request);
     request.auth = auth;
     // decisions §7.3: every answer to a known caller carries the bucket, restricted stores' too.
-    const decision = this.limiter.take(`${auth.appId}:${auth.store.id}`, Date.now());
+    const decision = await this.limiter.take(`${auth.appId}:${auth.store.id}`);
     void reply.header('X-Platform-Api-Call-Limit', `${decision.used}/${decision.capacity}`);
     if (!decision.allowed) {
       void reply.header('Retry-After', String(decision.retryAfterSeconds));
