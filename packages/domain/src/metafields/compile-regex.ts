@@ -1,41 +1,95 @@
 import { RE2JS } from 're2js';
+import { estimateProgramSize } from './estimate-regex-size';
 
 // decisions §8.11: user patterns run on RE2 semantics (linear time, no lookaround or
 // backreferences). A user's pattern never reaches JS RegExp: not the `regex` rule, not JSON
 // Schema `pattern` / `patternProperties`, not the `regex` format.
+//
+// Linear is not cheap: a search costs up to (program size x text length), and re2js took 25 s to
+// search 65,000 characters with the 60,000-instruction program of a 720-character pattern. As RE2
+// refuses programs over its memory budget ("pattern too large"), patterns whose compiled program
+// exceeds REGEX_MAX_PROGRAM_SIZE instructions are refused where they are defined.
+
+/**
+ * The largest program (instructions) a user pattern may compile to. Chosen by measurement (Node
+ * 20, re2js 2.10, one core of the 2-core machine the guide describes): the costliest programs of
+ * about this size (`[\s\S]{600}x`, `(?:[a-z]|[0-9]){600}x`, `a{0,300}x`, `(a|b)*a(a|b){600}x`,
+ * the same over non-ASCII text) search the largest value, 64 KB, in at most 60 ms, 61 ms in a
+ * fresh process; 1,000 instructions took up to 156 ms there. It leaves room for the common
+ * length limits written as patterns (`^.{1,255}$` has 513 instructions).
+ */
+export const REGEX_MAX_PROGRAM_SIZE = 600;
+
+/**
+ * Patterns whose estimated program (an upper bound read from the text) exceeds this are refused
+ * without being compiled: compiling costs time and memory in proportion to the program (300,000
+ * instructions took half a second). Well above REGEX_MAX_PROGRAM_SIZE, so a pattern the estimate
+ * overrates (it never underrates) is still compiled and judged by its exact size.
+ */
+export const REGEX_MAX_ESTIMATED_SIZE = 50_000;
 
 export interface CompiledPattern {
   /** Searches `s` (unanchored): true when the pattern matches anywhere in it. */
   test(s: string): boolean;
+  /** Instructions of the compiled program: a search costs up to (size x text length). */
+  readonly size: number;
 }
 
-export type PatternResult = { readonly ok: true; readonly pattern: CompiledPattern } | { readonly ok: false; readonly message: string };
+export type PatternResult =
+  | { readonly ok: true; readonly pattern: CompiledPattern }
+  /** `tooLarge`: valid syntax, but over the program bound; otherwise the engine's syntax message. */
+  | { readonly ok: false; readonly message: string; readonly tooLarge: boolean };
 
-/** Compiles a pattern written in RE2 syntax (the `regex` rule). */
-export function compileRe2(source: string): PatternResult {
+function tooLarge(size: string): PatternResult {
+  return { ok: false, tooLarge: true, message: `its compiled program has ${size} instructions (at most ${REGEX_MAX_PROGRAM_SIZE})` };
+}
+
+/** Compiles RE2 syntax within the program bound; the problem as text otherwise. */
+function compileBounded(re2Source: string, flags = 0): PatternResult {
+  const estimate = estimateProgramSize(re2Source);
+  if (estimate > REGEX_MAX_ESTIMATED_SIZE) return tooLarge(`more than ${REGEX_MAX_ESTIMATED_SIZE}`);
+  let re: RE2JS;
   try {
-    const re = RE2JS.compile(source);
-    return { ok: true, pattern: { test: (s) => re.test(s) } };
+    re = RE2JS.compile(re2Source, flags);
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { ok: false, tooLarge: false, message: e instanceof Error ? e.message : String(e) };
   }
+  const size = re.matcher('').programSize();
+  if (size > REGEX_MAX_PROGRAM_SIZE) return tooLarge(String(size));
+  return { ok: true, pattern: { test: (s) => re.test(s), size } };
+}
+
+/** Compiles a pattern written in RE2 syntax (the `regex` rule), within the program bound. */
+export function compileRe2(source: string): PatternResult {
+  return compileBounded(source);
 }
 
 /**
  * Compiles a pattern written in the ECMA-262 dialect JSON Schema uses (`\uXXXX`, `(?<name>...)`),
- * translated to RE2; throws when RE2 cannot run it.
+ * translated to RE2, within the same program bound as the `regex` rule.
  */
-export function compileSchemaPattern(source: string): CompiledPattern {
-  const re = RE2JS.compile(RE2JS.translateRegExp(source));
-  return { test: (s) => re.test(s) };
+export function compileSchemaPattern(source: string): PatternResult {
+  let translated: string;
+  try {
+    translated = RE2JS.translateRegExp(source);
+  } catch (e) {
+    return { ok: false, tooLarge: false, message: e instanceof Error ? e.message : String(e) };
+  }
+  return compileBounded(translated);
 }
 
-/** The JSON Schema `regex` format: a pattern RE2 can compile. */
-export function isSchemaPattern(source: string): boolean {
+/**
+ * The JSON Schema `regex` format: a pattern RE2 can compile within the program bound. `cost`, when
+ * given, is told the work about to be done (the estimated program size) before any compiling, so
+ * a schema check can stop a value holding many costly strings (see compile-schema).
+ */
+export function isSchemaPattern(source: string, cost?: (units: number) => void): boolean {
+  let translated: string;
   try {
-    RE2JS.compile(RE2JS.translateRegExp(source));
-    return true;
+    translated = RE2JS.translateRegExp(source);
   } catch {
     return false;
   }
+  cost?.(Math.min(estimateProgramSize(translated), REGEX_MAX_ESTIMATED_SIZE) + translated.length);
+  return compileBounded(translated).ok;
 }

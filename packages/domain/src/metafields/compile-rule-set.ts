@@ -100,8 +100,8 @@ export function checkRuleSet(type: MetafieldType | null, validations: unknown, i
   checkConstraints(compiled, present, issues);
   if (type === null || issues.length !== before) return undefined;
   const checks: ElementCheck[] = [];
-  // With choices, every value that passes is one of at most 128 strings: their regex verdicts are
-  // taken now, so those values never reach RE2 (the verdicts are the same either way).
+  // With choices, every value that passes is one of at most 128 strings: each one's regex verdict is
+  // kept once taken, so those values reach RE2 once (the verdicts are the same either way).
   const choices = compiled.get('choices')?.rule.choices;
   for (const { rule } of compiled.values()) {
     if (rule.check === null) continue;

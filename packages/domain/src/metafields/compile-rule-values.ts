@@ -29,7 +29,7 @@ export interface CompiledRule {
   readonly metaobjectDefinitionId?: string;
   /** choices: the allowed values. */
   readonly choices?: ReadonlySet<string>;
-  /** regex: the same check with the verdicts for `known` strings computed now (see compile-rule-set). */
+  /** regex: the same check, keeping the verdicts of `known` strings once taken (see compile-rule-set). */
   readonly checkKnowing?: (known: Iterable<string>) => ElementCheck;
 }
 
@@ -138,18 +138,29 @@ const maxPrecision: RuleCompiler = (_type, raw) => {
 
 const regex: RuleCompiler = (_type, raw) => {
   const compiled = compileRe2(raw);
-  if (!compiled.ok) return `is not a valid RE2 regular expression: ${compiled.message}`;
+  if (!compiled.ok) {
+    // decisions §8.11: as RE2 refuses a program over its budget, a pattern too costly to search the
+    // largest value with is refused here, where it is defined.
+    return compiled.tooLarge ? `is too large a regular expression: ${compiled.message}` : `is not a valid RE2 regular expression: ${compiled.message}`;
+  }
   const re = compiled.pattern;
   const fail = ruleFailure('does not match the regular expression (rule regex)');
   // Searches the value (decisions §8.11): authors anchor with ^...$ to match the whole value.
   return {
     check: (v) => (re.test((v as TextValue).text) ? null : fail),
     checkKnowing: (known) => {
+      // Verdicts of the choices, taken as each is first written (not all at once here: the choices
+      // may hold 300,000 characters, and each search is bounded only per value).
+      const choices = new Set(known);
       const verdicts = new Map<string, boolean>();
-      for (const s of known) verdicts.set(s, re.test(s));
       return (v) => {
         const text = (v as TextValue).text;
-        return (verdicts.get(text) ?? re.test(text)) ? null : fail;
+        let verdict = verdicts.get(text);
+        if (verdict === undefined) {
+          verdict = re.test(text);
+          if (choices.has(text)) verdicts.set(text, verdict);
+        }
+        return verdict ? null : fail;
       };
     },
   };

@@ -1,22 +1,81 @@
-import Ajv, { type ErrorObject, type Format, type KeywordDefinition, type Options } from 'ajv';
+import Ajv, { _, type ErrorObject, type Format, type KeywordCxt, type KeywordDefinition, type Options } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types';
 import Ajv2020 from 'ajv/dist/2020';
+import N from 'ajv/dist/compile/names';
 import formatsPlugin, { type FormatName } from 'ajv-formats';
 import { RE2JS } from 're2js';
-import { compileSchemaPattern, isSchemaPattern } from './compile-regex';
+import { compileSchemaPattern, isSchemaPattern, REGEX_MAX_ESTIMATED_SIZE } from './compile-regex';
+import { RULE_VALUE_MAX_LENGTH } from './define-rules';
+import { estimateProgramSize } from './estimate-regex-size';
+import { codePointLength } from './define-types';
 import { jsonDepthExceeds } from './parse-json';
 
 // The `schema` rule (decisions §8.11): JSON Schema 2020-12 by default, draft-07 when `$schema` says
 // so, compiled once at definition time. Bounded so that one definition cannot stall the service:
-// schema text size, nesting and node count are capped (Ajv's code generation grows faster than
-// linearly and recurses), `$data` is off, no remote `$ref` is ever fetched, patterns run on RE2, and
-// `uniqueItems` is checked by hashing instead of Ajv's quadratic comparison.
+//
+// - at definition time: the text (the spec's 300,000 characters of any rule value), its nesting
+//   and its number of objects and arrays are capped, so compiling stays bounded (measured below);
+//   `$ref`s are compiled as calls, never inlined (inlining a 400-property definition into 400
+//   properties took 70 s to compile); every pattern is held to the `regex` rule's program bound,
+//   and all of a schema's patterns together to SCHEMA_MAX_PATTERN_PROGRAM;
+// - at check time: validation work grows with schema x value (990 subschemas applied to each of
+//   65,000 array items took 5 s) and, through `$ref`s, without bound (a chain of 30 definitions each
+//   applying the next twice is 2^30 applications). So every subschema of the schema is given a
+//   counting keyword, and a check that would spend more than SCHEMA_CHECK_BUDGET units of work is
+//   stopped and the value refused: "is too costly to check".
+//
+// Also: `$data` is off, no remote `$ref` is ever fetched, patterns run on RE2, and `uniqueItems` is
+// checked by hashing instead of Ajv's quadratic comparison.
 
-export const SCHEMA_MAX_LENGTH = 65_536;
+/** The spec's bound on every rule value. */
+export const SCHEMA_MAX_LENGTH = RULE_VALUE_MAX_LENGTH;
 export const SCHEMA_MAX_DEPTH = 32;
-export const SCHEMA_MAX_NODES = 1_000;
+/**
+ * Objects and arrays a schema may hold. A 300,000-character schema of 2,900 described properties
+ * (about 100 characters each) has 2,902 and compiles in about a second. Compile time grows with
+ * this count, not with the text (descriptions and enum values are cheap): measured on Node 20, one
+ * core, the costliest shapes at 3,000 objects (1,500 oneOf branches each with its properties,
+ * 3,000 `$dynamicRef`s) took up to 1.8 s, long allOf lists about 0.6 s. It is paid when the
+ * definition is created or changed, and once per process on first use of the definition.
+ */
+export const SCHEMA_MAX_NODES = 3_000;
+/**
+ * With `unevaluatedProperties` or `unevaluatedItems`, Ajv's compile grows faster than the schema
+ * (it tracks what every branch evaluates): 1,000 objects compiled in 0.6 s, 3,000 in 3.8 s.
+ */
+export const SCHEMA_MAX_NODES_UNEVALUATED = 1_000;
+/** Instructions of all of a schema's distinct patterns together (each also at most REGEX_MAX_PROGRAM_SIZE). */
+export const SCHEMA_MAX_PATTERN_PROGRAM = 20_000;
 /** Values nested deeper than this are refused by a schema rule rather than walked recursively. */
 export const SCHEMA_VALUE_MAX_DEPTH = 256;
+/**
+ * Units of work one value's check may spend (see `spend`): at most about 1.3 ns each on the
+ * costliest shapes measured (Node 20, one core, warm), so a check is stopped after about 80 ms. A
+ * 121 KB value of 1,600 records checked against a schema of a dozen subschemas spends about a
+ * fifth of it. (The first check of a definition in a process also pays V8's compile of the
+ * generated code: about 0.1 s for the largest schemas.)
+ */
+export const SCHEMA_CHECK_BUDGET = 60_000_000;
+
+// What one application of a subschema costs, in units of about a nanosecond (calibrated by
+// measurement on the costliest shapes, see the tests): a fixed part per application (Ajv's code
+// for a subschema, a `propertyNames` subschema per key costing the most), per item of the
+// subschema's own content (keywords, listed properties, enum values...), per pattern search and
+// format call; and, for keywords that read all of the data, per item of it (array items, object
+// keys) and per character (string length, key lengths), times the pattern's program size where a
+// pattern searches them.
+const APPLICATION_UNITS = 800;
+const OWN_ITEM_UNITS = 24;
+const PATTERN_TEST_UNITS = 800;
+const FORMAT_CALL_UNITS = 800;
+const FORMAT_UNITS_PER_CHAR = 24;
+const LENGTH_UNITS_PER_CHAR = 4;
+const DATA_ITEM_UNITS = 40;
+/** uniqueItems: per item, and over objects or arrays per character of their canonical JSON. */
+const UNIQUE_ITEM_UNITS = 400;
+const CANONICAL_UNITS_PER_CHAR = 64;
+/** The regex format compiles the data: per instruction of its estimated program. */
+const PATTERN_COMPILE_UNITS_PER_INSTRUCTION = 1500;
 
 type Dialect = '2020-12' | 'draft-07';
 
@@ -34,11 +93,90 @@ const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
   ['https://json-schema.org/draft-07/schema#', 'draft-07'],
 ]);
 
+// ---------------------------------------------------------------------------------------------
+// The work budget of one check. Checks are synchronous and never nested, so one counter serves.
+
+let remaining = 0;
+let budget = SCHEMA_CHECK_BUDGET;
+/** Only a value's check spends: the meta-schema's check of a schema at definition time does not. */
+let metering = false;
+
+/** Units the last check spent (for the calibration tests); another budget for the next checks. */
+export const schemaCheckMeter = {
+  spent: (): number => budget - remaining,
+  setBudget: (units: number): void => {
+    budget = units;
+  },
+};
+
+class BudgetExceeded extends Error {}
+
+function spend(units: number): void {
+  if (!metering) return;
+  remaining -= units;
+  if (remaining < 0) throw new BudgetExceeded();
+}
+
+/** Units for the data of one application: per item (array items, object keys) and per character (string length, key lengths). */
+function dataUnits(perItem: number, perChar: number, data: unknown): number {
+  if (typeof data === 'string') return perChar * data.length;
+  if (Array.isArray(data)) return perItem * data.length;
+  if (data !== null && typeof data === 'object') {
+    let items = 0;
+    let chars = 0;
+    for (const key in data) {
+      items++;
+      chars += key.length;
+    }
+    return perItem * items + perChar * chars;
+  }
+  return 0;
+}
+
+/** The counting keyword every subschema gets: [fixed units, units per data item, units per data character]. */
+const COST_KEYWORD = 'x-platform-check-cost';
+
+function spendOnApplication(fixed: number, perItem: number, perChar: number, data: unknown): void {
+  spend(perItem === 0 && perChar === 0 ? fixed : fixed + dataUnits(perItem, perChar, data));
+}
+
+// A code keyword: one plain call in the generated code (a `validate` keyword costs an allocation
+// and a wrapper per application, more than many keywords it counts).
+//
+// It also stops at the first error. Ajv runs with allErrors (see options), and collecting every
+// error of a badly invalid value is unbounded work and memory (10 million errors took 30 s). Where
+// a subschema is not inside anyOf, oneOf, not, if or contains (whose failed branches are expected),
+// an error already counted decides the result: the function returns at once, as Ajv does without
+// allErrors, so the first error is the one reported.
+const COST: KeywordDefinition = {
+  keyword: COST_KEYWORD,
+  schemaType: 'array',
+  errors: false,
+  code(cxt: KeywordCxt) {
+    const { gen, data, it } = cxt;
+    const [fixed, perItem, perChar] = cxt.schema as [number, number, number];
+    if (it.compositeRule !== true) {
+      gen.if(_`${N.errors} > 0`, () => {
+        gen.assign(_`${it.validateName}.errors`, N.vErrors);
+        gen.return(_`false`);
+      });
+    }
+    const charge = gen.scopeValue('func', { ref: spendOnApplication });
+    gen.code(_`${charge}(${fixed}, ${perItem}, ${perChar}, ${data})`);
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Patterns and formats on RE2.
+
 const RE2_ENGINE: RegExpEngine = Object.assign(
   (pattern: string, flags: string) => {
     const compiled = compileSchemaPattern(pattern);
+    // Every pattern was checked before compiling (see markSchema); this cannot fail.
+    if (!compiled.ok) throw new Error(`pattern ${pattern}: ${compiled.message}`);
+    const { test } = compiled.pattern;
     // Ajv shares compiled patterns by this key, so it must identify the pattern.
-    return { test: (s: string) => compiled.test(s), toString: () => `/${pattern}/${flags}` };
+    return { test, toString: () => `/${pattern}/${flags}` };
   },
   { code: 're2js' },
 );
@@ -53,10 +191,12 @@ const FORMAT_NAMES: readonly FormatName[] = [
 let formats: Record<string, Format> | undefined;
 
 // ajv-formats' full formats, with `regex` checked by RE2 (its own uses `new RegExp` on the data)
-// and, where RE2 can run them, the library's expressions moved to RE2 too.
+// and, where RE2 can run them, the library's expressions moved to RE2 too. The `regex` format
+// compiles the data: it spends on the budget before compiling (decisions §8.11's program bound
+// applies to it too).
 function schemaFormats(): Record<string, Format> {
   if (formats !== undefined) return formats;
-  const out: Record<string, Format> = { regex: isSchemaPattern };
+  const out: Record<string, Format> = { regex: (s: string) => isSchemaPattern(s, (units) => spend(PATTERN_COMPILE_UNITS_PER_INSTRUCTION * units)) };
   for (const name of FORMAT_NAMES) {
     const format = formatsPlugin.get(name, 'full');
     out[name] = format instanceof RegExp ? (toRe2Format(format) ?? format) : format;
@@ -78,10 +218,15 @@ function options(): Options {
   return {
     strict: false,
     logger: false,
-    allErrors: false,
+    // Every error is collected, so code for a subschema never nests inside the code of its siblings
+    // (with a first-error stop, Ajv nests one block per property, and V8 overflows its parser stack
+    // past about 3,000); the check reports the first error only.
+    allErrors: true,
     $data: false,
     ownProperties: true,
     addUsedSchema: false,
+    // Each `$ref` is a call: inlined, a definition used in N places compiles N times.
+    inlineRefs: false,
     formats: schemaFormats(),
     code: { regExp: RE2_ENGINE, optimize: false },
   };
@@ -91,7 +236,7 @@ let metaValidators: Record<Dialect, Ajv> | undefined;
 
 // One instance per dialect validates schemas against the meta-schema; it holds no user schema.
 function metaAjv(dialect: Dialect): Ajv {
-  metaValidators ??= { '2020-12': new Ajv2020(options()), 'draft-07': new Ajv(options()) };
+  metaValidators ??= { '2020-12': new Ajv2020({ ...options(), allErrors: false }), 'draft-07': new Ajv({ ...options(), allErrors: false }) };
   return metaValidators[dialect];
 }
 
@@ -103,6 +248,7 @@ function compilerAjv(dialect: Dialect): Ajv {
     : new Ajv({ ...options(), meta: false, validateSchema: false });
   ajv.removeKeyword('uniqueItems');
   ajv.addKeyword(UNIQUE_ITEMS);
+  ajv.addKeyword(COST);
   return ajv;
 }
 
@@ -125,10 +271,19 @@ const UNIQUE_ITEMS: KeywordDefinition = {
 };
 
 // JSON primitives are equal exactly when a Set says so (SameValueZero; -0 and 0 are one number, as
-// in canonical()); only arrays holding objects or arrays need the canonical text.
+// in canonical()); only arrays holding objects or arrays need the canonical text, whose length is
+// spent on the budget (the items were not counted by the subschema's own cost).
 function distinct(data: readonly unknown[]): boolean {
+  spend(UNIQUE_ITEM_UNITS * data.length);
   for (const item of data) {
-    if (item !== null && typeof item === 'object') return new Set(data.map(canonical)).size === data.length;
+    if (item !== null && typeof item === 'object') {
+      const texts = data.map((each) => {
+        const text = canonical(each);
+        spend(CANONICAL_UNITS_PER_CHAR * text.length);
+        return text;
+      });
+      return new Set(texts).size === data.length;
+    }
   }
   return new Set(data).size === data.length;
 }
@@ -150,13 +305,170 @@ function countNodes(value: unknown, limit: number): number {
   return count;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Where subschemas are. Keywords holding data, never schemas: nothing in them is marked, and a
+// `$ref` may not point into them (Ajv would compile data as a schema that spends nothing).
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required', 'dependentRequired', '$vocabulary', 'type']);
+// Keywords that go through every item or key of the data on each application.
+const READS_ALL_ITEMS: ReadonlySet<string> = new Set([
+  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedProperties', 'minProperties',
+  'maxProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'items', 'prefixItems', 'additionalItems',
+  'contains', 'unevaluatedItems',
+]);
+// Keywords holding a map of names to subschemas (a `$ref` may point into one, not at it).
+const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+// Every other keyword holding an object holds a subschema, and one holding an array, subschemas
+// (allOf, anyOf, oneOf, prefixItems, draft-07 items); unknown keywords and annotations are read the
+// same way, as Ajv resolves `$ref`s and `$anchor`s into them.
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function countValues(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    count++;
+    if (node !== null && typeof node === 'object') for (const child of Object.values(node as Record<string, unknown>)) stack.push(child);
+  }
+  return count;
+}
+
+interface Marking {
+  /** Whether unevaluatedProperties or unevaluatedItems appears (a lower node bound applies). */
+  unevaluated: boolean;
+  /** Distinct patterns and their program sizes. */
+  readonly patterns: Map<string, number>;
+  patternProgram: number;
+  estimated: number;
+  problem: string | undefined;
+}
+
+/** The program size of a schema pattern, remembered; sets `problem` when it is refused. */
+function patternSize(source: string, marking: Marking): number {
+  const known = marking.patterns.get(source);
+  if (known !== undefined) return known;
+  marking.estimated += Math.min(estimateProgramSize(source), REGEX_MAX_ESTIMATED_SIZE + 1);
+  if (marking.estimated > 2 * REGEX_MAX_ESTIMATED_SIZE) {
+    marking.problem ??= `has patterns too large to compile (at most ${SCHEMA_MAX_PATTERN_PROGRAM} instructions in all)`;
+    return 0;
+  }
+  const compiled = compileSchemaPattern(source);
+  if (!compiled.ok) {
+    marking.problem ??= compiled.tooLarge
+      ? `has a pattern too large, ${JSON.stringify(source)}: ${compiled.message}`
+      : `is not a valid JSON Schema: pattern ${JSON.stringify(source)} is not a pattern RE2 can run: ${compiled.message}`;
+    return 0;
+  }
+  marking.patterns.set(source, compiled.pattern.size);
+  marking.patternProgram += compiled.pattern.size;
+  if (marking.patternProgram > SCHEMA_MAX_PATTERN_PROGRAM) {
+    marking.problem ??= `has patterns too large to compile (at most ${SCHEMA_MAX_PATTERN_PROGRAM} instructions in all)`;
+  }
+  return compiled.pattern.size;
+}
+
+/**
+ * Gives every subschema under `node` the counting keyword (in place: the schema was parsed for this
+ * compile alone), checking patterns and `$ref` pointers on the way. The schema's depth is bounded
+ * (SCHEMA_MAX_DEPTH), so recursion is safe.
+ */
+function markSchema(node: unknown, marking: Marking): void {
+  if (!isRecord(node)) return;
+  let fixed = APPLICATION_UNITS;
+  let perItem = 0;
+  let perChar = 0;
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    if (key === COST_KEYWORD) continue;
+    if (key === 'unevaluatedProperties' || key === 'unevaluatedItems') marking.unevaluated = true;
+    fixed += OWN_ITEM_UNITS;
+    if (DATA_KEYWORDS.has(key)) {
+      fixed += OWN_ITEM_UNITS * countValues(value);
+      continue;
+    }
+    if (READS_ALL_ITEMS.has(key)) perItem = Math.max(perItem, DATA_ITEM_UNITS);
+    if (key === 'pattern' && typeof value === 'string') {
+      fixed += PATTERN_TEST_UNITS;
+      perChar += patternSize(value, marking);
+      continue;
+    }
+    if (key === 'format' && typeof value === 'string') {
+      fixed += FORMAT_CALL_UNITS;
+      perChar += FORMAT_UNITS_PER_CHAR;
+      continue;
+    }
+    if (key === 'minLength' || key === 'maxLength') perChar += LENGTH_UNITS_PER_CHAR;
+    if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string') {
+      const problem = refProblem(value);
+      if (problem !== undefined) marking.problem ??= problem;
+    }
+    if (MAP_KEYWORDS.has(key) && isRecord(value)) {
+      // Each listed name is looked up on every application; each pattern searches every key.
+      for (const name of Object.keys(value)) {
+        fixed += OWN_ITEM_UNITS;
+        if (key === 'patternProperties') {
+          perItem += PATTERN_TEST_UNITS;
+          perChar += patternSize(name, marking);
+        }
+        const entry = value[name];
+        if (Array.isArray(entry)) fixed += OWN_ITEM_UNITS * entry.length;
+        else markSchema(entry, marking);
+      }
+      continue;
+    }
+    if (Array.isArray(value)) {
+      fixed += OWN_ITEM_UNITS * value.length;
+      for (const item of value) markSchema(item, marking);
+      continue;
+    }
+    markSchema(value, marking);
+  }
+  node[COST_KEYWORD] = [fixed, perItem, perChar];
+}
+
+/**
+ * A `$ref` whose fragment is a JSON pointer must name a subschema: not a map of them
+ * (`#/properties`), nor anything inside a data keyword (`#/enum/0`), which Ajv would compile as a
+ * schema without the counting keyword. Read from the pointer's words alone, so it holds whichever
+ * `$id` the pointer is relative to.
+ */
+function refProblem(ref: string): string | undefined {
+  const hash = ref.indexOf('#');
+  const fragment = hash < 0 ? '' : ref.slice(hash + 1);
+  if (!fragment.startsWith('/')) return undefined;
+  let words: string[];
+  try {
+    words = fragment.slice(1).split('/').map((w) => decodeURIComponent(w).replace(/~1/g, '/').replace(/~0/g, '~'));
+  } catch {
+    return undefined;
+  }
+  let inMap = false;
+  for (const word of words) {
+    if (inMap) {
+      inMap = false;
+      continue;
+    }
+    if (DATA_KEYWORDS.has(word)) return `has a $ref into data, not a subschema: ${JSON.stringify(ref)}`;
+    if (MAP_KEYWORDS.has(word)) inMap = true;
+  }
+  return inMap ? `has a $ref to a map of subschemas, not a subschema: ${JSON.stringify(ref)}` : undefined;
+}
+
 /** Checks one parsed JSON value; null when it conforms, else the problem (`/a must be integer`). */
 export type SchemaCheck = (data: unknown, text: string) => string | null;
 
 export type SchemaResult = { readonly ok: true; readonly check: SchemaCheck } | { readonly ok: false; readonly message: string };
 
+const TOO_COSTLY = 'is too costly to check against this schema (it would take more than the work one value may cost)';
+
 export function compileJsonSchema(text: string): SchemaResult {
-  if (text.length > SCHEMA_MAX_LENGTH) return { ok: false, message: `is too long for a schema (maximum is ${SCHEMA_MAX_LENGTH} characters)` };
+  // Characters are code points, as for every rule value (the rule set checks the same bound first).
+  if (text.length > SCHEMA_MAX_LENGTH && codePointLength(text) > SCHEMA_MAX_LENGTH) {
+    return { ok: false, message: `is too long for a schema (maximum is ${SCHEMA_MAX_LENGTH} characters)` };
+  }
   if (jsonDepthExceeds(text, SCHEMA_MAX_DEPTH)) return { ok: false, message: `is nested too deeply (maximum depth is ${SCHEMA_MAX_DEPTH})` };
   let schema: unknown;
   try {
@@ -167,13 +479,20 @@ export function compileJsonSchema(text: string): SchemaResult {
   if (typeof schema !== 'boolean' && (schema === null || typeof schema !== 'object' || Array.isArray(schema))) {
     return { ok: false, message: 'must be a JSON Schema (an object or a boolean)' };
   }
-  if (countNodes(schema, SCHEMA_MAX_NODES) > SCHEMA_MAX_NODES) {
-    return { ok: false, message: `is too large (at most ${SCHEMA_MAX_NODES} objects and arrays)` };
-  }
+  const nodes = countNodes(schema, SCHEMA_MAX_NODES);
+  if (nodes > SCHEMA_MAX_NODES) return { ok: false, message: `is too large (at most ${SCHEMA_MAX_NODES} objects and arrays)` };
   const declared = typeof schema === 'object' ? (schema as Record<string, unknown>)['$schema'] : undefined;
   const dialect = declared === undefined ? '2020-12' : typeof declared === 'string' ? DIALECTS.get(declared) : undefined;
   if (dialect === undefined) {
     return { ok: false, message: `has an unsupported $schema ${JSON.stringify(declared)} (use JSON Schema 2020-12 or draft-07)` };
+  }
+  // Patterns and `$ref`s first: a pattern over the program bound gets its own message rather than
+  // the meta-schema's "must match format regex". Marking adds a keyword the meta-schema ignores.
+  const marking: Marking = { unevaluated: false, patterns: new Map(), patternProgram: 0, estimated: 0, problem: undefined };
+  markSchema(schema, marking);
+  if (marking.problem !== undefined) return { ok: false, message: marking.problem };
+  if (marking.unevaluated && nodes > SCHEMA_MAX_NODES_UNEVALUATED) {
+    return { ok: false, message: `is too large for unevaluatedProperties or unevaluatedItems (at most ${SCHEMA_MAX_NODES_UNEVALUATED} objects and arrays)` };
   }
   const meta = metaAjv(dialect);
   if (meta.validate(META_IDS[dialect], schema) !== true) {
@@ -192,7 +511,18 @@ export function compileJsonSchema(text: string): SchemaResult {
     ok: true,
     check: (data, raw) => {
       if (jsonDepthExceeds(raw, SCHEMA_VALUE_MAX_DEPTH)) return `is nested too deeply to check (maximum depth is ${SCHEMA_VALUE_MAX_DEPTH})`;
-      return run(data) === true ? null : describe(run.errors?.[0] ?? undefined);
+      remaining = budget;
+      metering = true;
+      try {
+        return run(data) === true ? null : describe(run.errors?.[0] ?? undefined);
+      } catch (e) {
+        // Out of budget, or a schema that recurses in place (`$ref` to itself) out of stack.
+        if (e instanceof BudgetExceeded || e instanceof RangeError) return TOO_COSTLY;
+        throw e;
+      } finally {
+        metering = false;
+      }
     },
   };
 }
+

@@ -49,7 +49,16 @@ export {
   type RuleName,
   type RuleInput,
 } from './define-rules';
-export { SCHEMA_MAX_LENGTH, SCHEMA_MAX_DEPTH, SCHEMA_MAX_NODES, SCHEMA_VALUE_MAX_DEPTH } from './compile-schema';
+export {
+  SCHEMA_MAX_LENGTH,
+  SCHEMA_MAX_DEPTH,
+  SCHEMA_MAX_NODES,
+  SCHEMA_MAX_NODES_UNEVALUATED,
+  SCHEMA_MAX_PATTERN_PROGRAM,
+  SCHEMA_VALUE_MAX_DEPTH,
+  SCHEMA_CHECK_BUDGET,
+} from './compile-schema';
+export { REGEX_MAX_PROGRAM_SIZE } from './compile-regex';
 export type { DefinitionReference, NormalizedRule } from './compile-rule-set';
 export {
   compileValidator,
