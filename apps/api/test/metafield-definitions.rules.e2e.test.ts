@@ -142,8 +142,39 @@ describe('the rules table: rule value formats and limits', () => {
       ['number_decimal', [{ name: 'max_precision', value: '9' }]],
       ['list.number_decimal', [{ name: 'max_precision', value: '0' }]],
       ['file_reference', [{ name: 'file_type_options', value: '[]' }]],
+      // Only choices must be non-empty (spec rules table): allowed_domains [] means no restriction.
+      ['url', [{ name: 'allowed_domains', value: '[]' }]],
+      ['list.link', [{ name: 'allowed_domains', value: '[]' }]],
     ] as const;
     for (const [type, validations] of ok) expect((await defs.create(aDefinition({ type, validations }))).status, type).toBe(201);
+  });
+
+  it('decisions §8.11: 422s a regex whose compiled program is too large (RE2\'s "pattern too large"), naming the rule', async () => {
+    const r = await defs.create(aDefinition({ validations: [{ name: 'regex', value: '[\\s\\S]{1000}'.repeat(60) }] }));
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toBe(
+      'validations[0].value: is too large a regular expression: its compiled program has more than 50000 instructions (at most 600) (rule regex)',
+    );
+    const one = await defs.create(aDefinition({ validations: [{ name: 'regex', value: '^[\\s\\S]{1000}$' }] }));
+    expect(one.body.errors).toBe('validations[0].value: is too large a regular expression: its compiled program has 1004 instructions (at most 600) (rule regex)');
+    expect((await defs.create(aDefinition({ validations: [{ name: 'regex', value: '^.{1,255}$' }] }))).status).toBe(201);
+  });
+
+  it('decisions §8.11: 422s a schema whose pattern is too large, naming the rule', async () => {
+    const r = await defs.create(aDefinition({ type: 'json', validations: [{ name: 'schema', value: JSON.stringify({ properties: { code: { pattern: '[\\s\\S]{1000}' } } }) }] }));
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toBe('validations[0].value: has a pattern too large, "[\\\\s\\\\S]{1000}": its compiled program has 1002 instructions (at most 600) (rule schema)');
+  });
+
+  it('accepts a schema rule value of 300,000 characters (the spec\'s bound of any rule value)', async () => {
+    const properties = Object.fromEntries(Array.from({ length: 2_800 }, (_, i) => [`p${i}`, { type: 'string', description: `Field ${i} of the specification sheet` }]));
+    const base = JSON.stringify({ type: 'object', properties });
+    const schema = `${base.slice(0, -1)},"description":${JSON.stringify('d'.repeat(300_000 - base.length - 17))}}`;
+    expect(schema.length).toBe(300_000);
+    const r = await defs.create(aDefinition({ type: 'json', validations: [{ name: 'schema', value: schema }] }));
+    expect(r.status, r.text.slice(0, 200)).toBe(201);
+    const over = await defs.create(aDefinition({ type: 'json', validations: [{ name: 'schema', value: `${schema} ` }] }));
+    expect(over.body.errors).toBe('validations[0].value: is too long (maximum is 300000 characters)');
   });
 
   it('counts a rule value up to 300,000 characters, and refuses one more', async () => {
