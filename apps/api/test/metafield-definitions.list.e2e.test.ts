@@ -124,6 +124,9 @@ describe('listing and pagination (decisions §6, §8.6)', () => {
     ['owner_resource=pages', /^owner_resource: is not included in the list/],
     ['owner_resource=', /^owner_resource: /],
     ['namespace=', /^namespace: /],
+    // A repeated parameter, in the service's words (decisions §4), not zod's "expected string, received array".
+    ['limit=1&limit=2', /^limit: must be given once$/],
+    ['namespace=a&namespace=b', /^namespace: must be given once$/],
   ])('400s %s', async (query, message) => {
     const r = await a.defs.list(`?${query}`);
     expect(r.status).toBe(400);

@@ -57,12 +57,20 @@ describe('POST /platform/v1/stores/{handle}/metaobject_definitions', () => {
     expect(short.body.errors).toBe('type: is too short (minimum is 3 characters); name: is too long (maximum is 255 characters)');
   });
 
-  it('422s a body that is not wrapped in metaobject_definition, or lacks a field', async () => {
-    for (const body of [{ type: 'designer', name: 'D' }, { metaobject_definition: { name: 'D' } }, { metaobject_definition: { type: 3, name: 'D' } }]) {
+  it('422s a body that is not wrapped in metaobject_definition, or lacks a field, in the service\'s words (decisions §4)', async () => {
+    const cases: [unknown, string][] = [
+      [{ type: 'designer', name: 'D' }, "metaobject_definition: can't be blank"],
+      [{ metaobject_definition: null }, 'metaobject_definition: must be an object'],
+      [{ metaobject_definition: { name: 'D' } }, "metaobject_definition.type: can't be blank"],
+      [{ metaobject_definition: { type: 3, name: 'D' } }, 'metaobject_definition.type: must be a string'],
+      [[], 'body: must be an object'],
+    ];
+    for (const [body, errors] of cases) {
       const r = await createDefinition('objects', body);
-      expect(r.status, JSON.stringify(body)).toBe(422);
-      expect(r.body.errors).toMatch(/^metaobject_definition/);
+      expect([r.status, r.body.errors], JSON.stringify(body)).toEqual([422, errors]);
     }
+    const metaobject = await createMetaobject('objects', '1', { metaobject: { handle: null } });
+    expect([metaobject.status, metaobject.body.errors]).toEqual([422, 'metaobject.handle: must be a string']);
   });
 
   it('404s an unknown store and 401s without the operator token', async () => {

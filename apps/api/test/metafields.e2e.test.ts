@@ -86,6 +86,9 @@ describe('POST /products/{id}/metafields.json (decisions §8.9)', () => {
   it('422 for bodies that break the shape, naming the field (decisions §4)', async () => {
     const cases: [unknown, RegExp][] = [
       [{}, /^metafield: can't be blank$/],
+      [{ metafield: null }, /^metafield: must be an object$/],
+      [{ metafield: [] }, /^metafield: must be an object$/],
+      ['text', /^body: must be an object$/],
       [{ metafield: { namespace: 'custom', key: 'shape', type: 'single_line_text_field' } }, /^metafield\.value: can't be blank$/],
       [{ metafield: { namespace: 'custom', key: 'shape', type: 'number_integer', value: 5 } }, /^metafield\.value: must be a string$/],
       [{ metafield: { key: 'shape', type: 'boolean', value: 'true' } }, /^metafield\.namespace: can't be blank$/],
@@ -285,6 +288,11 @@ describe('GET /products/{id}/metafields.json (decisions §6)', () => {
       const r = await list.list(product, query);
       expect(r.status, query).toBe(400);
     }
+  });
+
+  it('400 naming a query parameter given twice (decisions §4), not zod\'s "expected string, received array"', async () => {
+    const r = await list.list(product, '?limit=1&limit=2');
+    expect([r.status, r.body.errors]).toEqual([400, 'limit: must be given once']);
   });
 
   it('404 for an unknown product', async () => {

@@ -154,6 +154,20 @@ describe('POST /metafields_set.json (decisions §8.9)', () => {
     expect(twice.body.errors).toBe('metafields[1]: has the same owner, namespace and key as metafields[0]');
   });
 
+  it('422 in the service\'s words, naming the field, for an entry or a body of the wrong JSON type (decisions §4)', async () => {
+    const cases: [unknown, string][] = [
+      [{ metafields: [null] }, 'metafields[0]: must be an object'],
+      [{ metafields: [entry(products[0]!, 'shaped', 'x'), 'x'] }, 'metafields[1]: must be an object'],
+      [{ metafields: null }, 'metafields: must be an array'],
+      [{}, "metafields: can't be blank"],
+      [[], 'body: must be an object'],
+    ];
+    for (const [body, errors] of cases) {
+      const r = await api.admin('/metafields_set.json', { method: 'POST', body });
+      expect([r.status, r.body.errors], JSON.stringify(body)).toEqual([422, errors]);
+    }
+  });
+
   it('422 naming the entry for a wrong JSON type in an entry', async () => {
     const r = await api.set([entry(products[0]!, 'typed', 'x'), { ...entry(products[0]!, 'typed2', 'x'), value: 12 }]);
     expect(r.status).toBe(422);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
 /** decisions §8.1. */
@@ -78,19 +79,18 @@ export type MetafieldDefinitionUpdate = z.infer<typeof ZMetafieldDefinitionUpdat
 
 /** Query values stay strings: the server parses them and owns the 400 messages (decisions §6). */
 export const ZListMetafieldDefinitionsQuery = z.object({
-  owner_resource: z.string().optional().describe('Only definitions of this resource type.'),
-  namespace: z.string().optional().describe('Only definitions of this namespace (either spelling of an app namespace).'),
-  limit: z.string().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: z.string().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
-  page_info: z
-    .string()
+  owner_resource: queryText().optional().describe('Only definitions of this resource type.'),
+  namespace: queryText().optional().describe('Only definitions of this namespace (either spelling of an app namespace).'),
+  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
+  since_id: queryText().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
+  page_info: queryText()
     .optional()
     .describe('Subsequent-page mode: the opaque cursor from the link header; every filter except limit and fields is then ignored.'),
-  fields: z.string().optional().describe('Comma-separated top-level field names; unknown names are ignored, id is always included.'),
+  fields: queryText().optional().describe('Comma-separated top-level field names; unknown names are ignored, id is always included.'),
 });
 export type ListMetafieldDefinitionsQuery = z.infer<typeof ZListMetafieldDefinitionsQuery>;
 
-const ZIdQuery = z.object({ id: z.string().optional().describe('The definition id (required; a missing or non-decimal id is a 400).') });
+const ZIdQuery = z.object({ id: queryText().optional().describe('The definition id (required; a missing or non-decimal id is a 400).') });
 
 const read = { scope: 'read_metafields' } satisfies Omit<AdminRouteMetadata, 'auth'>;
 const write = { scope: 'write_metafields' } satisfies Omit<AdminRouteMetadata, 'auth'>;
@@ -131,8 +131,7 @@ export const metafieldDefinitionsContract = c.router(
       method: 'DELETE',
       path: '/metafield_definition.json',
       query: ZIdQuery.extend({
-        delete_all_associated_metafields: z
-          .string()
+        delete_all_associated_metafields: queryText()
           .optional()
           .describe('true: the values go too; false (default): they stay, without a definition (decisions §8.4).'),
       }),
@@ -188,10 +187,10 @@ export const operatorMetafieldDefinitionsContract = c.router(
     createMetaobjectDefinition: {
       method: 'POST',
       path: '/stores/:handle/metaobject_definitions',
-      body: z.object({
-        metaobject_definition: z.object({
-          type: z.string().describe('3-255 letters, digits, - and _; unique per store.'),
-          name: z.string().describe('1-255 characters.'),
+      body: objectOf({
+        metaobject_definition: objectOf({
+          type: text().describe('3-255 letters, digits, - and _; unique per store.'),
+          name: text().describe('1-255 characters.'),
         }),
       }),
       responses: { 201: z.object({ metaobject_definition: ZMetaobjectDefinition }) },
@@ -200,8 +199,8 @@ export const operatorMetafieldDefinitionsContract = c.router(
     createMetaobject: {
       method: 'POST',
       path: '/stores/:handle/metaobject_definitions/:id/metaobjects',
-      body: z.object({
-        metaobject: z.object({ handle: z.string().describe('1-255 letters, digits, - and _; unique per definition.') }),
+      body: objectOf({
+        metaobject: objectOf({ handle: text().describe('1-255 letters, digits, - and _; unique per definition.') }),
       }),
       responses: { 201: z.object({ metaobject: ZMetaobject }) },
       summary: 'Create a metaobject (what a metaobject_reference value names)',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminContract, contract } from './contract';
-import { metafieldsContract, operatorMetafieldsContract, ZMetafieldsSet, ZMetafieldInput } from './metafields.contract';
+import { metafieldsContract, operatorMetafieldsContract, ZListMetafieldsQuery, ZMetafieldsSet, ZMetafieldInput } from './metafields.contract';
 
 describe('metafield value routes (decisions §8.9)', () => {
   it('live under the Admin API prefix with these methods and paths', () => {
@@ -37,6 +37,21 @@ describe('request schemas', () => {
     expect(ZMetafieldInput.safeParse({ namespace: 'custom', key: 'size', value: '5' }).success).toBe(true);
     const numeric = ZMetafieldInput.safeParse({ namespace: 'custom', key: 'size', value: 5 });
     expect(numeric.success || numeric.error.issues[0]?.message).toBe('must be a string');
+  });
+
+  it('answers in the service\'s words, never zod\'s defaults (decisions §4)', () => {
+    const issues = (body: unknown) => {
+      const r = ZMetafieldsSet.safeParse(body);
+      return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(issues({ metafields: [null] })).toEqual(['metafields.0: must be an object']);
+    expect(issues({ metafields: null })).toEqual(['metafields: must be an array']);
+    expect(issues([])).toEqual([': must be an object']);
+    expect(issues({ metafields: [{ owner_resource: 'products', owner_id: '1', namespace: 'custom', key: 'k', value: 5 }] })).toEqual([
+      'metafields.0.value: must be a string',
+    ]);
+    const repeated = ZListMetafieldsQuery.safeParse({ limit: ['1', '2'] });
+    expect(repeated.success || repeated.error.issues[0]?.message).toBe('must be given once');
   });
 
   it('the bulk set holds 1 to 25 entries', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
 /*
@@ -8,7 +9,6 @@ import { adminRouterOptions, c, operatorRouterOptions } from './router';
  * which owns those messages.
  */
 
-const text = (what = 'a string') => z.string({ required_error: "can't be blank", invalid_type_error: `must be ${what}` });
 
 /** decisions §5.5: values on products need the metafield scope and the product scope. */
 const READ = { scope: 'read_metafields', alsoScopes: ['read_products'] } satisfies Omit<AdminRouteMetadata, 'auth'>;
@@ -33,7 +33,7 @@ export type Metafield = z.infer<typeof ZMetafield>;
 export const ZListedMetafield = ZMetafield.partial().extend({ id: ZId });
 export type ListedMetafield = z.infer<typeof ZListedMetafield>;
 
-export const ZMetafieldInput = z.object({
+export const ZMetafieldInput = objectOf({
   namespace: text().describe('3-255 characters of letters, digits, - and _, or `$app:` + such a name (decisions §8.2).'),
   key: text().describe('3-64 characters of letters, digits, - and _.'),
   type: text()
@@ -44,7 +44,7 @@ export const ZMetafieldInput = z.object({
 export type MetafieldInput = z.infer<typeof ZMetafieldInput>;
 
 /** Update: the value (and optionally its type); namespace and key identify it and cannot change. */
-export const ZMetafieldUpdate = z.object({
+export const ZMetafieldUpdate = objectOf({
   namespace: text().optional(),
   key: text().optional(),
   type: text().optional(),
@@ -62,7 +62,7 @@ export type MetafieldSetEntry = z.infer<typeof ZMetafieldSetEntry>;
 
 export const METAFIELDS_SET_MAX = 25;
 
-export const ZMetafieldsSet = z.object({
+export const ZMetafieldsSet = objectOf({
   metafields: z
     .array(ZMetafieldSetEntry, { required_error: "can't be blank", invalid_type_error: 'must be an array' })
     .min(1, 'must hold at least 1 entry')
@@ -71,19 +71,15 @@ export const ZMetafieldsSet = z.object({
 export type MetafieldsSet = z.infer<typeof ZMetafieldsSet>;
 
 export const ZListMetafieldsQuery = z.object({
-  limit: z.string().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: z.string().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
-  page_info: z.string().optional().describe('Subsequent-page mode: the opaque cursor from the link header.'),
-  fields: z.string().optional().describe('Comma-separated top-level field names; id is always included.'),
-  namespace: z.string().optional().describe('Only values of this namespace (either spelling of `$app:`).'),
-  key: z.string().optional().describe('Only values of this key.'),
+  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
+  since_id: queryText().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
+  page_info: queryText().optional().describe('Subsequent-page mode: the opaque cursor from the link header.'),
+  fields: queryText().optional().describe('Comma-separated top-level field names; id is always included.'),
+  namespace: queryText().optional().describe('Only values of this namespace (either spelling of `$app:`).'),
+  key: queryText().optional().describe('Only values of this key.'),
 });
 export type ListMetafieldsQuery = z.infer<typeof ZListMetafieldsQuery>;
 
-/** The wrapped object itself, with messages in the service's style when it is missing or not an object. */
-function wrapped<T extends z.ZodRawShape>(schema: z.ZodObject<T>) {
-  return z.object(schema.shape, { required_error: "can't be blank", invalid_type_error: 'must be an object' });
-}
 
 const productPath = '/products/:id/metafields.json';
 const onePath = '/products/:id/metafields/:metafieldId.json';
@@ -95,7 +91,7 @@ export const metafieldsContract = c.router(
       method: 'POST',
       path: productPath,
       pathParams: ids.omit({ metafieldId: true }),
-      body: z.object({ metafield: wrapped(ZMetafieldInput) }),
+      body: objectOf({ metafield: ZMetafieldInput }),
       responses: {
         201: z.object({ metafield: ZMetafield }).describe('Created.'),
         200: z.object({ metafield: ZMetafield }).describe('A value of that namespace and key existed on the product: it was updated.'),
@@ -124,7 +120,7 @@ export const metafieldsContract = c.router(
       method: 'PUT',
       path: onePath,
       pathParams: ids,
-      body: z.object({ metafield: wrapped(ZMetafieldUpdate) }),
+      body: objectOf({ metafield: ZMetafieldUpdate }),
       responses: { 200: z.object({ metafield: ZMetafield }) },
       summary: 'Change a metafield value of a product',
       metadata: WRITE,
@@ -161,9 +157,9 @@ export const ZOperatorMetafield = ZMetafield.extend({
 export type OperatorMetafield = z.infer<typeof ZOperatorMetafield>;
 
 export const ZOperatorMetafieldsQuery = z.object({
-  valid: z.string().optional().describe('true or false; absent lists both.'),
-  limit: z.string().optional().describe('Records per page, 1..1000, default 1000.'),
-  since_id: z.string().optional().describe('Records whose id is greater than this (the link header carries it).'),
+  valid: queryText().optional().describe('true or false; absent lists both.'),
+  limit: queryText().optional().describe('Records per page, 1..1000, default 1000.'),
+  since_id: queryText().optional().describe('Records whose id is greater than this (the link header carries it).'),
 });
 export type OperatorMetafieldsQuery = z.infer<typeof ZOperatorMetafieldsQuery>;
 
