@@ -82,6 +82,7 @@ export async function insertValue(
 ) {
   return t.db.prisma.metafield.create({
     data: {
+      updatedAt: new Date(),
       storeId: BigInt(storeId),
       ownerResource: 'products',
       ownerId: BigInt(fields.ownerId ?? 1),

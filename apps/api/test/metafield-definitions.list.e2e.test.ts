@@ -165,6 +165,7 @@ describe('only what the caller may see (decisions §8.7)', () => {
     // a's 180 definitions have no access set: NONE, so b sees them. Hidden ones in between:
     await t.db.prisma.metafieldDefinition.createMany({
       data: Array.from({ length: 450 }, (_, i) => ({
+        updatedAt: new Date(),
         storeId: BigInt(storeId),
         appId: BigInt(a.appId),
         ownerResource: 'products',
@@ -213,6 +214,7 @@ describe('response size (decisions §3.4)', () => {
     const s = await storeWithApp(t, 'listing-huge', METAFIELD_SCOPES);
     const row = await t.db.prisma.metafieldDefinition.create({
       data: {
+        updatedAt: new Date(),
         storeId: BigInt(s.store.id),
         appId: BigInt(s.app.app.id),
         ownerResource: 'products',

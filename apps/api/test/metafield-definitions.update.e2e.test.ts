@@ -82,8 +82,11 @@ describe('update: PUT /metafield_definition.json (spec "Metafield definition ope
     const { target } = await stored();
     const r = await defs.update({ ...target, description: '' });
     expect(r.status).toBe(200);
-    expect(r.body.definition.description).toBeNull();
+    expect(r.body.definition.description).toBe('');
     expect(r.body.definition.name).toBeTruthy();
+    // Stored as cleared: a later read and an update that omits it keep "".
+    expect((await defs.get(r.body.definition.id)).body.definition.description).toBe('');
+    expect((await defs.update({ ...target, name: 'Renamed' })).body.definition.description).toBe('');
   });
 
   it('clears every rule with an empty validations array', async () => {

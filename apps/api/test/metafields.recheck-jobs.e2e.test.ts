@@ -149,7 +149,7 @@ describe('claims and supersession (manual passes)', () => {
     const s = await seed(t, 'jobs-deleted', 2);
     await tighten(s.api, '1');
     await t.db.prisma.metafieldRecheck.create({
-      data: { storeId: BigInt(s.store.id), definitionId: 987654321n, revision: 1, status: 'pending' },
+      data: { storeId: BigInt(s.store.id), definitionId: 987654321n, revision: 1, status: 'pending', updatedAt: new Date() },
     });
     await workerOf(t).drain();
     expect(await t.db.prisma.metafieldRecheck.count({ where: { status: 'pending' } })).toBe(0);

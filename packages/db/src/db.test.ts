@@ -8,6 +8,9 @@ import { pendingMigrationSql, PROVIDERS } from './migrations';
 import { migrationsDir } from './paths';
 import type { Provider } from './provider';
 
+/** No model stamps updated_at by itself (README, Timestamps): rows made here give theirs. */
+const NOW = new Date('2026-11-24T10:00:00Z');
+
 const TIMEOUT = 60_000;
 
 function migrationNames(provider: Provider): string[] {
@@ -42,7 +45,7 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
 
   async function newStore(handle: string) {
     return db.prisma.store.create({
-      data: { handle, name: `Store ${handle}`, email: 'owner@example.com', customerEmail: 'help@example.com', merchantId: 7n },
+      data: { updatedAt: NOW, handle, name: `Store ${handle}`, email: 'owner@example.com', customerEmail: 'help@example.com', merchantId: 7n },
     });
   }
 
@@ -59,9 +62,9 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
     expect(store.createdAt).toBeInstanceOf(Date);
 
     const app = await db.prisma.app.create({
-      data: { name: 'Private', kind: 'private', appKey: `key-${stamp}`, appSecret: 'secret', scopes: 'read_products', storeId: store.id },
+      data: { updatedAt: NOW, name: 'Private', kind: 'private', appKey: `key-${stamp}`, appSecret: 'secret', scopes: 'read_products', storeId: store.id },
     });
-    const installation = await db.prisma.installation.create({ data: { storeId: store.id, appId: app.id, scopes: 'read_products' } });
+    const installation = await db.prisma.installation.create({ data: { updatedAt: NOW, storeId: store.id, appId: app.id, scopes: 'read_products' } });
     const expiresAt = new Date('2029-11-22T04:05:01.123Z');
     const token = await db.prisma.accessToken.create({
       data: { installationId: installation.id, tokenHash: `hash-${stamp}`, expiresAt },
@@ -72,11 +75,12 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
     // a nested write runs in a transaction
     const product = await db.prisma.product.create({
       data: {
+        updatedAt: NOW,
         storeId: store.id,
         handle: 'shirt',
         title: 'Shirt',
         doc: JSON.stringify({ title: 'Shirt' }),
-        variants: { create: [{ storeId: store.id, position: 1, sku: 'S-1', title: 'Small' }] },
+        variants: { create: [{ updatedAt: NOW, storeId: store.id, position: 1, sku: 'S-1', title: 'Small' }] },
         options: { create: [{ position: 1, name: 'Size' }] },
         images: { create: [{ position: 1, src: 'https://example.com/a.png' }] },
         media: { create: [{ position: 1, src: 'https://example.com/a.png', contentType: 'image' }] },
@@ -84,7 +88,7 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
       include: { variants: true },
     });
     const variant = product.variants[0]!;
-    await db.prisma.inventoryItem.create({ data: { storeId: store.id, variantId: variant.id, sku: 'S-1', cost: '12.50', locationType: 'warehouse' } });
+    await db.prisma.inventoryItem.create({ data: { updatedAt: NOW, storeId: store.id, variantId: variant.id, sku: 'S-1', cost: '12.50', locationType: 'warehouse' } });
 
     const found = await db.prisma.accessToken.findUnique({
       where: { tokenHash: `hash-${stamp}` },
@@ -98,7 +102,7 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
   it('gives increasing ids that compare numerically beyond 2^31 and 2^32', async () => {
     const store = await newStore(`ids-${stamp}`);
     const create = (handle: string, id?: bigint) =>
-      db.prisma.product.create({ data: { ...(id === undefined ? {} : { id }), storeId: store.id, handle, title: handle, doc: '{}' } });
+      db.prisma.product.create({ data: { updatedAt: NOW, ...(id === undefined ? {} : { id }), storeId: store.id, handle, title: handle, doc: '{}' } });
 
     const a = await create('a');
     const b = await create('b');
@@ -128,11 +132,11 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
     const planExpiresAt = new Date('2027-01-02T03:04:05.678Z');
     await db.prisma.store.update({ where: { id: store.id }, data: { planExpiresAt } });
     const product = await db.prisma.product.create({
-      data: { storeId: store.id, handle: 'p', title: 'P', doc: '{"title":"P"}', variants: { create: [{ storeId: store.id, position: 2, title: 'V' }] } },
+      data: { updatedAt: NOW, storeId: store.id, handle: 'p', title: 'P', doc: '{"title":"P"}', variants: { create: [{ updatedAt: NOW, storeId: store.id, position: 2, title: 'V' }] } },
       include: { variants: true },
     });
     await db.prisma.inventoryItem.create({
-      data: { storeId: store.id, variantId: product.variants[0]!.id, tracked: false, locationType: 'warehouse' },
+      data: { updatedAt: NOW, storeId: store.id, variantId: product.variants[0]!.id, tracked: false, locationType: 'warehouse' },
     });
 
     const [row] = await db.query('SELECT id, handle, merchant_id, plan_expires_at, created_at, updated_at FROM stores WHERE id = ?', [store.id]);
@@ -173,11 +177,11 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
 
   it('cascades deletes from a store (foreign keys are enforced)', async () => {
     const store = await newStore(`del-${stamp}`);
-    await db.prisma.product.create({ data: { storeId: store.id, handle: 'x', title: 'X', doc: '{}', variants: { create: [{ storeId: store.id, position: 1, title: 'V' }] } } });
+    await db.prisma.product.create({ data: { updatedAt: NOW, storeId: store.id, handle: 'x', title: 'X', doc: '{}', variants: { create: [{ updatedAt: NOW, storeId: store.id, position: 1, title: 'V' }] } } });
     await db.prisma.store.delete({ where: { id: store.id } });
     expect(await db.query('SELECT id FROM products WHERE store_id = ?', [store.id])).toEqual([]);
     expect(await db.query('SELECT id FROM product_variants WHERE store_id = ?', [store.id])).toEqual([]);
-    const orphan = await db.prisma.installation.create({ data: { storeId: store.id, appId: 1n, scopes: '' } }).catch((e: unknown) => e);
+    const orphan = await db.prisma.installation.create({ data: { updatedAt: NOW, storeId: store.id, appId: 1n, scopes: '' } }).catch((e: unknown) => e);
     expect(orphan).toBeInstanceOf(Prisma.PrismaClientKnownRequestError);
   }, TIMEOUT);
 
@@ -185,7 +189,7 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
     const store = await newStore(`tx-${stamp}`);
     const failed = await db.prisma
       .$transaction(async (tx) => {
-        await tx.product.create({ data: { storeId: store.id, handle: 'rolled-back', title: 'R', doc: '{}' } });
+        await tx.product.create({ data: { updatedAt: NOW, storeId: store.id, handle: 'rolled-back', title: 'R', doc: '{}' } });
         throw new Error('abort');
       })
       .catch((e: unknown) => e);
@@ -195,10 +199,10 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         i % 2 === 0
-          ? db.prisma.product.create({ data: { storeId: store.id, handle: `c${i}`, title: 'C', doc: '{}', variants: { create: [{ storeId: store.id, position: 1, title: 'V' }] } } })
+          ? db.prisma.product.create({ data: { updatedAt: NOW, storeId: store.id, handle: `c${i}`, title: 'C', doc: '{}', variants: { create: [{ updatedAt: NOW, storeId: store.id, position: 1, title: 'V' }] } } })
           : db.prisma.$transaction(async (tx) => {
               const n = await tx.product.count({ where: { storeId: store.id } });
-              return tx.product.create({ data: { storeId: store.id, handle: `c${i}`, title: String(n), doc: '{}' } });
+              return tx.product.create({ data: { updatedAt: NOW, storeId: store.id, handle: `c${i}`, title: String(n), doc: '{}' } });
             }),
       ),
     );
@@ -271,7 +275,7 @@ describe('SQLite', () => {
     try {
       const planExpiresAt = new Date('2030-05-06T07:08:09.010Z');
       const viaLibsql = await a.prisma.store.create({
-        data: { handle: `x-${Date.now()}`, name: 'X', email: 'x@example.com', customerEmail: 'x@example.com', merchantId: 1n, planExpiresAt },
+        data: { updatedAt: NOW, handle: `x-${Date.now()}`, name: 'X', email: 'x@example.com', customerEmail: 'x@example.com', merchantId: 1n, planExpiresAt },
       });
       const viaBetter = await b.prisma.store.findUniqueOrThrow({ where: { id: viaLibsql.id } });
       expect(viaBetter).toEqual(viaLibsql);

@@ -54,8 +54,8 @@ export function normalizedOf(row: DefinitionRow): NormalizedDefinition {
     namespace: row.namespace,
     key: row.key,
     name: row.name,
-    // The column is not nullable: "" is "not set" (the domain's null).
-    description: row.description === '' ? null : row.description,
+    // null: never given; "": cleared by an update (spec update rule 3).
+    description: row.description,
     type: row.type as MetafieldType,
     validations: rulesOf(row),
     access: row.accessAdmin === null ? null : { admin: row.accessAdmin as AccessAdmin },

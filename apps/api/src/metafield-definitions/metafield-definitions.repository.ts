@@ -94,7 +94,7 @@ export class MetafieldDefinitionsRepository {
           namespace: data.namespace,
           key: data.key,
           name: data.name,
-          description: data.description ?? '',
+          description: data.description ?? null,
           type: data.type,
           validations: JSON.stringify(data.validations),
           accessAdmin: data.accessAdmin,
@@ -102,8 +102,8 @@ export class MetafieldDefinitionsRepository {
           updatedAt: now,
         },
       });
-      // checkedRevision -1: never checked against this definition, whatever its rulesRevision. Raw
-      // SQL: Prisma's @updatedAt would stamp every adopted value as changed.
+      // checkedRevision -1: never checked against this definition, whatever its rulesRevision. The
+      // adopted values keep their updated_at: they did not change.
       const adopted = await tx.$executeRaw`UPDATE metafields SET definition_id = ${row.id}, checked_revision = -1
         WHERE store_id = ${data.storeId} AND owner_resource = ${data.ownerResource}
         AND namespace = ${data.namespace} AND "key" = ${data.key} AND definition_id IS NULL`;
@@ -125,7 +125,7 @@ export class MetafieldDefinitionsRepository {
         where: { id: row.id },
         data: {
           name: changes.name,
-          description: changes.description ?? '',
+          description: changes.description ?? null,
           validations: JSON.stringify(changes.validations),
           accessAdmin: changes.accessAdmin,
           updatedAt: nextUpdatedAt(current?.updatedAt ?? row.updatedAt, now),
@@ -142,7 +142,7 @@ export class MetafieldDefinitionsRepository {
    * definition (no rules, so no invalid verdict either); its pending re-checks are closed.
    * Only values of the definition's owner_resource are its values (decisions §8.1, §8.9); a value
    * of another resource linked to it by mistake is released, never deleted with it. Released values
-   * keep their `updated_at` (raw SQL, past Prisma's @updatedAt): they did not change.
+   * keep their `updated_at`: they did not change.
    * False when the definition was already gone.
    */
   delete(row: Pick<DefinitionRow, 'id' | 'storeId' | 'ownerResource'>, deleteValues: boolean, now: Date): Promise<boolean> {

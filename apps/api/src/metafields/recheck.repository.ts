@@ -88,8 +88,7 @@ export class RecheckRepository {
   /**
    * Values of the definition's (owner_resource, namespace, key) written before it existed (or after
    * an earlier one was deleted) carry no definition id; they fall under it now, so the scan by
-   * definition id sees them. Raw SQL, so `updated_at` is left alone (Prisma's @updatedAt would set
-   * it): the values did not change.
+   * definition id sees them. `updated_at` is left alone: the values did not change.
    */
   async adoptOrphans(definition: DefinitionRow & { storeId: bigint; ownerResource: string }): Promise<void> {
     if (definition.ownerResource !== OWNER_RESOURCE) return;
