@@ -44,9 +44,15 @@ const MATCHED = -2;
 const DEAD = -3;
 
 /** States a pattern may build before it is left to re2js: bounds memory per compiled pattern. */
-const MAX_STATES = 4096;
+const MAX_STATES = 2048;
 /** Transition-table cells (states x character classes) a pattern may hold. */
 const MAX_CELLS = 1 << 20;
+/**
+ * Instructions visited while building states, over the pattern's life. A pattern whose DFA keeps
+ * growing (an exponential one, on varied text) costs at most this before re2js takes over, about
+ * 20 to 40 ms on the machine the guide describes.
+ */
+const MAX_BUILD_WORK = 150_000;
 
 interface Inst {
   op: number;
@@ -155,9 +161,14 @@ class Dfa {
   /** Per state: 0 not known yet, 1 no match at the end of the text, 2 a match there. */
   private readonly endVerdicts: number[] = [];
   private readonly start: number;
+  /** Marks of the instructions a closure has visited: `visited[pc] === epoch` (no allocation per closure). */
+  private readonly visited: Int32Array;
+  private epoch = 0;
+  private work = 0;
   overflowed = false;
 
   constructor(private readonly prog: Prog) {
+    this.visited = new Int32Array(prog.inst.length);
     let empties = 0;
     for (const inst of prog.inst) if (inst.op === EMPTY_WIDTH) empties |= inst.arg;
     this.needsLine = (empties & (BEGIN_LINE | END_LINE)) !== 0;
@@ -187,14 +198,16 @@ class Dfa {
    * for a flag (they may hold once the next character is known).
    */
   private closure(from: ArrayLike<number>, flags: number): number[] {
-    const seen = new Uint8Array(this.prog.inst.length);
+    const seen = this.visited;
+    const epoch = ++this.epoch;
     const out: number[] = [];
     const stack: number[] = [];
     for (let i = from.length - 1; i >= 0; i--) stack.push(from[i]!);
     while (stack.length > 0) {
       const pc = stack.pop()!;
-      if (seen[pc]) continue;
-      seen[pc] = 1;
+      if (seen[pc] === epoch) continue;
+      seen[pc] = epoch;
+      this.work++;
       const inst = this.prog.inst[pc]!;
       switch (inst.op) {
         case ALT:
@@ -235,7 +248,7 @@ class Dfa {
     const key = `${kept}:${pcs.join(',')}`;
     const known = this.ids.get(key);
     if (known !== undefined) return known;
-    if (this.pcs.length >= MAX_STATES || (this.pcs.length + 1) * this.numClasses > MAX_CELLS) {
+    if (this.pcs.length >= MAX_STATES || (this.pcs.length + 1) * this.numClasses > MAX_CELLS || this.work > MAX_BUILD_WORK) {
       this.overflowed = true;
       return UNBUILT;
     }
