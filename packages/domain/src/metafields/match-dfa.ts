@@ -157,7 +157,11 @@ class Dfa {
   private readonly ids = new Map<string, number>();
   private readonly pcs: Int32Array[] = [];
   private readonly flags: number[] = [];
-  private readonly tables: Int32Array[] = [];
+  /**
+   * Every state's transitions in one table, a row of numClasses cells per state: the next state's
+   * row offset (state x numClasses), or UNBUILT, MATCHED or DEAD.
+   */
+  private table = new Int32Array(0);
   /** Per state: 0 not known yet, 1 no match at the end of the text, 2 a match there. */
   private readonly endVerdicts: number[] = [];
   private readonly start: number;
@@ -256,7 +260,12 @@ class Dfa {
     this.ids.set(key, id);
     this.pcs.push(Int32Array.from(pcs));
     this.flags.push(kept);
-    this.tables.push(new Int32Array(this.numClasses).fill(UNBUILT));
+    const needed = this.pcs.length * this.numClasses;
+    if (needed > this.table.length) {
+      const grown = new Int32Array(Math.max(needed, this.table.length * 2)).fill(UNBUILT);
+      grown.set(this.table);
+      this.table = grown;
+    }
     this.endVerdicts.push(0);
     return id;
   }
@@ -275,7 +284,8 @@ class Dfa {
   private step(state: number, cls: number, r: number): number {
     const flags = this.before(state, r);
     const pcs = this.closure(this.pcs[state]!, flags);
-    if (this.hasMatch(pcs)) return (this.tables[state]![cls] = MATCHED);
+    const cell = state * this.numClasses + cls;
+    if (this.hasMatch(pcs)) return (this.table[cell] = MATCHED);
     const next: number[] = [];
     for (const pc of pcs) {
       const inst = this.prog.inst[pc]!;
@@ -295,7 +305,7 @@ class Dfa {
     if (!this.anchored) next.push(this.prog.start);
     const after = (r === 10 ? BEGIN_LINE : 0) | (isWord(r) ? LAST_WORD : 0);
     const target = this.state(next, after);
-    if (target !== UNBUILT) this.tables[state]![cls] = target;
+    if (target !== UNBUILT) this.table[cell] = target < 0 ? target : target * this.numClasses;
     return target;
   }
 
@@ -310,32 +320,37 @@ class Dfa {
 
   /** true / false, or undefined when the state budget ran out (the caller asks re2js). */
   test(s: string): boolean | undefined {
-    let state = this.start;
-    if (state === MATCHED) return true;
-    if (state === DEAD) return false;
-    if (state === UNBUILT) return undefined;
+    if (this.start < 0) return this.start === MATCHED ? true : this.start === DEAD ? false : undefined;
     const { latin1, bounds } = this.classes;
-    const tables = this.tables;
+    const width = this.numClasses;
+    let table = this.table;
+    let row = this.start * width;
     const n = s.length;
     for (let i = 0; i < n; i++) {
       let r = s.charCodeAt(i);
-      if (r >= 0xd800 && r <= 0xdbff && i + 1 < n) {
-        const low = s.charCodeAt(i + 1);
-        if (low >= 0xdc00 && low <= 0xdfff) {
-          r = ((r - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
-          i++;
+      let cls: number;
+      if (r < 256) cls = latin1[r]!;
+      else {
+        if (r >= 0xd800 && r <= 0xdbff && i + 1 < n) {
+          const low = s.charCodeAt(i + 1);
+          if (low >= 0xdc00 && low <= 0xdfff) {
+            r = ((r - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+            i++;
+          }
         }
+        cls = classOf(bounds, r);
       }
-      const cls = r < 256 ? latin1[r]! : classOf(bounds, r);
-      let next = tables[state]![cls]!;
+      let next = table[row + cls]!;
       if (next === UNBUILT) {
-        next = this.step(state, cls, this.reps[cls]!);
-        if (next === UNBUILT) return undefined;
+        const state = this.step(row / width, cls, this.reps[cls]!);
+        if (state === UNBUILT) return undefined;
+        table = this.table;
+        next = state < 0 ? state : state * width;
       }
       if (next < 0) return next === MATCHED;
-      state = next;
+      row = next;
     }
-    return this.endMatches(state);
+    return this.endMatches(row / width);
   }
 }
 
