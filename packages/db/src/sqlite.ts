@@ -171,18 +171,28 @@ function toSqliteParam(value: unknown): InValue {
   return value as InValue;
 }
 
+type Converter = (value: unknown) => unknown;
+
+const asIs: Converter = (value) => (value === undefined ? null : value);
+const asDate: Converter = (value) => (value === null || value === undefined ? null : parseSqliteDateTime(value));
+const asBoolean: Converter = (value) =>
+  value === null || value === undefined ? null : typeof value === 'bigint' ? value !== 0n : typeof value === 'number' ? value !== 0 : value;
+
 /** Integers come back as bigint from the drivers (see Db.query); declared types fix the rest. */
-function convertSqliteValue(declaredType: string | null | undefined, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
+function converterFor(declaredType: string | null | undefined): Converter {
   switch ((declaredType ?? '').toUpperCase()) {
     case 'DATETIME':
     case 'TIMESTAMP':
-      return parseSqliteDateTime(value);
+      return asDate;
     case 'BOOLEAN':
-      return typeof value === 'bigint' ? value !== 0n : typeof value === 'number' ? value !== 0 : value;
+      return asBoolean;
     default:
-      return value;
+      return asIs;
   }
+}
+
+function convertSqliteValue(declaredType: string | null | undefined, value: unknown): unknown {
+  return converterFor(declaredType)(value);
 }
 
 export interface SqliteQuery {
@@ -213,30 +223,40 @@ export function betterSqlite3Query(file: string): SqliteQuery {
   const db = new Database(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
   for (const pragma of SQLITE_PRAGMAS) db.exec(pragma);
   db.defaultSafeIntegers(true);
-  // Hot read paths run the same few statements: keep them prepared.
-  const statements = new Map<string, Database.Statement>();
+  // Hot read paths run the same few statements: keep them prepared, with their columns' names and
+  // converters worked out once.
+  interface Prepared {
+    statement: Database.Statement;
+    names: string[];
+    converters: Converter[];
+  }
+  const statements = new Map<string, Prepared>();
   return {
     async query<T>(sql: string, params: unknown[]): Promise<T[]> {
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
+      let prepared = statements.get(sql);
+      if (!prepared) {
+        const statement = db.prepare(sql);
+        const columns = statement.reader ? statement.columns() : [];
+        prepared = { statement, names: columns.map((c) => c.name), converters: columns.map((c) => converterFor(c.type)) };
         if (statements.size >= 500) statements.clear();
-        statements.set(sql, statement);
+        statements.set(sql, prepared);
       }
+      const { statement, names, converters } = prepared;
       const args = params.map(toSqliteParam);
       if (!statement.reader) {
         statement.run(...args);
         return [];
       }
-      const columns = statement.columns();
       const rows = statement.raw(true).all(...args) as unknown[][];
-      return rows.map((row) => {
-        const out: Record<string, unknown> = {};
-        columns.forEach((column, i) => {
-          out[column.name] = convertSqliteValue(column.type, row[i]);
-        });
-        return out as T;
-      });
+      const width = names.length;
+      const out = new Array<T>(rows.length);
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r]!;
+        const record: Record<string, unknown> = {};
+        for (let i = 0; i < width; i++) record[names[i]!] = converters[i]!(row[i]);
+        out[r] = record as T;
+      }
+      return out;
     },
     close: async () => {
       db.close();

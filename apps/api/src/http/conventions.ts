@@ -135,7 +135,15 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
   });
 
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : Buffer.isBuffer(payload) ? payload.length : 0;
+    // A UTF-16 unit is at most 3 UTF-8 bytes: the exact count is needed only near the cap.
+    const size =
+      typeof payload === 'string'
+        ? payload.length * 3 <= MAX_RESPONSE_BYTES
+          ? 0
+          : Buffer.byteLength(payload)
+        : Buffer.isBuffer(payload)
+          ? payload.length
+          : 0;
     if (size > MAX_RESPONSE_BYTES) {
       // Pages shrink and writes refuse, before committing, what they could not echo; this is the
       // last guard of the cap. A read answers 400 asking for less; a write reaching it is a bug.
@@ -150,10 +158,13 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
 
   fastify.addHook('onResponse', (request, reply, done) => {
     metrics.observe(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request completed',
-    );
+    // pino's isLevelEnabled: the line's object is not even built when info is off.
+    if ((request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true) {
+      request.log.info(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request completed',
+      );
+    }
     done();
   });
 }

@@ -25,9 +25,18 @@ export class HttpMetrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  /** The series of each (method, route, status), looked up once: the hot path skips prom-client's label hashing. */
+  private readonly series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
+
   observe(method: string, route: string | undefined, status: number, seconds: number): void {
-    const labels = { method, route: route ?? 'unmatched', status: String(status) };
-    this.requests.inc(labels);
-    this.duration.observe(labels, seconds);
+    const key = `${method} ${status} ${route ?? ''}`;
+    let series = this.series.get(key);
+    if (series === undefined) {
+      const labels = { method, route: route ?? 'unmatched', status: String(status) };
+      series = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
+      this.series.set(key, series);
+    }
+    series.requests.inc();
+    series.duration.observe(seconds);
   }
 }
