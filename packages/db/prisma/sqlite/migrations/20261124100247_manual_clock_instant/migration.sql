@@ -1,5 +1,5 @@
 -- The manual clock stores the instant it reads (it stands still until moved) instead of an offset
--- from real time; a stored offset becomes the instant it gave when this migration runs.
+-- from real time, a stored offset becomes the instant it gave when this migration runs.
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;

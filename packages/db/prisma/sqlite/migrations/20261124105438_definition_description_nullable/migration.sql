@@ -1,4 +1,4 @@
--- Before this, a description never given and one cleared were both stored as ""; both read as never given.
+-- Before this, a description never given and one cleared were both stored as "", both read as never given.
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
