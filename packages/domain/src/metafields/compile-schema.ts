@@ -1,14 +1,29 @@
-import Ajv, { _, type ErrorObject, type Format, type KeywordCxt, type KeywordDefinition, type Options } from 'ajv';
-import type { RegExpEngine } from 'ajv/dist/types';
+import Ajv, { _, type ErrorObject, type KeywordDefinition, type Options } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
-import N from 'ajv/dist/compile/names';
-import formatsPlugin, { type FormatName } from 'ajv-formats';
-import { RE2JS } from 're2js';
-import { compileSchemaPattern, isSchemaPattern, REGEX_MAX_ESTIMATED_SIZE } from './compile-regex';
+import { compileSchemaPattern, REGEX_MAX_ESTIMATED_SIZE } from './compile-regex';
 import { RULE_VALUE_MAX_LENGTH } from './define-rules';
 import { estimateProgramSize } from './estimate-regex-size';
 import { codePointLength } from './define-types';
 import { jsonDepthExceeds } from './parse-json';
+import {
+  APPLICATION_UNITS,
+  CANONICAL_UNITS_PER_CHAR,
+  COST,
+  COST_KEYWORD,
+  DATA_ITEM_UNITS,
+  FORMAT_CALL_UNITS,
+  FORMAT_UNITS_PER_CHAR,
+  LENGTH_UNITS_PER_CHAR,
+  metered,
+  OWN_ITEM_UNITS,
+  PATTERN_TEST_UNITS,
+  spend,
+  UNIQUE_ITEM_UNITS,
+} from './schema-check-budget';
+
+import { RE2_ENGINE, schemaFormats } from './schema-formats';
+
+export { SCHEMA_CHECK_BUDGET, schemaCheckMeter } from './schema-check-budget';
 
 // The `schema` rule (decisions §8.11): JSON Schema 2020-12 by default, draft-07 when `$schema` says
 // so, compiled once at definition time. Bounded so that one definition cannot stall the service:
@@ -48,35 +63,6 @@ export const SCHEMA_MAX_NODES_UNEVALUATED = 1_000;
 export const SCHEMA_MAX_PATTERN_PROGRAM = 20_000;
 /** Values nested deeper than this are refused by a schema rule rather than walked recursively. */
 export const SCHEMA_VALUE_MAX_DEPTH = 256;
-/**
- * Units of work one value's check may spend (see `spend`): at most about 1.3 ns each on the
- * costliest shapes measured (Node 20, one core, warm), so a check is stopped after about 80 ms. A
- * 121 KB value of 1,600 records checked against a schema of a dozen subschemas spends about a
- * fifth of it. (The first check of a definition in a process also pays V8's compile of the
- * generated code: about 0.1 s for the largest schemas.)
- */
-export const SCHEMA_CHECK_BUDGET = 60_000_000;
-
-// What one application of a subschema costs, in units of about a nanosecond (calibrated by
-// measurement on the costliest shapes, see the tests): a fixed part per application (Ajv's code
-// for a subschema, a `propertyNames` subschema per key costing the most), per item of the
-// subschema's own content (keywords, listed properties, enum values...), per pattern search and
-// format call; and, for keywords that read all of the data, per item of it (array items, object
-// keys) and per character (string length, key lengths), times the pattern's program size where a
-// pattern searches them.
-const APPLICATION_UNITS = 800;
-const OWN_ITEM_UNITS = 24;
-const PATTERN_TEST_UNITS = 800;
-const FORMAT_CALL_UNITS = 800;
-const FORMAT_UNITS_PER_CHAR = 24;
-const LENGTH_UNITS_PER_CHAR = 4;
-const DATA_ITEM_UNITS = 40;
-/** uniqueItems: per item, and over objects or arrays per character of their canonical JSON. */
-const UNIQUE_ITEM_UNITS = 400;
-const CANONICAL_UNITS_PER_CHAR = 64;
-/** The regex format compiles the data: per instruction of its estimated program. */
-const PATTERN_COMPILE_UNITS_PER_INSTRUCTION = 1500;
-
 type Dialect = '2020-12' | 'draft-07';
 
 const META_IDS: Readonly<Record<Dialect, string>> = {
@@ -92,127 +78,6 @@ const DIALECTS: ReadonlyMap<string, Dialect> = new Map([
   ['https://json-schema.org/draft-07/schema', 'draft-07'],
   ['https://json-schema.org/draft-07/schema#', 'draft-07'],
 ]);
-
-// ---------------------------------------------------------------------------------------------
-// The work budget of one check. Checks are synchronous and never nested, so one counter serves.
-
-let remaining = 0;
-let budget = SCHEMA_CHECK_BUDGET;
-/** Only a value's check spends: the meta-schema's check of a schema at definition time does not. */
-let metering = false;
-
-/** Units the last check spent (for the calibration tests); another budget for the next checks. */
-export const schemaCheckMeter = {
-  spent: (): number => budget - remaining,
-  setBudget: (units: number): void => {
-    budget = units;
-  },
-};
-
-class BudgetExceeded extends Error {}
-
-function spend(units: number): void {
-  if (!metering) return;
-  remaining -= units;
-  if (remaining < 0) throw new BudgetExceeded();
-}
-
-/** Units for the data of one application: per item (array items, object keys) and per character (string length, key lengths). */
-function dataUnits(perItem: number, perChar: number, data: unknown): number {
-  if (typeof data === 'string') return perChar * data.length;
-  if (Array.isArray(data)) return perItem * data.length;
-  if (data !== null && typeof data === 'object') {
-    let items = 0;
-    let chars = 0;
-    for (const key in data) {
-      items++;
-      chars += key.length;
-    }
-    return perItem * items + perChar * chars;
-  }
-  return 0;
-}
-
-/** The counting keyword every subschema gets: [fixed units, units per data item, units per data character]. */
-const COST_KEYWORD = 'x-platform-check-cost';
-
-function spendOnApplication(fixed: number, perItem: number, perChar: number, data: unknown): void {
-  spend(perItem === 0 && perChar === 0 ? fixed : fixed + dataUnits(perItem, perChar, data));
-}
-
-// A code keyword: one plain call in the generated code (a `validate` keyword costs an allocation
-// and a wrapper per application, more than many keywords it counts).
-//
-// It also stops at the first error. Ajv runs with allErrors (see options), and collecting every
-// error of a badly invalid value is unbounded work and memory (10 million errors took 30 s). Where
-// a subschema is not inside anyOf, oneOf, not, if or contains (whose failed branches are expected),
-// an error already counted decides the result: the function returns at once, as Ajv does without
-// allErrors, so the first error is the one reported.
-const COST: KeywordDefinition = {
-  keyword: COST_KEYWORD,
-  schemaType: 'array',
-  errors: false,
-  code(cxt: KeywordCxt) {
-    const { gen, data, it } = cxt;
-    const [fixed, perItem, perChar] = cxt.schema as [number, number, number];
-    if (it.compositeRule !== true) {
-      gen.if(_`${N.errors} > 0`, () => {
-        gen.assign(_`${it.validateName}.errors`, N.vErrors);
-        gen.return(_`false`);
-      });
-    }
-    const charge = gen.scopeValue('func', { ref: spendOnApplication });
-    gen.code(_`${charge}(${fixed}, ${perItem}, ${perChar}, ${data})`);
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
-// Patterns and formats on RE2.
-
-const RE2_ENGINE: RegExpEngine = Object.assign(
-  (pattern: string, flags: string) => {
-    const compiled = compileSchemaPattern(pattern);
-    // Every pattern was checked before compiling (see markSchema); this cannot fail.
-    if (!compiled.ok) throw new Error(`pattern ${pattern}: ${compiled.message}`);
-    const { test } = compiled.pattern;
-    // Ajv shares compiled patterns by this key, so it must identify the pattern.
-    return { test, toString: () => `/${pattern}/${flags}` };
-  },
-  { code: 're2js' },
-);
-
-const FORMAT_NAMES: readonly FormatName[] = [
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference',
-  'uri-template', 'url', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid', 'json-pointer',
-  'json-pointer-uri-fragment', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double',
-  'password', 'binary',
-];
-
-let formats: Record<string, Format> | undefined;
-
-// ajv-formats' full formats, with `regex` checked by RE2 (its own uses `new RegExp` on the data)
-// and, where RE2 can run them, the library's expressions moved to RE2 too. The `regex` format
-// compiles the data: it spends on the budget before compiling (decisions §8.11's program bound
-// applies to it too).
-function schemaFormats(): Record<string, Format> {
-  if (formats !== undefined) return formats;
-  const out: Record<string, Format> = { regex: (s: string) => isSchemaPattern(s, (units) => spend(PATTERN_COMPILE_UNITS_PER_INSTRUCTION * units)) };
-  for (const name of FORMAT_NAMES) {
-    const format = formatsPlugin.get(name, 'full');
-    out[name] = format instanceof RegExp ? (toRe2Format(format) ?? format) : format;
-  }
-  formats = out;
-  return out;
-}
-
-function toRe2Format(re: RegExp): ((s: string) => boolean) | undefined {
-  try {
-    const compiled = RE2JS.compile(RE2JS.translateRegExp(re), re.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
-    return (s) => compiled.test(s);
-  } catch {
-    return undefined;
-  }
-}
 
 function options(): Options {
   return {
@@ -511,17 +376,8 @@ export function compileJsonSchema(text: string): SchemaResult {
     ok: true,
     check: (data, raw) => {
       if (jsonDepthExceeds(raw, SCHEMA_VALUE_MAX_DEPTH)) return `is nested too deeply to check (maximum depth is ${SCHEMA_VALUE_MAX_DEPTH})`;
-      remaining = budget;
-      metering = true;
-      try {
-        return run(data) === true ? null : describe(run.errors?.[0] ?? undefined);
-      } catch (e) {
-        // Out of budget, or a schema that recurses in place (`$ref` to itself) out of stack.
-        if (e instanceof BudgetExceeded || e instanceof RangeError) return TOO_COSTLY;
-        throw e;
-      } finally {
-        metering = false;
-      }
+      // Out of budget, or a schema that recurses in place (`$ref` to itself) out of stack.
+      return metered(() => (run(data) === true ? null : describe(run.errors?.[0] ?? undefined)), TOO_COSTLY);
     },
   };
 }
