@@ -121,6 +121,15 @@ describe('scopes (decisions §5.5)', () => {
     expect(shop.body.errors).toContain('read_store_information');
   });
 
+  it('checks a HEAD request as the GET it mirrors: no scope, no headers of the listing', async () => {
+    const { token } = await storeWithApp(t, 'headless', ['read_store_information']);
+    const head = await call(listing(), { token, method: 'HEAD' });
+    expect(head.status).toBe(403);
+    expect(head.headers.get('link')).toBeNull();
+    const { token: reader } = await storeWithApp(t, 'header', ['read_products']);
+    expect((await call(listing(), { token: reader, method: 'HEAD' })).status).toBe(200);
+  });
+
   it('lets a write scope stand for its read scope', async () => {
     const { token } = await storeWithApp(t, 'writer', ['write_products']);
     expect((await call(listing(), { token })).status).toBe(200);

@@ -47,7 +47,12 @@ export class AccessGuard implements CanActivate {
       throw new DomainError('RATE_LIMITED', 'Too many requests');
     }
     this.auth.checkStoreStatus(auth.store);
-    const missing = (this.scopes.get(`${request.method} ${route}`) ?? []).filter((scope) => !hasScope(auth.scopes, scope));
+    // HEAD is Fastify's automatic twin of a GET route: it answers what GET would (status, headers),
+    // so it needs what GET needs. A route without scopes in the contract is a bug, never open.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const required = this.scopes.get(`${method} ${route}`);
+    if (required === undefined) throw new Error(`no access scope declared for ${method} ${route}`);
+    const missing = required.filter((scope) => !hasScope(auth.scopes, scope));
     if (missing.length > 0) {
       throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${missing.join(' and ')}`);
     }
