@@ -149,3 +149,19 @@ describe('writes whose answer would exceed 8 MB (decisions §3.4)', () => {
     expect(listing.body.products).toEqual([]);
   });
 });
+
+describe('bodies with a great many problems (decisions §4)', () => {
+  it('are answered 422 naming the first ones, not with a message larger than any answer may be', async () => {
+    const set = await call(`${t.origin}/admin/openapi/${VERSION}/metafields_set.json`, {
+      token,
+      body: { metafields: Array.from({ length: 400_000 }, () => null) },
+    });
+    expect(set.status).toBe(422);
+    expect(set.text.length).toBeLessThan(20_000);
+    expect(set.body.errors).toMatch(/^metafields/);
+
+    const products = await operator(t).call('/stores/transport/products', { body: { products: Array.from({ length: 200_000 }, () => 1) } });
+    expect(products.status).toBe(422);
+    expect(products.text.length).toBeLessThan(20_000);
+  });
+});

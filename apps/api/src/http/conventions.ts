@@ -11,6 +11,7 @@ export const MAX_BODY_BYTES = 8 * 1024 * 1024;
  * "8 MB", so a client checking either reading never sees a larger one.
  */
 export const MAX_RESPONSE_BYTES = 8_000_000;
+export const BODY_TOO_LARGE = 'Request body is larger than the 8 MB limit';
 export const ADMIN_PREFIX = '/admin/openapi/';
 export const OPERATOR_PREFIX = '/platform/';
 
@@ -168,5 +169,3 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     done();
   });
 }
-
-export const BODY_TOO_LARGE = 'Request body is larger than the 8 MB limit';

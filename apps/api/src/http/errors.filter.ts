@@ -3,9 +3,12 @@ import { RequestValidationError } from '@ts-rest/nest';
 import { isDomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError } from 'zod';
-import { JSON_CONTENT_TYPE } from './conventions';
+import { BODY_TOO_LARGE, JSON_CONTENT_TYPE } from './conventions';
 
-const BODY_TOO_LARGE = 'Request body is larger than the 8 MB limit';
+/** Problems named in one message; a body of 400,000 bad entries is not answered with 400,000 of them. */
+const MAX_ISSUES = 20;
+/** Longest `errors` text (characters): a message is for a person, and every answer stays small. */
+const MAX_MESSAGE_LENGTH = 16_384;
 
 interface ErrorResponse {
   status: number;
@@ -19,16 +22,23 @@ type Issue = ZodError['issues'][number];
  * got furthest (its deepest issue path): `products[3].title: required` rather than "invalid input".
  */
 function unionIssues(issue: Issue): Issue[] {
+  // zod's own message of a union without one; a union given its own message keeps it.
   if (issue.code !== 'invalid_union' || issue.message !== 'Invalid input' || issue.unionErrors.length === 0) return [issue];
-  const depth = (error: ZodError) => Math.max(...error.issues.map((i) => i.path.length));
+  const depth = (error: ZodError) => {
+    let deepest = 0;
+    for (const i of error.issues) deepest = Math.max(deepest, i.path.length);
+    return deepest;
+  };
   const best = issue.unionErrors.reduce((a, b) => (depth(b) > depth(a) ? b : a));
-  return best.issues.flatMap(unionIssues);
+  return best.issues.slice(0, MAX_ISSUES).flatMap(unionIssues);
 }
 
 /** `field: message; field: message` (decisions §4), from a zod error of a request part. */
 export function formatZodError(error: ZodError, root: string): string {
-  return error.issues
-    .flatMap(unionIssues)
+  const issues = error.issues.slice(0, MAX_ISSUES).flatMap(unionIssues).slice(0, MAX_ISSUES);
+  const more = error.issues.length > MAX_ISSUES ? `; and ${error.issues.length - MAX_ISSUES} more problems` : '';
+  return (
+    issues
     .map((issue) => {
       const path = issue.path.reduce<string>(
         (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : String(part)),
@@ -36,7 +46,16 @@ export function formatZodError(error: ZodError, root: string): string {
       );
       return `${path || root}: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
     })
-    .join('; ');
+    .join('; ') + more
+  );
+}
+
+/** A message cut to MAX_MESSAGE_LENGTH characters (never inside a surrogate pair). */
+export function boundedMessage(message: string): string {
+  if (message.length <= MAX_MESSAGE_LENGTH) return message;
+  let end = MAX_MESSAGE_LENGTH - 1;
+  if (/[\uD800-\uDBFF]/.test(message.charAt(end - 1))) end--;
+  return `${message.slice(0, end)}…`;
 }
 
 /** Fastify's own errors (raised before a route runs) carry a code and a status. */
@@ -96,7 +115,8 @@ export class ErrorsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const request = host.switchToHttp().getRequest<FastifyRequest>();
-    const { status, message } = toErrorResponse(exception);
+    const { status, message: full } = toErrorResponse(exception);
+    const message = boundedMessage(full);
     if (status >= 500) {
       this.logger.error({ traceId: request.id, err: exception }, `unhandled error on ${request.method} ${request.url}`);
     }

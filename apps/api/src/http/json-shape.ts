@@ -1,13 +1,8 @@
 /** How deep a request body may nest. Our bodies need a handful of levels; JSON values of metafields are strings. */
 export const MAX_JSON_DEPTH = 64;
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function wellFormed(text: string): boolean {
-  // String.prototype.isWellFormed (Node 20+), with a fallback for runtimes without it.
-  const native = (text as string & { isWellFormed?: () => boolean }).isWellFormed;
-  return native ? native.call(text) : !LONE_SURROGATE.test(text);
-}
+/** String.prototype.isWellFormed (Node 20+; not yet in TypeScript's ES2022 lib). */
+const wellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /**
  * decisions §3.1, §4: what a parsed body must also be before any route reads it. Nesting is bounded
