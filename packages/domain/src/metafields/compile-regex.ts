@@ -87,12 +87,14 @@ export function compileSchemaPattern(source: string): PatternResult {
  * a schema check can stop a value holding many costly strings (see compile-schema).
  */
 export function isSchemaPattern(source: string, cost?: (units: number) => void): boolean {
+  // Charged before any work on the text: reading it (translation, the estimate) is linear in it.
+  cost?.(source.length);
   let translated: string;
   try {
     translated = RE2JS.translateRegExp(source);
   } catch {
     return false;
   }
-  cost?.(Math.min(estimateProgramSize(translated), REGEX_MAX_ESTIMATED_SIZE) + translated.length);
+  cost?.(Math.min(estimateProgramSize(translated), REGEX_MAX_ESTIMATED_SIZE));
   return compileBounded(translated).ok;
 }

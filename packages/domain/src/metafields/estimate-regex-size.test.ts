@@ -69,3 +69,13 @@ describe('estimateProgramSize: an upper bound on re2js programs, read from the t
     }
   });
 });
+
+describe('estimateProgramSize on adversarial text', () => {
+  // Quadratic before: each `[:` searched the rest of the text for `:]` (300,001 characters took 79 s).
+  // The test's timeout is the bound (no timed assertion: machines are noisy); linear takes milliseconds.
+  it('reads the text in one linear pass (unclosed named classes and \\p{ escapes)', () => {
+    for (const source of [`[${'[:'.repeat(150_000)}`, '\\p{'.repeat(100_000), `[${'[:alpha'.repeat(40_000)}]`]) {
+      expect(estimateProgramSize(source)).toBeGreaterThan(0);
+    }
+  }, 5_000);
+});

@@ -177,6 +177,8 @@ function repetition(c: Cursor): { min: number; max: number | undefined } | undef
   return { min, max: match[3] === '' ? undefined : Math.min(Number(match[3]), MAX_REPEAT) };
 }
 
+const NAMED_CLASS = /^\[:\^?[A-Za-z]{1,10}:\]/;
+
 /** A character class from `[` to its closing `]` (one instruction whatever it holds). */
 function skipClass(c: Cursor): void {
   const src = c.src;
@@ -187,8 +189,10 @@ function skipClass(c: Cursor): void {
   while (c.pos < src.length && src[c.pos] !== ']') {
     if (src[c.pos] === '\\') c.pos += 2;
     else if (src.startsWith('[:', c.pos)) {
-      const close = src.indexOf(':]', c.pos + 2);
-      c.pos = close < 0 ? c.pos + 1 : close + 2;
+      // A named class (`[:alpha:]`, `[:^digit:]`) is short: looking for its end only nearby keeps
+      // the pass linear (searching to the end of the text for each `[:` was quadratic).
+      const named = NAMED_CLASS.exec(src.slice(c.pos, c.pos + 16));
+      c.pos += named ? named[0].length : 1;
     } else c.pos++;
   }
   c.pos++;
@@ -205,8 +209,10 @@ function escape(c: Cursor): number {
     return Math.max([...quoted].length, 1);
   }
   if ((kind === 'p' || kind === 'P' || kind === 'x') && src[c.pos + 2] === '{') {
-    const close = src.indexOf('}', c.pos + 3);
-    c.pos = close < 0 ? src.length : close + 1;
+    // Unicode class names and hex code points are short; a `{` without a near `}` is a syntax
+    // error, bounded as one instruction (searched nearby only, so the pass stays linear).
+    const close = src.slice(c.pos + 3, c.pos + 3 + 64).indexOf('}');
+    c.pos = close < 0 ? c.pos + 3 : c.pos + 3 + close + 1;
     return 1;
   }
   if (kind === 'x') {
