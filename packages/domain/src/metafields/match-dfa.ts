@@ -45,8 +45,20 @@ const DEAD = -3;
 
 /** States a pattern may build before it is left to re2js: bounds memory per compiled pattern. */
 const MAX_STATES = 2048;
-/** Transition-table cells (states x character classes) a pattern may hold. */
-const MAX_CELLS = 1 << 20;
+/** Transition-table cells (states x character classes) one pattern may hold: 1 MB. */
+const MAX_CELLS = 1 << 18;
+/**
+ * Cells all the patterns of the process may hold together: 64 MB. Validators are cached per
+ * definition, and one schema may hold many patterns, so the per-pattern bound alone would let the
+ * tables of many patterns grow past any limit; past this one, new states are not built and the
+ * patterns concerned stay on re2js. Cells of patterns no longer referenced are given back when the
+ * garbage collector takes them.
+ */
+const PROCESS_MAX_CELLS = 1 << 24;
+let processCells = 0;
+const giveBack = new FinalizationRegistry<{ cells: number }>((held) => {
+  processCells -= held.cells;
+});
 /**
  * Instructions visited while building states, over the pattern's life. A pattern whose DFA keeps
  * growing (an exponential one, on varied text) costs at most this before re2js takes over, about
@@ -162,6 +174,8 @@ class Dfa {
    * row offset (state x numClasses), or UNBUILT, MATCHED or DEAD.
    */
   private table = new Int32Array(0);
+  /** The cells this DFA holds against the process budget, given back when it is collected. */
+  private readonly held = { cells: 0 };
   /** Per state: 0 not known yet, 1 no match at the end of the text, 2 a match there. */
   private readonly endVerdicts: number[] = [];
   private readonly start: number;
@@ -172,6 +186,7 @@ class Dfa {
   overflowed = false;
 
   constructor(private readonly prog: Prog) {
+    giveBack.register(this, this.held);
     this.visited = new Int32Array(prog.inst.length);
     let empties = 0;
     for (const inst of prog.inst) if (inst.op === EMPTY_WIDTH) empties |= inst.arg;
@@ -252,7 +267,14 @@ class Dfa {
     const key = `${kept}:${pcs.join(',')}`;
     const known = this.ids.get(key);
     if (known !== undefined) return known;
-    if (this.pcs.length >= MAX_STATES || (this.pcs.length + 1) * this.numClasses > MAX_CELLS || this.work > MAX_BUILD_WORK) {
+    const cellsAfter = (this.pcs.length + 1) * this.numClasses;
+    const growth = cellsAfter > this.table.length ? Math.min(Math.max(cellsAfter, this.table.length * 2), MAX_CELLS) - this.table.length : 0;
+    if (
+      this.pcs.length >= MAX_STATES ||
+      cellsAfter > MAX_CELLS ||
+      this.work > MAX_BUILD_WORK ||
+      processCells + growth > PROCESS_MAX_CELLS
+    ) {
       this.overflowed = true;
       return UNBUILT;
     }
@@ -262,8 +284,11 @@ class Dfa {
     this.flags.push(kept);
     const needed = this.pcs.length * this.numClasses;
     if (needed > this.table.length) {
-      const grown = new Int32Array(Math.max(needed, this.table.length * 2)).fill(UNBUILT);
+      const size = Math.min(Math.max(needed, this.table.length * 2), MAX_CELLS);
+      const grown = new Int32Array(size).fill(UNBUILT);
       grown.set(this.table);
+      processCells += size - this.table.length;
+      this.held.cells = size;
       this.table = grown;
     }
     this.endVerdicts.push(0);
@@ -362,14 +387,14 @@ class Dfa {
 export function compileDfaTest(re: RE2JS): ((s: string) => boolean) | undefined {
   const prog = programOf(re);
   if (!prog) return undefined;
-  const dfa = new Dfa(prog);
+  let dfa: Dfa | undefined = new Dfa(prog);
   if (dfa.overflowed) return undefined;
-  let fallback = false;
   return (s: string) => {
-    if (!fallback) {
+    if (dfa !== undefined) {
       const verdict = dfa.test(s);
       if (verdict !== undefined) return verdict;
-      fallback = true;
+      // Past its budget for good: its tables go back to the process.
+      dfa = undefined;
     }
     return re.test(s);
   };
