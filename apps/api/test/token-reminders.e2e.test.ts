@@ -30,7 +30,7 @@ beforeAll(async () => {
       let data = '';
       stream.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
       stream.on('end', () => {
-        if (refuse) return callback(new Error('mailbox unavailable'));
+        if (refuse && session.envelope.rcptTo.some((r) => r.address.includes('bounce'))) return callback(new Error('mailbox unavailable'));
         inbox.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
@@ -96,21 +96,32 @@ describe('private token expiry reminders (decisions §5.4)', () => {
     expect(inbox).toEqual([]);
   });
 
-  it('tries again on a later pass when the mail server refuses', async () => {
+  it('tries again after a pause when the mail server refuses, without holding up the others', async () => {
     inbox.length = 0;
     await setClock(new Date('2026-11-24T10:00:00Z'));
-    await op().createStore('bounce');
+    await op().createStore('bounce', { email: 'owner@bounce.example' });
+    await op().createStore('punctual', { email: 'owner@punctual.example' });
     const app = await op().createPrivateApp('bounce', ['read_products']);
-    await setClock(new Date(new Date(app.expires_at).getTime() - 5 * DAY));
+    await op().createPrivateApp('punctual', ['read_products']);
+    const dueAt = new Date(new Date(app.expires_at).getTime() - 5 * DAY);
+    await setClock(dueAt);
     refuse = true;
     try {
+      // The refused reminder does not stop the other one in the same pass.
+      expect(await worker().runOnce()).toBe(1);
+      expect(inbox.map((m) => m.to[0])).toEqual(['owner@punctual.example']);
+      const token = await t.db.prisma.accessToken.findFirstOrThrow({ where: { installation: { appId: BigInt(app.app.id) } } });
+      expect(token.reminderSentAt).toBeNull();
+      expect(token.reminderFailures).toBe(1);
+      expect(token.reminderRetryAt?.toISOString()).toBe(new Date(dueAt.getTime() + 5 * 60_000).toISOString());
+      // It waits its pause: a pass right after sends nothing.
       expect(await worker().runOnce()).toBe(0);
     } finally {
       refuse = false;
     }
-    const token = await t.db.prisma.accessToken.findFirstOrThrow({ where: { installation: { appId: BigInt(app.app.id) } } });
-    expect(token.reminderSentAt).toBeNull();
+    inbox.length = 0;
+    await setClock(new Date(dueAt.getTime() + 5 * 60_000));
     expect(await worker().runOnce()).toBe(1);
-    expect(inbox).toHaveLength(1);
+    expect(inbox.map((m) => m.to[0])).toEqual(['owner@bounce.example']);
   });
 });

@@ -4,6 +4,8 @@ import { InjectDb } from '../db/db.module';
 
 export interface DueReminder {
   tokenId: bigint;
+  /** Refused sendings so far. */
+  failures: number;
   expiresAt: Date;
   appName: string;
   storeHandle: string;
@@ -17,25 +19,32 @@ export interface DueReminder {
 export class TokenRemindersRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  /** Current (not superseded) private tokens expiring in (now, dueBefore] whose reminder was never sent. */
+  /**
+   * Current (not superseded) private tokens expiring in (now, dueBefore] whose reminder was never
+   * sent and is not waiting to be retried; the least tried first, so reminders a mail server keeps
+   * refusing never hold up the others.
+   */
   async due(now: Date, dueBefore: Date, take: number): Promise<DueReminder[]> {
     const rows = await this.db.prisma.accessToken.findMany({
       where: {
         reminderSentAt: null,
         supersededAt: null,
         expiresAt: { gt: now, lte: dueBefore },
+        OR: [{ reminderRetryAt: null }, { reminderRetryAt: { lte: now } }],
         installation: { app: { kind: 'private' } },
       },
-      orderBy: { id: 'asc' },
+      orderBy: [{ reminderFailures: 'asc' }, { id: 'asc' }],
       take,
       select: {
         id: true,
         expiresAt: true,
+        reminderFailures: true,
         installation: { select: { app: { select: { name: true } }, store: { select: { handle: true, name: true, email: true, ianaTimezone: true } } } },
       },
     });
     return rows.map((row) => ({
       tokenId: row.id,
+      failures: row.reminderFailures,
       expiresAt: row.expiresAt,
       appName: row.installation.app.name,
       storeHandle: row.installation.store.handle,
@@ -51,12 +60,17 @@ export class TokenRemindersRepository {
     return claimed.count === 1;
   }
 
-  /** The sending failed: the reminder is due again on the next pass. */
-  async unclaim(tokenId: bigint): Promise<void> {
-    await this.db.prisma.accessToken.updateMany({ where: { id: tokenId }, data: { reminderSentAt: null } });
+  /** The sending failed: the reminder is due again from `retryAt`, one more failure counted. */
+  async unclaim(tokenId: bigint, retryAt: Date): Promise<void> {
+    await this.db.prisma.accessToken.updateMany({
+      where: { id: tokenId },
+      data: { reminderSentAt: null, reminderRetryAt: retryAt, reminderFailures: { increment: 1 } },
+    });
   }
 
-  sentAt(tokenId: bigint): Promise<Date | null> {
-    return this.db.prisma.accessToken.findUnique({ where: { id: tokenId }, select: { reminderSentAt: true } }).then((row) => row?.reminderSentAt ?? null);
+  failures(tokenId: bigint): Promise<number> {
+    return this.db.prisma.accessToken
+      .findUnique({ where: { id: tokenId }, select: { reminderFailures: true } })
+      .then((row) => row?.reminderFailures ?? 0);
   }
 }

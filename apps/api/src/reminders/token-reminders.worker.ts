@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { EXPIRY_REMINDER_DAYS, formatInZone } from '@platform/domain';
+import { EXPIRY_REMINDER_DAYS, formatInZone, reminderRetryDelayMs } from '@platform/domain';
 import { ClockService } from '../clock/clock.service';
 import type { Config } from '../config';
 import { InjectConfig } from '../db/db.module';
@@ -11,8 +11,9 @@ const BATCH = 100;
 /**
  * decisions §5.4: 30 days before a private app's token expires, the store's owner gets one e-mail
  * (SMTP when PLATFORM_SMTP_URL is set, else the log), and the sending is recorded on the token. The
- * record is claimed before the mail goes out, so several processes never send one reminder twice;
- * a failed sending gives the claim back and the next pass tries again.
+ * record is claimed before the mail goes out, so several processes never send one reminder twice
+ * (at most once: a process that dies between the claim and the mail loses that reminder); a refused
+ * sending gives the claim back, to be tried again after a growing pause.
  */
 @Injectable()
 export class TokenReminderWorker implements OnModuleInit, OnModuleDestroy {
@@ -68,8 +69,9 @@ export class TokenReminderWorker implements OnModuleInit, OnModuleDestroy {
         await this.mailer(this.mail(reminder));
         sent++;
       } catch (error) {
-        await this.repository.unclaim(reminder.tokenId);
-        this.logger.warn(`expiry reminder for token ${reminder.tokenId} not sent, retried later: ${(error as Error).message}`);
+        const failures = reminder.failures + 1;
+        await this.repository.unclaim(reminder.tokenId, new Date(now.getTime() + reminderRetryDelayMs(failures)));
+        this.logger.warn(`expiry reminder for token ${reminder.tokenId} not sent (${failures} time(s)), tried again later: ${(error as Error).message}`);
       }
     }
     return sent;

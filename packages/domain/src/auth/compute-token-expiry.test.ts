@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { graceExpiry, reminderDueFrom, tokenExpiresAt, TOKEN_GRACE_SECONDS } from './compute-token-expiry';
+import { graceExpiry, reminderRetryDelayMs, tokenExpiresAt, TOKEN_GRACE_SECONDS } from './compute-token-expiry';
 
 describe('tokenExpiresAt', () => {
   it('gives custom and public tokens 10 hours', () => {
@@ -34,8 +34,10 @@ describe('graceExpiry', () => {
   });
 });
 
-describe(reminderDueFrom.name, () => {
-  it('is 30 days before the expiry (decisions §5.4)', () => {
-    expect(reminderDueFrom(new Date('2029-11-24T10:00:00Z')).toISOString()).toBe('2029-10-25T10:00:00.000Z');
+describe(reminderRetryDelayMs.name, () => {
+  it('waits 5 minutes after a first refusal, doubling, never more than a day', () => {
+    expect([1, 2, 3].map(reminderRetryDelayMs)).toEqual([300_000, 600_000, 1_200_000]);
+    expect(reminderRetryDelayMs(9)).toBe(86_400_000);
+    expect(reminderRetryDelayMs(1000)).toBe(86_400_000);
   });
 });

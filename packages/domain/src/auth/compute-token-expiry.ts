@@ -31,7 +31,7 @@ export function graceExpiry(now: Date, currentExpiresAt: Date): Date {
 /** decisions §5.4: a private token's expiry reminder goes out this many days before it expires. */
 export const EXPIRY_REMINDER_DAYS = 30;
 
-/** From when a token expiring at `expiresAt` is due its reminder. */
-export function reminderDueFrom(expiresAt: Date): Date {
-  return new Date(expiresAt.getTime() - EXPIRY_REMINDER_DAYS * 86_400_000);
+/** The pause before a refused reminder is tried again: 5 minutes, doubling, at most a day. */
+export function reminderRetryDelayMs(failures: number): number {
+  return Math.min(5 * 60_000 * 2 ** Math.max(0, Math.min(failures - 1, 20)), 86_400_000);
 }
