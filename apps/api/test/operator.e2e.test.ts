@@ -114,3 +114,11 @@ describe('product input (decisions §10)', () => {
     expect(r.body.errors).toMatch(/^products\[1\]\.title: /);
   });
 });
+
+describe('the manual clock under concurrent moves (decisions §10)', () => {
+  it('counts every move of several at once', async () => {
+    const before = Date.parse((await op().call('/clock')).body.now);
+    await Promise.all(Array.from({ length: 10 }, () => op().advanceClock(60)));
+    expect(Date.parse((await op().call('/clock')).body.now) - before).toBe(600_000);
+  });
+});

@@ -1,5 +1,6 @@
 import { advanceInstant, createManualClock, manualInstant, type Clock } from '@platform/domain';
 import type { Db } from '@platform/db';
+import { isUniqueViolation } from '../db/prisma-errors';
 
 /**
  * decisions §10: the service's clock. `system` is real time. `manual` (tests) is an instant kept in
@@ -26,28 +27,34 @@ export class ClockService implements Clock {
   async sync(): Promise<void> {
     if (this.mode !== 'manual') return;
     const row = await this.db.prisma.platformClock.findUnique({ where: { id: 1 } });
-    if (row) {
-      this.nowMs = Number(row.nowMs);
-      return;
+    this.nowMs = Number((row ?? (await this.start())).nowMs);
+  }
+
+  /** The first process to read the manual clock starts it at its real time; the others read that. */
+  private async start(): Promise<{ nowMs: bigint }> {
+    try {
+      return await this.db.prisma.platformClock.create({ data: { id: 1, nowMs: BigInt(Date.now()), updatedAt: new Date() } });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return this.db.prisma.platformClock.findUniqueOrThrow({ where: { id: 1 } });
     }
-    const started = BigInt(Date.now());
-    const created = await this.db.prisma.platformClock.upsert({
-      where: { id: 1 },
-      create: { id: 1, nowMs: started, updatedAt: new Date() },
-      update: {},
-    });
-    this.nowMs = Number(created.nowMs);
   }
 
   async set(change: { advanceSeconds: number } | { now: Date }): Promise<Date> {
     await this.sync();
-    const nowMs = 'now' in change ? manualInstant(change.now) : advanceInstant(this.nowMs, change.advanceSeconds);
-    await this.db.prisma.platformClock.upsert({
+    if ('now' in change) {
+      const nowMs = manualInstant(change.now);
+      await this.db.prisma.platformClock.update({ where: { id: 1 }, data: { nowMs: BigInt(nowMs), updatedAt: new Date() } });
+      this.nowMs = nowMs;
+      return this.now();
+    }
+    // Checked against this process's reading, applied as an increment: two moves at once both count.
+    const by = advanceInstant(this.nowMs, change.advanceSeconds) - this.nowMs;
+    const row = await this.db.prisma.platformClock.update({
       where: { id: 1 },
-      create: { id: 1, nowMs: BigInt(nowMs), updatedAt: new Date() },
-      update: { nowMs: BigInt(nowMs), updatedAt: new Date() },
+      data: { nowMs: { increment: BigInt(by) }, updatedAt: new Date() },
     });
-    this.nowMs = nowMs;
+    this.nowMs = Number(row.nowMs);
     return this.now();
   }
 }
