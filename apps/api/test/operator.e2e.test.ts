@@ -70,6 +70,17 @@ describe('timestamps of stores and products (decisions §3.3, §10)', () => {
   });
 });
 
+describe('concurrent PATCHes of one product (decisions §10)', () => {
+  it('each move updated_at: five at once give five different times', async () => {
+    const created = (await op().call('/stores/stamps/products', { body: { product: { title: 'Busy' } } })).body.product;
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product: { title: `Busy ${i}` } } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.body.product.updated_at)).size).toBe(5);
+  });
+});
+
 describe('stores (decisions §10)', () => {
   it('store a time zone in its IANA spelling', async () => {
     expect((await op().createStore('zone-case', { iana_timezone: 'asia/shanghai' })).iana_timezone).toBe('Asia/Shanghai');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, joinIssues, nextUpdatedAt, parseIsoInstant } from '@platform/domain';
+import { DomainError, joinIssues, parseIsoInstant } from '@platform/domain';
 import { MAX_RESPONSE_BYTES } from '../http/conventions';
 import { ClockService } from '../clock/clock.service';
 import { StoresService } from '../stores/stores.service';
@@ -82,8 +82,7 @@ export class ProductsWriteService {
       options: patch.options !== undefined,
       variants: patch.variants !== undefined,
     };
-    const updatedAt = nextUpdatedAt(new Date(row.updated_at), this.clock.now());
-    await this.repository.replace(store.id, id, merged, updatedAt, parts, await this.repository.storedParts(id), checkEcho('product'));
+    await this.repository.replace(store.id, id, merged, this.clock.now(), parts, await this.repository.storedParts(id), checkEcho('product'));
     const [json] = await this.render(store.id, store.ianaTimezone, [id]);
     return json!;
   }

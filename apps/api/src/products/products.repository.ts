@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '@platform/db';
+import { nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../db/db.module';
 import { renderProductDocument, variantsOf, decimalText, slugify, type ProductInput, type ProductIds } from './product-document';
 
@@ -72,19 +73,24 @@ export class ProductsRepository {
     );
   }
 
-  /** Replaces the product's input (a merged PATCH) and sets `updated_at`; `checkDocuments` as in createMany. */
+  /**
+   * Replaces the product's input (a merged PATCH) and moves `updated_at` (nextUpdatedAt, read under
+   * the row's lock so two PATCHes at once still get two times); `checkDocuments` as in createMany.
+   * Parts made now (variants, inventory items) are stamped `now`.
+   */
   async replace(
     storeId: bigint,
     id: bigint,
     input: ProductInput,
-    updatedAt: Date,
+    now: Date,
     parts: { images: boolean; media: boolean; options: boolean; variants: boolean },
     stored: StoredParts,
     checkDocuments: (docs: string[]) => void,
   ): Promise<void> {
-    const now = updatedAt;
     await this.db.prisma.$transaction(
       async (tx) => {
+        await tx.$executeRaw`UPDATE products SET updated_at = updated_at WHERE id = ${id}`;
+        const current = await tx.product.findUniqueOrThrow({ where: { id }, select: { updatedAt: true } });
         const ids: ProductIds = {
           productId: id,
           imageIds: parts.images ? await this.createImages(tx, id, input) : stored.imageIds,
@@ -110,7 +116,7 @@ export class ProductsRepository {
             status: input.status ?? 'active',
             publishedAt: input.published_at ? new Date(input.published_at) : null,
             doc,
-            updatedAt: now,
+            updatedAt: nextUpdatedAt(current.updatedAt, now),
           },
         });
       },

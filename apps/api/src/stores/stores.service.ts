@@ -129,18 +129,23 @@ export class StoresService {
     }
     if (input.name !== undefined && !input.name.trim()) issues.push({ field: 'name', message: "can't be blank" });
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
-    return this.db.prisma.store.update({
-      where: { id: store.id },
-      data: {
-        status: input.status,
-        planExpiresAt,
-        name: input.name,
-        ianaTimezone: input.iana_timezone === undefined ? undefined : canonicalTimeZone(input.iana_timezone),
-        currency: input.currency,
-        email: input.email,
-        customerEmail: input.customer_email,
-        updatedAt: nextUpdatedAt(store.updatedAt, this.clock.now()),
-      },
+    // updated_at moves under the row's lock, so two changes at once still get two times.
+    return this.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE stores SET updated_at = updated_at WHERE id = ${store.id}`;
+      const current = await tx.store.findUniqueOrThrow({ where: { id: store.id }, select: { updatedAt: true } });
+      return tx.store.update({
+        where: { id: store.id },
+        data: {
+          status: input.status,
+          planExpiresAt,
+          name: input.name,
+          ianaTimezone: input.iana_timezone === undefined ? undefined : canonicalTimeZone(input.iana_timezone),
+          currency: input.currency,
+          email: input.email,
+          customerEmail: input.customer_email,
+          updatedAt: nextUpdatedAt(current.updatedAt, this.clock.now()),
+        },
+      });
     });
   }
 
