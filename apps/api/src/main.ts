@@ -47,8 +47,11 @@ async function main(): Promise<void> {
       );
     } else {
       // Only the token's hash is stored (decisions §5.1): a token not given and not made now cannot be shown again.
+      const why = seed.token
+        ? 'PLATFORM_DEMO_TOKEN is no longer valid (refreshed or revoked)'
+        : 'not known to this start (only its hash is stored)';
       lines.push(
-        `  Demo token:      not known to this start (only its hash is stored); issue a new one with`,
+        `  Demo token:      ${why}; issue a new one with`,
         `                   POST ${base}/platform/v1/stores/${DEMO_HANDLE}/apps/<app id>/token/refresh (operator token)`,
       );
     }

@@ -70,8 +70,10 @@ describe.runIf(process.env.TEST_REDIS_URL)('rate limit shared through Redis (dec
       await database.drop();
     }
   });
+});
 
-  it('lets requests through when Redis cannot be reached, rather than failing them', async () => {
+describe('rate limit with Redis unreachable (decisions §7.4)', () => {
+  it('lets requests through rather than failing them', async () => {
     const unreachable = await startPlatform({ REDIS_URL: 'redis://127.0.0.1:1' });
     try {
       const { admin } = await storeWithApp(unreachable, 'no-redis');
