@@ -68,9 +68,4 @@ export class TokenRemindersRepository {
     });
   }
 
-  failures(tokenId: bigint): Promise<number> {
-    return this.db.prisma.accessToken
-      .findUnique({ where: { id: tokenId }, select: { reminderFailures: true } })
-      .then((row) => row?.reminderFailures ?? 0);
-  }
 }
