@@ -67,5 +67,4 @@ export class TokenRemindersRepository {
       data: { reminderSentAt: null, reminderRetryAt: retryAt, reminderFailures: { increment: 1 } },
     });
   }
-
 }
