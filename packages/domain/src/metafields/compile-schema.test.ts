@@ -26,6 +26,18 @@ function refused(text: string): string {
 
 const check = (schema: unknown, data: unknown) => compiled(schema)(data, JSON.stringify(data));
 
+/**
+ * `levels` subschemas in an array at `path` (an unknown keyword's nested arrays, say), each applying
+ * the next twice through a JSON-pointer `$ref`; the last one accepts strings. The root applies the first.
+ */
+function doublingChain(path: readonly string[], levels: number): Record<string, unknown> {
+  const at = (i: number) => `#/${[...path, String(i)].join('/')}`;
+  const chain = Array.from({ length: levels }, (_, i) => (i === levels - 1 ? { type: 'string' } : { allOf: [{ $ref: at(i + 1) }, { $ref: at(i + 1) }] }));
+  let holder: unknown = chain;
+  for (let i = path.length - 1; i >= 1; i--) holder = /^[0-9]+$/.test(path[i] ?? '') ? [holder] : { [path[i] ?? '']: holder };
+  return { [path[0] ?? '']: holder, $ref: at(0) };
+}
+
 describe('schema rule: JSON Schema 2020-12 by default (decisions §8.11)', () => {
   it('validates with 2020-12 keywords', () => {
     const schema = { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'integer' } };
@@ -183,6 +195,26 @@ describe('schema bounds', () => {
     expect(check({ $defs: { n: { type: 'integer' } }, 'x-extra': { not: { $ref: '#/$defs/n' } }, $ref: '#/x-extra' }, 1)).toBe('must NOT be valid');
   });
 
+  it('refuses a $ref that resolves to anything but a subschema, however it is written (it would run uncounted)', () => {
+    const notSubschema = /^has a \$ref to something that is not a subschema: /;
+    expect(refused(JSON.stringify({ 'x-list': [{ type: 'string' }], $ref: '#/x-list' }))).toBe('has a $ref to something that is not a subschema: "#/x-list"');
+    expect(refused(JSON.stringify({ title: 'a', $ref: '#/title' }))).toMatch(notSubschema);
+    // Relative to an embedded $id, where the pointer's words alone cannot tell.
+    expect(refused(JSON.stringify({ $defs: { a: { $id: 'https://example.com/a', 'x-list': [{}] } }, $ref: 'https://example.com/a#/x-list' }))).toMatch(notSubschema);
+    // default and examples are data, kept as written: never a subschema.
+    expect(refused(JSON.stringify({ default: { type: 'string' }, $ref: '#/default' }))).toBe('has a $ref into data, not a subschema: "#/default"');
+    expect(refused(JSON.stringify({ examples: [{ type: 'string' }], $ref: '#/examples/0' }))).toMatch(/^has a \$ref into data/);
+  });
+
+  it('still follows a $ref to a subschema: $defs, definitions, an embedded $id, an anchor, nested arrays', () => {
+    expect(check({ $defs: { n: { type: 'integer' } }, properties: { a: { $ref: '#/$defs/n' } } }, { a: 'x' })).toBe('/a must be integer');
+    expect(check({ $schema: 'http://json-schema.org/draft-07/schema#', definitions: { n: { type: 'integer' } }, items: { $ref: '#/definitions/n' } }, ['x'])).toBe('/0 must be integer');
+    expect(check({ $defs: { a: { $id: 'https://example.com/a', $defs: { s: { type: 'string' } }, $ref: '#/$defs/s' } }, $ref: 'https://example.com/a' }, 1)).toBe('must be string');
+    expect(check({ $defs: { s: { $anchor: 'str', type: 'string' } }, items: { $ref: '#str' } }, [1])).toBe('/0 must be string');
+    expect(check(doublingChain(['x', '0'], 3), 1)).toBe('must be string');
+    expect(check(doublingChain(['x', '0'], 3), 'x')).toBeNull();
+  });
+
   it('refuses, rather than walks, values nested deeper than it checks', () => {
     const run = compiled({});
     const deep = `${'['.repeat(SCHEMA_VALUE_MAX_DEPTH + 1)}${']'.repeat(SCHEMA_VALUE_MAX_DEPTH + 1)}`;
@@ -224,6 +256,11 @@ describe('the work budget of one check (decisions §8.11: one value cannot stall
       return { $defs, $ref: '#/$defs/d0' };
     })(), () => 'x'],
     ['a $ref to itself in place', { $defs: { a: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }, () => 1],
+    // The same chain through arrays within an unknown keyword's array, and within a map entry's
+    // array: left uncounted, 22 levels took 2 s and each level doubled it (40 levels: hours).
+    ['a chain of $refs through arrays within arrays', doublingChain(['x', '0'], 22), () => 'x'],
+    ['a chain of $refs through arrays in a map entry', doublingChain(['x-extra', 'a', '0'], 22), () => 'x'],
+    ['a chain of $refs through arrays within arrays, 40 levels', doublingChain(['x', '0'], 40), () => 'x'],
     ['uniqueItems again and again', { allOf: Array.from({ length: 500 }, () => ({ uniqueItems: true })) }, () => Array.from({ length: 9_000 }, (_, i) => ({ a: i }))],
     ['patterns of the largest program on every key', { patternProperties: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`[\\s\\S]{${580 - i}}[^a]`, true])) }, () =>
       Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`${'a'.repeat(600)}${i}`, 1]))],

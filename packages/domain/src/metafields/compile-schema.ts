@@ -1,5 +1,6 @@
-import Ajv, { _, type ErrorObject, type KeywordDefinition, type Options } from 'ajv';
+import Ajv, { type ErrorObject, type KeywordDefinition, type Options, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
+import { SchemaEnv } from 'ajv/dist/compile';
 import { compileSchemaPattern, REGEX_MAX_ESTIMATED_SIZE } from './compile-regex';
 import { RULE_VALUE_MAX_LENGTH } from './define-rules';
 import { estimateProgramSize } from './estimate-regex-size';
@@ -37,7 +38,10 @@ export { SCHEMA_CHECK_BUDGET, schemaCheckMeter } from './schema-check-budget';
 //   65,000 array items took 5 s) and, through `$ref`s, without bound (a chain of 30 definitions each
 //   applying the next twice is 2^30 applications). So every subschema of the schema is given a
 //   counting keyword, and a check that would spend more than SCHEMA_CHECK_BUDGET units of work is
-//   stopped and the value refused: "is too costly to check".
+//   stopped and the value refused: "is too costly to check". Every object in a schema position is
+//   marked, wherever it is (an unknown keyword's arrays within arrays too), and after compiling,
+//   every `$ref` target Ajv resolved must be a marked subschema or a boolean, else the schema is
+//   refused: a target without the keyword would run uncounted.
 //
 // Also: `$data` is off, no remote `$ref` is ever fetched, patterns run on RE2, and `uniqueItems` is
 // checked by hashing instead of Ajv's quadratic comparison.
@@ -171,9 +175,12 @@ function countNodes(value: unknown, limit: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Where subschemas are. Keywords holding data, never schemas: nothing in them is marked, and a
-// `$ref` may not point into them (Ajv would compile data as a schema that spends nothing).
-const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required', 'dependentRequired', '$vocabulary', 'type']);
+// Where subschemas are. Keywords holding data, never schemas: nothing in them is marked (their
+// content is kept exactly as written), and a `$ref` may not point into them (Ajv would compile data
+// as a schema that spends nothing).
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required', 'dependentRequired', '$vocabulary', 'type', 'default', 'examples']);
+// The data keywords a check compares the data with, item by item (the others are never read).
+const COMPARED_DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required', 'dependentRequired', 'type']);
 // Keywords that go through every item or key of the data on each application.
 const READS_ALL_ITEMS: ReadonlySet<string> = new Set([
   'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedProperties', 'minProperties',
@@ -184,7 +191,7 @@ const READS_ALL_ITEMS: ReadonlySet<string> = new Set([
 const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 // Every other keyword holding an object holds a subschema, and one holding an array, subschemas
 // (allOf, anyOf, oneOf, prefixItems, draft-07 items); unknown keywords and annotations are read the
-// same way, as Ajv resolves `$ref`s and `$anchor`s into them.
+// same way, arrays within arrays included, as Ajv resolves `$ref`s and `$anchor`s into any of them.
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -209,6 +216,8 @@ interface Marking {
   patternProgram: number;
   estimated: number;
   problem: string | undefined;
+  /** Every object given the counting keyword (a keyword of that name written by the user does not count). */
+  readonly marked: Set<object>;
 }
 
 /** The program size of a schema pattern, remembered; sets `problem` when it is refused. */
@@ -251,7 +260,7 @@ function markSchema(node: unknown, marking: Marking): void {
     if (key === 'unevaluatedProperties' || key === 'unevaluatedItems') marking.unevaluated = true;
     fixed += OWN_ITEM_UNITS;
     if (DATA_KEYWORDS.has(key)) {
-      fixed += OWN_ITEM_UNITS * countValues(value);
+      if (COMPARED_DATA_KEYWORDS.has(key)) fixed += OWN_ITEM_UNITS * countValues(value);
       continue;
     }
     if (READS_ALL_ITEMS.has(key)) perItem = Math.max(perItem, DATA_ITEM_UNITS);
@@ -279,26 +288,54 @@ function markSchema(node: unknown, marking: Marking): void {
           perChar += patternSize(name, marking);
         }
         const entry = value[name];
+        // An array entry is draft-07 `dependencies`' list of names, read on every application.
         if (Array.isArray(entry)) fixed += OWN_ITEM_UNITS * entry.length;
-        else markSchema(entry, marking);
+        markAll(entry, marking);
       }
       continue;
     }
-    if (Array.isArray(value)) {
-      fixed += OWN_ITEM_UNITS * value.length;
-      for (const item of value) markSchema(item, marking);
-      continue;
-    }
-    markSchema(value, marking);
+    if (Array.isArray(value)) fixed += OWN_ITEM_UNITS * value.length;
+    markAll(value, marking);
   }
   node[COST_KEYWORD] = [fixed, perItem, perChar];
+  marking.marked.add(node);
+}
+
+/** Marks `value` as a subschema, or each item of an array (and of arrays within it) as one. */
+function markAll(value: unknown, marking: Marking): void {
+  if (Array.isArray(value)) for (const item of value) markAll(item, marking);
+  else markSchema(value, marking);
+}
+
+/**
+ * The backstop of the marking: every `$ref` target Ajv compiled (JSON pointer, anchor or `$id`,
+ * however resolved; `$dynamicRef`s and `$recursiveRef`s call the root or compiled subschemas with a
+ * dynamic anchor) must be a boolean or a marked subschema, else checks under it would spend
+ * nothing. Read from what Ajv resolved rather than re-resolved here, so the two cannot disagree.
+ * Returns the first offending reference, as Ajv resolved it.
+ */
+function uncountedRef(validate: ValidateFunction, marked: ReadonlySet<object>): string | undefined {
+  const seen = new Set<SchemaEnv>();
+  const envs: SchemaEnv[] = [validate.schemaEnv];
+  for (let env = envs.pop(); env !== undefined; env = envs.pop()) {
+    if (seen.has(env)) continue;
+    seen.add(env);
+    for (const [ref, target] of Object.entries(env.refs)) {
+      const schema: unknown = target instanceof SchemaEnv ? target.schema : target;
+      if (typeof schema !== 'boolean' && !(typeof schema === 'object' && schema !== null && marked.has(schema))) return ref;
+      if (target instanceof SchemaEnv) envs.push(target, target.root);
+    }
+    envs.push(env.root);
+  }
+  return undefined;
 }
 
 /**
  * A `$ref` whose fragment is a JSON pointer must name a subschema: not a map of them
  * (`#/properties`), nor anything inside a data keyword (`#/enum/0`), which Ajv would compile as a
  * schema without the counting keyword. Read from the pointer's words alone, so it holds whichever
- * `$id` the pointer is relative to.
+ * `$id` the pointer is relative to; it names the common mistakes before compiling, and
+ * `uncountedRef` catches whatever else resolves to an unmarked target.
  */
 function refProblem(ref: string): string | undefined {
   const hash = ref.indexOf('#');
@@ -353,7 +390,7 @@ export function compileJsonSchema(text: string): SchemaResult {
   }
   // Patterns and `$ref`s first: a pattern over the program bound gets its own message rather than
   // the meta-schema's "must match format regex". Marking adds a keyword the meta-schema ignores.
-  const marking: Marking = { unevaluated: false, patterns: new Map(), patternProgram: 0, estimated: 0, problem: undefined };
+  const marking: Marking = { unevaluated: false, patterns: new Map(), patternProgram: 0, estimated: 0, problem: undefined, marked: new Set() };
   markSchema(schema, marking);
   if (marking.problem !== undefined) return { ok: false, message: marking.problem };
   if (marking.unevaluated && nodes > SCHEMA_MAX_NODES_UNEVALUATED) {
@@ -371,6 +408,8 @@ export function compileJsonSchema(text: string): SchemaResult {
     return { ok: false, message: `is not a valid JSON Schema: ${e instanceof Error ? e.message : String(e)}` };
   }
   if ((validate as { $async?: unknown }).$async === true) return { ok: false, message: 'must not be asynchronous ($async)' };
+  const uncounted = uncountedRef(validate, marking.marked);
+  if (uncounted !== undefined) return { ok: false, message: `has a $ref to something that is not a subschema: ${JSON.stringify(uncounted)}` };
   const run = validate;
   return {
     ok: true,
