@@ -111,7 +111,7 @@ describe('claims and supersession (manual passes)', () => {
     expect(claimed?.job.id).toBe(job!.id);
     const takenOver = await repository.claim(new Date(now.getTime() + 2000), 1000);
     expect(takenOver?.job.id).toBe(job!.id);
-    const verdict = { id: s.valueIds[0]!, type: 'number_integer', value: '1', updatedAt: new Date(), valid: false, reasons: ['stale'] };
+    const verdict = { id: s.valueIds[0]!, type: 'number_integer', value: '1', valid: false, reasons: ['stale'] };
     await expect(repository.commitBatch(job!.id, claimed!.lease, new Date(), s.valueIds[0]!, 99, [verdict])).rejects.toThrow(/no longer ours/);
     expect(await repository.finish(job!.id, claimed!.lease)).toBe(false);
     const values = await valuesOf(s.definitionId);
@@ -185,6 +185,38 @@ describe("a value's updated_at moves only when the value is written", () => {
     expect((await s.admin(`/metafield_definition.json?id=${def.id}`, { method: 'DELETE' })).status).toBe(200);
     expect(await t.db.prisma.metafield.findUniqueOrThrow({ where: { id: BigInt(id) } })).toMatchObject({ definitionId: null, valid: true });
     expect(await updatedAt()).toBe(writtenAt);
+  });
+
+  it('a value rewritten with the same text while the re-check judged it keeps the time of that write', async () => {
+    const s = await storeWithProducts(t, 'values-rewritten', 1);
+    const product = s.productIds[0]!;
+    const def = await s.api.define({ namespace: 'still', key: 'same', type: 'single_line_text_field' });
+    const written = await s.api.create(product, { namespace: 'still', key: 'same', type: 'single_line_text_field', value: 'abc' });
+    expect(written.status).toBe(201);
+    const { id, updated_at: writtenAt } = written.body.metafield as { id: string; updated_at: string };
+    await s.api.redefine({ namespace: 'still', key: 'same', validations: [{ name: 'max', value: '5' }] });
+    const { rulesRevision } = await t.db.prisma.metafieldDefinition.findUniqueOrThrow({ where: { id: BigInt(def.id) } });
+
+    // A worker claims the job and reads the batch...
+    const repository = t.platform.app.get(RecheckRepository);
+    const claimed = await repository.claim(new Date(), 60_000);
+    expect(claimed?.job.definitionId).toBe(BigInt(def.id));
+    const rows = await repository.batch({ id: BigInt(def.id), ownerResource: 'products' }, 0n, 10);
+    expect(rows.map((r) => r.id)).toEqual([BigInt(id)]);
+    // ...the app writes the same text again, later...
+    await operator(t).advanceClock(60);
+    const rewritten = await s.api.update(product, id, { value: 'abc' });
+    expect(rewritten.status).toBe(200);
+    const rewrittenAt = rewritten.body.metafield.updated_at as string;
+    expect(rewrittenAt).not.toBe(writtenAt);
+    // ...and the worker commits its verdict: written (same type and text), with the time left alone.
+    const next = new Date(Date.now() + 60_000);
+    const verdicts = rows.map((r) => ({ ...r, valid: false, reasons: ['judged by the re-check'] }));
+    await repository.commitBatch(claimed!.job.id, claimed!.lease, next, BigInt(id), rulesRevision, verdicts);
+    expect(await t.db.prisma.metafield.findUniqueOrThrow({ where: { id: BigInt(id) } })).toMatchObject({ invalidReasons: '["judged by the re-check"]' });
+    expect((await s.api.get(product, id)).body.metafield.updated_at).toBe(rewrittenAt);
+    await repository.release(claimed!.job.id, next);
+    await workerOf(t).drain();
   });
 });
 

@@ -9,7 +9,6 @@ export interface RecheckRow {
   id: bigint;
   type: string;
   value: string;
-  updatedAt: Date;
 }
 
 /** The re-check's judgement of one value, written only if the value is still the one judged. */
@@ -107,14 +106,16 @@ export class RecheckRepository {
       where: { definitionId: definition.id, ownerResource: definition.ownerResource, id: { gt: cursor } },
       orderBy: { id: 'asc' },
       take: size,
-      select: { id: true, type: true, value: true, updatedAt: true },
+      select: { id: true, type: true, value: true },
     });
   }
 
   /**
    * One batch's verdicts and the job's progress in one transaction: the cursor moves only with the
    * verdicts, so a restart resumes after the last batch written. A value changed since it was read
-   * is skipped (its writer checked it against the newest rules already).
+   * is skipped (its writer checked it against the newest rules already). `updated_at` is not
+   * written: a verdict is no change of the value, and a value rewritten with the same text since
+   * it was read keeps the time of that write.
    */
   async commitBatch(jobId: bigint, lease: Date, nextLease: Date, cursor: bigint, revision: number, verdicts: Verdict[]): Promise<void> {
     await this.db.prisma.$transaction(
@@ -127,7 +128,7 @@ export class RecheckRepository {
         for (const v of verdicts) {
           await tx.metafield.updateMany({
             where: { id: v.id, type: v.type, value: v.value },
-            data: { valid: v.valid, invalidReasons: JSON.stringify(v.reasons), checkedRevision: revision, updatedAt: v.updatedAt },
+            data: { valid: v.valid, invalidReasons: JSON.stringify(v.reasons), checkedRevision: revision },
           });
         }
       },
