@@ -128,21 +128,38 @@ describe('claims and supersession (manual passes)', () => {
     ]);
     expect(written.status).toBe(200);
     const id = BigInt(written.body.metafields[0].id);
+    const stored = () => t.db.prisma.metafield.findUniqueOrThrow({ where: { id } });
     const variants = { owner_resource: 'variants', namespace: 'cross', key: 'vkey' };
+    const tighten = async (max: string) => {
+      const r = await s.admin('/metafield_definition.json', { method: 'PUT', body: { definition: { ...variants, validations: [{ name: 'max', value: max }] } } });
+      expect(r.status).toBe(200);
+    };
     const created = await s.admin('/metafield_definition.json', { method: 'POST', body: { definition: { ...variants, name: 'Variant key', type: 'single_line_text_field' } } });
     expect(created.status).toBe(201);
-    const tightened = await s.admin('/metafield_definition.json', { method: 'PUT', body: { definition: { ...variants, validations: [{ name: 'max', value: '1' }] } } });
-    expect(tightened.status).toBe(200);
+    const variantsId = BigInt(created.body.definition.id);
+    await tighten('1');
     await workerOf(t).drain();
-    expect(await t.db.prisma.metafield.findUniqueOrThrow({ where: { id } })).toMatchObject({ definitionId: null, valid: true, invalidReasons: '[]' });
+    // Not adopted (nor judged) by the variants definition of the same namespace and key.
+    expect(await stored()).toMatchObject({ definitionId: null, valid: true, invalidReasons: '[]' });
+
+    // Old data: the value linked to the variants definition by mistake (never written so now).
+    await t.db.prisma.$executeRaw`UPDATE metafields SET definition_id = ${variantsId} WHERE id = ${id}`;
+    const checkedBefore = (await stored()).checkedRevision;
+    await tighten('2');
+    await workerOf(t).drain();
+    // Not judged: its 15 characters would break max 2.
+    expect(await stored()).toMatchObject({ definitionId: variantsId, valid: true, invalidReasons: '[]', checkedRevision: checkedBefore });
     const invalid = (await storeValues(t, 'jobs-cross', '?valid=false')).body.metafields as { id: string }[];
     expect(invalid).toEqual([]);
-    const removed = await s.admin(`/metafield_definition.json?id=${created.body.definition.id}&delete_all_associated_metafields=true`, { method: 'DELETE' });
+
+    // Deleting the variants definition with its values releases the product value, never deletes it.
+    const removed = await s.admin(`/metafield_definition.json?id=${variantsId}&delete_all_associated_metafields=true`, { method: 'DELETE' });
     expect(removed.status).toBe(200);
+    expect(await stored()).toMatchObject({ definitionId: null, value: 'a product value' });
     expect((await s.api.get(s.productIds[0]!, id.toString())).body.metafield).toMatchObject({ value: 'a product value' });
     // The product definition of the same namespace and key is the one that adopts it.
     const product = await s.api.define({ namespace: 'cross', key: 'vkey', type: 'single_line_text_field' });
-    expect((await t.db.prisma.metafield.findUniqueOrThrow({ where: { id } })).definitionId).toBe(BigInt(product.id));
+    expect((await stored()).definitionId).toBe(BigInt(product.id));
   });
 
   it('a job of a deleted definition just ends', async () => {
