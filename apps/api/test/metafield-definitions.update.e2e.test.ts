@@ -65,6 +65,17 @@ describe('update: PUT /metafield_definition.json (spec "Metafield definition ope
     expect((await defs.get(definition.id)).body.definition.updated_at).toBe(second.body.definition.updated_at);
   });
 
+  it('gives updates at once two different, increasing times (updated_at read under the row lock; PostgreSQL in CI)', async () => {
+    const { definition, target } = await stored();
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => defs.update({ ...target, name: `At once ${i}` })));
+    for (const r of answers) expect(r.status, r.text).toBe(200);
+    const times = answers.map((r) => Date.parse(r.body.definition.updated_at as string)).sort((a, b) => a - b);
+    // The clock stands still: each update moves one second past the one before it, none repeats one.
+    const created = Date.parse(definition.updated_at as string);
+    expect(times).toEqual(times.map((_, i) => created + (i + 1) * 1000));
+    expect(Date.parse((await defs.get(definition.id)).body.definition.updated_at)).toBe(times.at(-1));
+  });
+
   it('keeps every field that is omitted', async () => {
     const { definition, target } = await stored();
     const r = await defs.update({ ...target });

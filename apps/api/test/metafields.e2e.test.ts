@@ -186,6 +186,28 @@ describe('PUT /products/{id}/metafields/{mid}.json', () => {
     for (let i = 1; i < times.length; i++) expect(Date.parse(times[i]!), `write ${i}`).toBeGreaterThan(Date.parse(times[i - 1]!));
   });
 
+  it('gives writes of one value at once different, increasing times: PUTs, POSTs and bulk overwrites (read under the row lock; PostgreSQL in CI)', async () => {
+    const created = await api.create(productA, text('at-once', 'zero'));
+    const id = created.body.metafield.id as string;
+    const writes = Array.from({ length: 9 }, (_, i) => {
+      const value = `write ${i}`;
+      if (i % 3 === 0) return api.update(productA, id, { value }).then((r) => ({ r, metafield: r.body.metafield }));
+      if (i % 3 === 1) return api.create(productA, text('at-once', value)).then((r) => ({ r, metafield: r.body.metafield }));
+      return api
+        .set([{ owner_resource: 'products', owner_id: productA, namespace: 'custom', key: 'at-once', type: 'single_line_text_field', value }])
+        .then((r) => ({ r, metafield: r.body.metafields?.[0] }));
+    });
+    const answers = await Promise.all(writes);
+    for (const { r } of answers) expect(r.status, r.text).toBe(200);
+    const times = answers.map(({ metafield }) => Date.parse(metafield.updated_at as string)).sort((a, b) => a - b);
+    // The clock stands still: each write moves one second past the one before it, none repeats one.
+    const first = Date.parse(created.body.metafield.updated_at as string);
+    expect(times).toEqual(times.map((_, i) => first + (i + 1) * 1000));
+    const stored = (await api.get(productA, id)).body.metafield;
+    expect(Date.parse(stored.updated_at)).toBe(times.at(-1));
+    expect(stored.value).toBe(answers.find(({ metafield }) => Date.parse(metafield.updated_at) === times.at(-1))?.metafield.value);
+  });
+
   it('without a definition the type may change, and the new type is checked', async () => {
     const created = await api.create(productA, text('retyped', 'hello'));
     const bad = await api.update(productA, created.body.metafield.id, { type: 'number_integer', value: 'hello' });

@@ -115,11 +115,14 @@ export class MetafieldDefinitionsRepository {
   /**
    * One transaction: the changes, and when the rules changed a new rulesRevision and its re-check
    * row. `updated_at` always moves to a later rendered second (nextUpdatedAt), even when the clock
-   * has not (spec: "updated_at refreshed"); it is read inside the transaction, so two updates in one
-   * second still get two different times.
+   * has not (spec: "updated_at refreshed"). It is read under the row's lock, taken first by an
+   * update that changes nothing (plain SQL, the same on SQLite and PostgreSQL): without it, two
+   * updates at once on PostgreSQL (READ COMMITTED) could both read the same stored time and write
+   * the same next one. So two updates at once get two different, increasing times.
    */
   update(row: DefinitionRow, changes: DefinitionChanges, now: Date): Promise<DefinitionRow> {
     return this.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE metafield_definitions SET rules_revision = rules_revision WHERE id = ${row.id}`;
       const current = await tx.metafieldDefinition.findUnique({ where: { id: row.id }, select: { updatedAt: true } });
       const updated = await tx.metafieldDefinition.update({
         where: { id: row.id },

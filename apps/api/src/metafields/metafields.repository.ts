@@ -62,6 +62,22 @@ export const DEFINITION_COLUMNS = {
   updatedAt: true,
 } as const;
 
+type Tx = Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0];
+
+/**
+ * Locks the values `ids` in id order, by an update that changes nothing (plain SQL, the same on
+ * SQLite and PostgreSQL), then reads their updated_at. Read without the lock, two writes of one value
+ * at once on PostgreSQL (READ COMMITTED) could both read the same stored time and both write the
+ * same next one (nextUpdatedAt); under it, the second reads what the first wrote.
+ */
+async function lockedUpdatedAt(tx: Tx, ids: readonly bigint[]): Promise<Map<bigint, Date>> {
+  if (ids.length === 0) return new Map();
+  const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const id of sorted) await tx.$executeRaw`UPDATE metafields SET updated_at = updated_at WHERE id = ${id}`;
+  const rows = await tx.metafield.findMany({ where: { id: { in: sorted } }, select: { id: true, updatedAt: true } });
+  return new Map(rows.map((r) => [r.id, r.updatedAt]));
+}
+
 @Injectable()
 export class MetafieldsRepository {
   constructor(@InjectDb() private readonly db: Db) {}
@@ -131,13 +147,14 @@ export class MetafieldsRepository {
         }
         const existing = await tx.metafield.findMany({
           where: { storeId, ownerResource: OWNER_RESOURCE, OR: writes.map((w) => ({ ownerId: w.ownerId, namespace: w.namespace, key: w.key })) },
-          select: { id: true, ownerId: true, namespace: true, key: true, updatedAt: true },
+          select: { id: true, ownerId: true, namespace: true, key: true },
         });
         const identity = (w: { ownerId: bigint; namespace: string; key: string }) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
         const idOf = new Map(existing.map((e) => [identity(e), e.id]));
-        const updatedAtOf = new Map(existing.map((e) => [e.id, e.updatedAt]));
-        // Rows are changed in id order (new ones last), as the re-check does, so concurrent
-        // transactions on PostgreSQL take row locks in one order and cannot deadlock each other.
+        // Rows are locked and changed in id order (new ones last), as the re-check does, so
+        // concurrent transactions on PostgreSQL take row locks in one order and cannot deadlock
+        // each other; their updated_at is read under the lock (see updateOne).
+        const updatedAtOf = await lockedUpdatedAt(tx, existing.map((e) => e.id));
         const order = writes.map((w, i) => ({ w, i, id: idOf.get(identity(w)) }));
         const rank = (id: bigint | undefined) => id ?? 1n << 63n;
         order.sort((a, b) => (rank(a.id) < rank(b.id) ? -1 : rank(a.id) > rank(b.id) ? 1 : a.i - b.i));
@@ -164,11 +181,12 @@ export class MetafieldsRepository {
 
   /**
    * Changes one value by id (PUT), with the same definition fence as writeAll. `updated_at` moves to
-   * a later rendered second than the stored one (nextUpdatedAt), read inside the transaction.
+   * a later rendered second than the stored one (nextUpdatedAt), read under the row's lock, so two
+   * writes at once get two different, increasing times (see lockedUpdatedAt).
    */
   async updateOne(id: bigint, appId: bigint, write: PlannedWrite, versions: DefinitionVersion[], now: Date): Promise<MetafieldRow> {
     return this.db.prisma.$transaction(async (tx) => {
-      const stored = await tx.metafield.findUnique({ where: { id }, select: { updatedAt: true } });
+      const storedAt = (await lockedUpdatedAt(tx, [id])).get(id);
       for (const v of versions) {
         const current = await tx.metafieldDefinition.findUnique({ where: { id: v.id }, select: { rulesRevision: true, updatedAt: true } });
         if (!current || current.rulesRevision !== v.rulesRevision || current.updatedAt.getTime() !== v.updatedAt.getTime()) {
@@ -185,7 +203,7 @@ export class MetafieldsRepository {
           valid: true,
           invalidReasons: '[]',
           checkedRevision: write.checkedRevision,
-          updatedAt: nextUpdatedAt(stored?.updatedAt, now),
+          updatedAt: nextUpdatedAt(storedAt, now),
         },
       });
     });
