@@ -137,13 +137,13 @@ describe('app namespaces (decisions §8.2)', () => {
     for (const key of ['token', 'never_used']) {
       const intrude = await b.create(product, { namespace: `app--${appA}--private`, key, type: 'single_line_text_field', value: 'x' });
       expect(intrude.status).toBe(403);
-      expect(intrude.body.errors).toBe(`namespace: app--${appA}--private is reserved to another app`);
+      expect(intrude.body.errors).toBe(`namespace: app--${appA}--private is reserved to another app; only that app may create, change or delete definitions and values there`);
     }
     const intrudeBulk = await b.set([
       { owner_resource: 'products', owner_id: product, namespace: `app--${appA}--private`, key: 'token', type: 'single_line_text_field', value: 'x' },
     ]);
     expect(intrudeBulk.status).toBe(403);
-    expect(intrudeBulk.body.errors).toBe(`metafields[0].namespace: app--${appA}--private is reserved to another app`);
+    expect(intrudeBulk.body.errors).toBe(`metafields[0].namespace: app--${appA}--private is reserved to another app; only that app may create, change or delete definitions and values there`);
     const own = await b.create(product, { namespace: '$app:private', key: 'token', type: 'single_line_text_field', value: 'mine' });
     expect(own.status).toBe(201);
     expect(own.body.metafield.namespace).toBe(`app--${appB}--private`);
@@ -166,7 +166,7 @@ describe('app namespaces (decisions §8.2)', () => {
     const id = value.body.metafield.id as string;
     expect((await b.get(product, id)).body.metafield.value).toBe('by A');
     expect(ids(await b.list(product, `?namespace=app--${appA}--open`))).toEqual([id]);
-    const reserved = `namespace: app--${appA}--open is reserved to another app`;
+    const reserved = `namespace: app--${appA}--open is reserved to another app; only that app may create, change or delete definitions and values there`;
     const put = await b.update(product, id, { value: 'by B' });
     expect([put.status, put.body.errors]).toEqual([403, reserved]);
     const post = await b.create(product, { namespace: `app--${appA}--open`, key: 'note', value: 'by B' });

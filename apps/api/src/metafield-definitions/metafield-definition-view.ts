@@ -2,7 +2,6 @@ import { MAX_ID } from '../http/ids';
 import type { MetafieldDefinition } from '@platform/contract';
 import type { MetafieldDefinition as DefinitionRow } from '@platform/db';
 import {
-  appIdOfNamespace,
   DomainError,
   effectiveAccess,
   formatInZone,
@@ -71,9 +70,17 @@ function accessCallerOf(caller: Caller): AccessCaller {
   return caller.kind === 'merchant' ? caller : { kind: 'app', appId: caller.appId.toString() };
 }
 
-function outcomeOf(row: DefinitionRow, caller: Caller, action: DefinitionAction) {
+function decisionOn(row: DefinitionRow, caller: Caller, action: DefinitionAction) {
   const target = { namespace: row.namespace, access: row.accessAdmin as AccessAdmin | null, creatorAppId: row.appId?.toString() ?? null };
   return resolveAccess(target, accessCallerOf(caller), action);
+}
+
+/**
+ * The 403 text of a write in another app's reserved namespace (decisions §8.2), for definitions and
+ * values alike: the domain's resolveAccess decides, with the reason `reserved_namespace`.
+ */
+export function reservedNamespaceMessage(namespace: string): string {
+  return `namespace: ${namespace} is reserved to another app; only that app may create, change or delete definitions and values there`;
 }
 
 /**
@@ -82,20 +89,17 @@ function outcomeOf(row: DefinitionRow, caller: Caller, action: DefinitionAction)
  * app's reserved namespace, where only that app writes).
  */
 export function assertAllowed(row: DefinitionRow, caller: Caller, action: DefinitionAction): void {
-  const outcome = outcomeOf(row, caller, action);
-  if (outcome === 'not_found') throw new DomainError('NOT_FOUND', 'Not Found');
-  if (outcome === 'forbidden') {
-    const owner = appIdOfNamespace(row.namespace);
-    if (caller.kind === 'app' && owner !== null && owner !== caller.appId.toString()) {
-      throw new DomainError('ACCESS_DENIED', `namespace: ${row.namespace} is reserved to another app; only that app may ${action} its definitions (decisions §8.2)`);
-    }
+  const decision = decisionOn(row, caller, action);
+  if (decision.outcome === 'not_found') throw new DomainError('NOT_FOUND', 'Not Found');
+  if (decision.outcome === 'forbidden') {
+    if (decision.reason === 'reserved_namespace') throw new DomainError('ACCESS_DENIED', reservedNamespaceMessage(row.namespace));
     const admin = row.accessAdmin ?? `unset, behaving as ${accessOf(row)}`;
     throw new DomainError('ACCESS_DENIED', `This definition's access (admin: ${admin}) does not let you ${action} it`);
   }
 }
 
 export function isVisible(row: DefinitionRow, caller: Caller): boolean {
-  return outcomeOf(row, caller, 'view') === 'allowed';
+  return decisionOn(row, caller, 'view').outcome === 'allowed';
 }
 
 /**
@@ -104,10 +108,8 @@ export function isVisible(row: DefinitionRow, caller: Caller): boolean {
  */
 export function assertNamespaceUsable(namespace: unknown, appId: bigint): void {
   if (typeof namespace !== 'string') return;
-  const owner = appIdOfNamespace(namespace);
-  if (owner !== null && owner !== appId.toString()) {
-    throw new DomainError('ACCESS_DENIED', `namespace: ${namespace} is reserved to another app (decisions §8.2)`);
-  }
+  const decision = resolveAccess({ namespace, access: null, creatorAppId: null }, { kind: 'app', appId: appId.toString() }, 'use_namespace');
+  if (decision.outcome !== 'allowed') throw new DomainError('ACCESS_DENIED', reservedNamespaceMessage(namespace));
 }
 
 /** The spec's "Metafield definition" object, as the contract declares it. */

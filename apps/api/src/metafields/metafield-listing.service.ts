@@ -78,7 +78,7 @@ export class MetafieldListingService {
       const definitions = await this.repository.definitionsFor(storeId, rows);
       for (const row of rows) {
         const definition = definitions.find((d) => d.namespace === row.namespace && d.key === row.key);
-        if (valueAccess(caller, row.namespace, definition, 'read_values') === 'allowed') visible.push({ row, definition });
+        if (valueAccess(caller, row.namespace, definition, 'read_values').outcome === 'allowed') visible.push({ row, definition });
       }
       if (visible.length >= take || rows.length < take) return visible.slice(0, take);
       from = rows[rows.length - 1]!.id;
@@ -109,7 +109,7 @@ export class MetafieldListingService {
       const definitions = await this.repository.definitionsFor(store.id, rows);
       for (const row of rows) {
         const definition = definitions.find((d) => d.namespace === row.namespace && d.key === row.key);
-        if (valueAccess({ kind: 'merchant' }, row.namespace, definition, 'read_values') !== 'allowed') continue;
+        if (valueAccess({ kind: 'merchant' }, row.namespace, definition, 'read_values').outcome !== 'allowed') continue;
         if (rendered.length === limit) {
           more = true;
           break;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MetafieldValidators, namespaceAndKeyIssues, prefixIssues, storedNamespace, valueAccess, type DefinitionRow } from './metafield-rules';
 
+/** valueAccess's outcome alone (its reasons are the domain's resolveAccess tests'). */
+const access = (...args: Parameters<typeof valueAccess>) => valueAccess(...args).outcome;
+
 const definition = (overrides: Partial<DefinitionRow> = {}): DefinitionRow => ({
   id: 1n,
   appId: 7n,
@@ -26,24 +29,28 @@ describe('valueAccess (spec "Access permission values", decisions §8.7)', () =>
     ['PUBLIC_READ', 'allowed', 'forbidden', 'allowed'],
     ['PRIVATE', 'not_found', 'not_found', 'not_found'],
     ['NONE', 'allowed', 'allowed', 'allowed'],
-  ])('%s: other app reads %s, writes %s; the merchant reads %s', (access, read, write, merchantRead) => {
-    const d = definition({ accessAdmin: access });
-    expect(valueAccess(other, 'custom', d, 'read_values')).toBe(read);
-    expect(valueAccess(other, 'custom', d, 'write_values')).toBe(write);
-    expect(valueAccess(merchant, 'custom', d, 'read_values')).toBe(merchantRead);
-    expect(valueAccess(creator, 'custom', d, 'write_values')).toBe('allowed');
+  ])('%s: other app reads %s, writes %s; the merchant reads %s', (admin, read, write, merchantRead) => {
+    const d = definition({ accessAdmin: admin });
+    expect(access(other, 'custom', d, 'read_values')).toBe(read);
+    expect(access(other, 'custom', d, 'write_values')).toBe(write);
+    expect(access(merchant, 'custom', d, 'read_values')).toBe(merchantRead);
+    expect(access(creator, 'custom', d, 'write_values')).toBe('allowed');
   });
 
   it('an unset access is NONE, or MERCHANT_READ_WRITE in an app namespace (decisions §8.7)', () => {
-    expect(valueAccess(other, 'custom', definition(), 'write_values')).toBe('allowed');
-    expect(valueAccess(other, 'app--7--x', definition({ namespace: 'app--7--x' }), 'read_values')).toBe('not_found');
+    expect(access(other, 'custom', definition(), 'write_values')).toBe('allowed');
+    expect(access(other, 'app--7--x', definition({ namespace: 'app--7--x' }), 'read_values')).toBe('not_found');
   });
 
   it('without a definition: no restriction, except in another app\'s reserved namespace (decisions §8.2)', () => {
-    expect(valueAccess(other, 'custom', undefined, 'write_values')).toBe('allowed');
-    expect(valueAccess(other, 'app--7--x', undefined, 'read_values')).toBe('not_found');
-    expect(valueAccess(creator, 'app--7--x', undefined, 'write_values')).toBe('allowed');
-    expect(valueAccess(merchant, 'app--7--x', undefined, 'read_values')).toBe('allowed');
+    expect(access(other, 'custom', undefined, 'write_values')).toBe('allowed');
+    expect(access(other, 'app--7--x', undefined, 'read_values')).toBe('not_found');
+    expect(access(creator, 'app--7--x', undefined, 'write_values')).toBe('allowed');
+    expect(access(merchant, 'app--7--x', undefined, 'read_values')).toBe('allowed');
+    // A write by name there is refused for the namespace, whether or not anything exists.
+    expect(valueAccess(other, 'app--7--x', undefined, 'use_namespace')).toEqual({ outcome: 'forbidden', reason: 'reserved_namespace' });
+    expect(valueAccess(other, 'app--7--x', definition({ namespace: 'app--7--x', accessAdmin: 'PRIVATE' }), 'use_namespace')).toEqual({ outcome: 'forbidden', reason: 'reserved_namespace' });
+    expect(valueAccess(creator, 'app--7--x', undefined, 'use_namespace')).toEqual({ outcome: 'allowed' });
   });
 });
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  appIdOfNamespace,
   expandAppNamespace,
   makeIssue,
   resolveAccess,
@@ -8,11 +7,11 @@ import {
   validateDefinition,
   ACCESS_ADMIN_VALUES,
   type AccessAdmin,
-  type DefinitionAction,
   type Issue,
   type RuleInput,
   type ValueValidator,
 } from '@platform/domain';
+import { reservedNamespaceMessage } from '../metafield-definitions/metafield-definition-view';
 
 /** The columns of a stored definition that values need (the definitions feature owns the table). */
 export interface DefinitionRow {
@@ -102,38 +101,46 @@ function isAccessAdmin(value: string | null): value is AccessAdmin {
 }
 
 /**
- * The access outcome of an action on the value at `namespace` (decisions §8.7, spec "Access
- * permission values"), decided by the domain's resolveAccess. With a definition, its access decides
+ * What the domain's resolveAccess decides: allowed, or refused with its outcome (404 or 403) and
+ * reason. (The domain names it AccessDecision in resolve-access.ts; its package index does not
+ * export that name, so it is read from the function.)
+ */
+export type AccessDecision = ReturnType<typeof resolveAccess>;
+type AccessAction = Parameters<typeof resolveAccess>[2];
+
+/**
+ * The access decision on an action on the value at `namespace` (decisions §8.7, spec "Access
+ * permission values"), made by the domain's resolveAccess. With a definition, its access decides
  * and its creating app is the creator. Without one, a value has no access setting (spec, What the
  * service does 7), except in an app's reserved namespace (`app--{id}--x`): it behaves as an unset
  * access there, MERCHANT_READ_WRITE with that app as the creator. In a reserved namespace only its
- * app writes, whatever the access (decisions §8.2).
+ * app writes, whatever the access (decisions §8.2); a write by namespace and key (POST, the bulk
+ * set) is first judged by the namespace alone (`use_namespace`).
  */
 export function valueAccess(
   caller: Caller,
   namespace: string,
   definition: Pick<DefinitionRow, 'appId' | 'accessAdmin' | 'namespace'> | undefined,
-  action: DefinitionAction,
-): 'allowed' | 'forbidden' | 'not_found' {
+  action: AccessAction,
+): AccessDecision {
   const target = definition !== undefined
     ? { namespace: definition.namespace, access: isAccessAdmin(definition.accessAdmin) ? definition.accessAdmin : null, creatorAppId: definition.appId?.toString() ?? null }
     : { namespace, access: null, creatorAppId: null };
   return resolveAccess(target, caller.kind === 'merchant' ? caller : { kind: 'app', appId: caller.appId.toString() }, action);
 }
 
-/** The app whose reserved namespace this is, when it is not the caller's (decisions §8.2); else null. */
-export function reservedToAnotherApp(namespace: string, appId: bigint): string | null {
-  const owner = appIdOfNamespace(namespace);
-  return owner !== null && owner !== appId.toString() ? owner : null;
+/** The 403 text of a refused write the caller may see: another app's reserved namespace, or a read-only access. */
+export function writeDeniedMessage(
+  decision: Extract<AccessDecision, { outcome: 'forbidden' }>,
+  namespace: string,
+  key: string,
+  definition: Pick<DefinitionRow, 'accessAdmin'> | undefined,
+): string {
+  return decision.reason === 'reserved_namespace' ? reservedNamespaceMessage(namespace) : readOnlyMessage(namespace, key, definition);
 }
 
-/** The 403 text of a namespace reserved to another app. */
-export function reservedMessage(namespace: string): string {
-  return `namespace: ${namespace} is reserved to another app`;
-}
-
-/** The 403 text when the caller may see a value but not change it. */
-export function readOnlyMessage(namespace: string, key: string, definition: Pick<DefinitionRow, 'accessAdmin'> | undefined): string {
+/** The 403 text when the caller may see a value but its access does not let it change it. */
+function readOnlyMessage(namespace: string, key: string, definition: Pick<DefinitionRow, 'accessAdmin'> | undefined): string {
   const access = definition?.accessAdmin ?? 'unset';
   return `Access denied: metafield ${namespace}.${key} is read-only for this app (definition access ${access})`;
 }

@@ -6,11 +6,9 @@ import {
   MetafieldValidators,
   namespaceAndKeyIssues,
   prefixIssues,
-  readOnlyMessage,
-  reservedMessage,
-  reservedToAnotherApp,
   storedNamespace,
   valueAccess,
+  writeDeniedMessage,
   type DefinitionRow,
 } from './metafield-rules';
 import {
@@ -139,20 +137,22 @@ export class MetafieldWritesService {
       const namespace = namespaces[i]!;
       const definition = definitionOf(namespace, entry.key);
       const where = entry.prefix === '' ? '' : `${entry.prefix.slice(0, -1)}: `;
-      const access = valueAccess({ kind: 'app', appId: ctx.appId }, namespace, definition, 'write_values');
-      if (reservedToAnotherApp(namespace, ctx.appId) !== null) {
+      const caller = { kind: 'app', appId: ctx.appId } as const;
+      const named = valueAccess(caller, namespace, definition, 'use_namespace');
+      if (named.outcome === 'forbidden') {
         // decisions §8.2: only that app writes there. Refused by the name alone (as a definition
         // create there is), whether or not a definition exists there, so nothing leaks.
-        readOnly ??= `${entry.prefix}${reservedMessage(namespace)}`;
+        readOnly ??= `${entry.prefix}${writeDeniedMessage(named, namespace, entry.key, definition)}`;
         return;
       }
-      if (access === 'not_found') {
+      const access = valueAccess(caller, namespace, definition, 'write_values');
+      if (access.outcome === 'not_found') {
         // decisions §8.7: what the app may not see does not exist for it.
         hidden ??= `${where}Not Found`;
         return;
       }
-      if (access === 'forbidden') {
-        readOnly ??= `${where}${readOnlyMessage(namespace, entry.key, definition)}`;
+      if (access.outcome === 'forbidden') {
+        readOnly ??= `${where}${writeDeniedMessage(access, namespace, entry.key, definition)}`;
         return;
       }
       const type = this.typeOf(entry, definition, issues);

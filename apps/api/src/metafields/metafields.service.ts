@@ -4,7 +4,7 @@ import type { MetafieldInput, MetafieldsSet, MetafieldUpdate } from '@platform/c
 import { DomainError, formatIssues, makeIssue, NON_EMPTY_VALUE_SINCE, type Issue } from '@platform/domain';
 import type { AuthContext } from '../http/request-context';
 import { renderMetafield, type RenderedMetafield } from './metafield-render';
-import { readOnlyMessage, reservedMessage, reservedToAnotherApp, storedNamespace, valueAccess, type DefinitionRow } from './metafield-rules';
+import { storedNamespace, valueAccess, writeDeniedMessage, type DefinitionRow } from './metafield-rules';
 import { MetafieldWritesService, type WriteContext, type WriteEntry } from './metafield-writes.service';
 import { MetafieldsRepository, OWNER_RESOURCE, type MetafieldRow } from './metafields.repository';
 
@@ -102,7 +102,7 @@ export class MetafieldsService {
     const row = await this.repository.findValue(auth.store.id, productId, id);
     if (!row) throw new DomainError('NOT_FOUND', METAFIELD_NOT_FOUND);
     const [definition] = await this.repository.definitionsFor(auth.store.id, [{ namespace: row.namespace, key: row.key }]);
-    if (valueAccess({ kind: 'app', appId: auth.appId }, row.namespace, definition, 'read_values') !== 'allowed') {
+    if (valueAccess({ kind: 'app', appId: auth.appId }, row.namespace, definition, 'read_values').outcome !== 'allowed') {
       throw new DomainError('NOT_FOUND', METAFIELD_NOT_FOUND);
     }
     return { row, definition };
@@ -114,10 +114,10 @@ export class MetafieldsService {
 
   /** A value the app may see (visibleValue) but not change is 403: read-only access, or another app's namespace (decisions §8.2). */
   private requireWritable(auth: AuthContext, row: MetafieldRow, definition: DefinitionRow | undefined): void {
-    if (valueAccess({ kind: 'app', appId: auth.appId }, row.namespace, definition, 'write_values') !== 'allowed') {
-      const message = reservedToAnotherApp(row.namespace, auth.appId) !== null ? reservedMessage(row.namespace) : readOnlyMessage(row.namespace, row.key, definition);
-      throw new DomainError('ACCESS_DENIED', message);
-    }
+    const decision = valueAccess({ kind: 'app', appId: auth.appId }, row.namespace, definition, 'write_values');
+    // visibleValue let the app read it, so a refusal here is a 403 (a 404 only if it could not).
+    if (decision.outcome === 'not_found') throw new DomainError('NOT_FOUND', METAFIELD_NOT_FOUND);
+    if (decision.outcome === 'forbidden') throw new DomainError('ACCESS_DENIED', writeDeniedMessage(decision, row.namespace, row.key, definition));
   }
 
   private context(auth: AuthContext, version: string | undefined): WriteContext {

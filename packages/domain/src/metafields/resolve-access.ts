@@ -23,22 +23,51 @@ export interface AccessTarget {
   readonly creatorAppId: string | null;
 }
 
-const WRITES: ReadonlySet<DefinitionAction> = new Set(['update', 'delete', 'write_values']);
+/**
+ * What is done: an action of the access table on a target the caller found (by id, or a definition
+ * by owner_resource + namespace + key), or `use_namespace`: creating a definition, or writing a
+ * value by namespace and key, where the namespace alone decides first (nothing there need exist).
+ */
+export type AccessAction = DefinitionAction | 'use_namespace';
 
 /**
- * The outcome of `action` by `caller` on `target`: the spec's access table for the effective access
- * (decisions §8.7), then decisions §8.2's "only that app may use it": in an app's reserved namespace
- * no other app writes anything (update or delete a definition, write a value), whatever the access
- * says (NONE included); other apps still read per the access. A write refused this way is
- * `forbidden` (403) when the caller may see the target and `not_found` (404) when it may not, as
- * for any other write the access forbids.
+ * Why an action is refused: the access table (`access`), or decisions §8.2's reserved namespace
+ * (`reserved_namespace`: another app's `app--{id}--x`, where only that app writes).
  */
-export function resolveAccess(target: AccessTarget, caller: AccessCaller, action: DefinitionAction): 'allowed' | 'forbidden' | 'not_found' {
-  const admin = effectiveAccess({ access: target.access === null ? null : { admin: target.access }, namespace: target.namespace });
+export type AccessReason = 'access' | 'reserved_namespace';
+
+export type AccessDecision =
+  | { readonly outcome: 'allowed' }
+  | { readonly outcome: 'not_found'; readonly reason: 'access' }
+  | { readonly outcome: 'forbidden'; readonly reason: AccessReason };
+
+const WRITES: ReadonlySet<AccessAction> = new Set(['update', 'delete', 'write_values', 'use_namespace']);
+
+const ALLOWED: AccessDecision = { outcome: 'allowed' };
+const RESERVED: AccessDecision = { outcome: 'forbidden', reason: 'reserved_namespace' };
+
+/**
+ * The decision on `action` by `caller` on `target`: the spec's access table for the effective access
+ * (decisions §8.7), then decisions §8.2's "only that app may use it": in an app's reserved namespace
+ * no other app writes anything (creates or updates or deletes a definition, writes a value),
+ * whatever the access says (NONE included); other apps still read per the access.
+ *
+ * Found targets follow the table first, so a write refused this way is `forbidden` (403) when the
+ * caller may see the target and `not_found` (404) when it may not, as for any other write the
+ * access forbids. `use_namespace` is decided by the namespace alone (403 whether or not anything
+ * exists there, so nothing leaks); the table then still applies to a definition found there.
+ */
+export function resolveAccess(target: AccessTarget, caller: AccessCaller, action: AccessAction): AccessDecision {
   const owner = appIdOfNamespace(target.namespace);
+  const reserved = caller.kind === 'app' && owner !== null && owner !== caller.appId && WRITES.has(action);
+  if (action === 'use_namespace') return reserved ? RESERVED : ALLOWED;
+  const admin = effectiveAccess({ access: target.access === null ? null : { admin: target.access }, namespace: target.namespace });
   const creator = target.creatorAppId ?? owner;
   const actor: DefinitionActor = caller.kind === 'merchant' ? 'merchant' : creator !== null && creator === caller.appId ? 'creator_app' : 'other_app';
   const outcome = accessOutcome(admin, actor, action);
-  if (outcome === 'allowed' && caller.kind === 'app' && owner !== null && owner !== caller.appId && WRITES.has(action)) return 'forbidden';
-  return outcome;
+  if (outcome === 'not_found') return { outcome, reason: 'access' };
+  // Where both forbid (PUBLIC_READ in another app's namespace), the namespace is the reason given:
+  // no access would let the caller write there.
+  if (reserved) return RESERVED;
+  return outcome === 'forbidden' ? { outcome, reason: 'access' } : ALLOWED;
 }
