@@ -37,7 +37,8 @@ describe('graceExpiry', () => {
 describe(reminderRetryDelayMs.name, () => {
   it('waits 5 minutes after a first refusal, doubling, never more than a day', () => {
     expect([1, 2, 3].map(reminderRetryDelayMs)).toEqual([300_000, 600_000, 1_200_000]);
-    expect(reminderRetryDelayMs(9)).toBe(86_400_000);
+    expect(reminderRetryDelayMs(9)).toBe(76_800_000);
+    expect(reminderRetryDelayMs(10)).toBe(86_400_000);
     expect(reminderRetryDelayMs(1000)).toBe(86_400_000);
   });
 });
