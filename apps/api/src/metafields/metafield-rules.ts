@@ -10,6 +10,8 @@ import {
   type Issue,
   type RuleInput,
   type ValueValidator,
+  type AccessAction,
+  type AccessDecision,
 } from '@platform/domain';
 import { reservedNamespaceMessage } from '../metafield-definitions/metafield-definition-view';
 
@@ -100,13 +102,6 @@ function isAccessAdmin(value: string | null): value is AccessAdmin {
   return value !== null && (ACCESS_ADMIN_VALUES as readonly string[]).includes(value);
 }
 
-/**
- * What the domain's resolveAccess decides: allowed, or refused with its outcome (404 or 403) and
- * reason. (The domain names it AccessDecision in resolve-access.ts; its package index does not
- * export that name, so it is read from the function.)
- */
-export type AccessDecision = ReturnType<typeof resolveAccess>;
-type AccessAction = Parameters<typeof resolveAccess>[2];
 
 /**
  * The access decision on an action on the value at `namespace` (decisions §8.7, spec "Access

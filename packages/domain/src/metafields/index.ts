@@ -87,5 +87,13 @@ export {
 } from './validate-definition';
 export { validateDefinitionUpdate, type DefinitionPatch, type DefinitionUpdateResult } from './validate-definition-update';
 export { APP_NAMESPACE_PREFIX, expandAppNamespace, appIdOfNamespace, parseNamespace, type NamespaceParts } from './parse-namespace';
-export { effectiveAccess, resolveAccess, type AccessCaller, type AccessTarget } from './resolve-access';
+export {
+  effectiveAccess,
+  resolveAccess,
+  type AccessAction,
+  type AccessCaller,
+  type AccessDecision,
+  type AccessReason,
+  type AccessTarget,
+} from './resolve-access';
 export { isAllowed, accessOutcome, type DefinitionActor, type DefinitionAction } from './resolve-permissions';
