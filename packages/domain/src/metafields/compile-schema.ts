@@ -1,30 +1,20 @@
-import Ajv, { type ErrorObject, type KeywordDefinition, type Options, type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject, type KeywordDefinition, type Options } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
-import { SchemaEnv } from 'ajv/dist/compile';
-import { compileSchemaPattern, REGEX_MAX_ESTIMATED_SIZE } from './compile-regex';
 import { RULE_VALUE_MAX_LENGTH } from './define-rules';
-import { estimateProgramSize } from './estimate-regex-size';
 import { codePointLength } from './define-types';
+import { markSchema, uncountedRef, type Marking } from './mark-schema';
 import { jsonDepthExceeds } from './parse-json';
 import {
-  APPLICATION_UNITS,
   CANONICAL_UNITS_PER_CHAR,
   COST,
-  COST_KEYWORD,
-  DATA_ITEM_UNITS,
-  FORMAT_CALL_UNITS,
-  FORMAT_UNITS_PER_CHAR,
-  LENGTH_UNITS_PER_CHAR,
   metered,
-  OWN_ITEM_UNITS,
-  PATTERN_TEST_UNITS,
   spend,
   UNIQUE_ITEM_UNITS,
 } from './schema-check-budget';
-
 import { RE2_ENGINE, schemaFormats } from './schema-formats';
 
 export { SCHEMA_CHECK_BUDGET, schemaCheckMeter } from './schema-check-budget';
+export { SCHEMA_MAX_PATTERN_PROGRAM } from './mark-schema';
 
 // The `schema` rule (decisions §8.11): JSON Schema 2020-12 by default, draft-07 when `$schema` says
 // so, compiled once at definition time. Bounded so that one definition cannot stall the service:
@@ -63,8 +53,6 @@ export const SCHEMA_MAX_NODES = 3_000;
  * (it tracks what every branch evaluates): 1,000 objects compiled in 0.6 s, 3,000 in 3.8 s.
  */
 export const SCHEMA_MAX_NODES_UNEVALUATED = 1_000;
-/** Instructions of all of a schema's distinct patterns together (each also at most REGEX_MAX_PROGRAM_SIZE). */
-export const SCHEMA_MAX_PATTERN_PROGRAM = 20_000;
 /** Values nested deeper than this are refused by a schema rule rather than walked recursively. */
 export const SCHEMA_VALUE_MAX_DEPTH = 256;
 type Dialect = '2020-12' | 'draft-07';
@@ -172,191 +160,6 @@ function countNodes(value: unknown, limit: number): number {
     for (const child of Object.values(node as Record<string, unknown>)) stack.push(child);
   }
   return count;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Where subschemas are. Keywords holding data, never schemas: nothing in them is marked (their
-// content is kept exactly as written), and a `$ref` may not point into them (Ajv would compile data
-// as a schema that spends nothing).
-const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required', 'dependentRequired', '$vocabulary', 'type', 'default', 'examples']);
-// The data keywords a check compares the data with, item by item (the others are never read).
-const COMPARED_DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required', 'dependentRequired', 'type']);
-// Keywords that go through every item or key of the data on each application.
-const READS_ALL_ITEMS: ReadonlySet<string> = new Set([
-  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedProperties', 'minProperties',
-  'maxProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'items', 'prefixItems', 'additionalItems',
-  'contains', 'unevaluatedItems',
-]);
-// Keywords holding a map of names to subschemas (a `$ref` may point into one, not at it).
-const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
-// Every other keyword holding an object holds a subschema, and one holding an array, subschemas
-// (allOf, anyOf, oneOf, prefixItems, draft-07 items); unknown keywords and annotations are read the
-// same way, arrays within arrays included, as Ajv resolves `$ref`s and `$anchor`s into any of them.
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function countValues(value: unknown): number {
-  let count = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    count++;
-    if (node !== null && typeof node === 'object') for (const child of Object.values(node as Record<string, unknown>)) stack.push(child);
-  }
-  return count;
-}
-
-interface Marking {
-  /** Whether unevaluatedProperties or unevaluatedItems appears (a lower node bound applies). */
-  unevaluated: boolean;
-  /** Distinct patterns and their program sizes. */
-  readonly patterns: Map<string, number>;
-  patternProgram: number;
-  estimated: number;
-  problem: string | undefined;
-  /** Every object given the counting keyword (a keyword of that name written by the user does not count). */
-  readonly marked: Set<object>;
-}
-
-/** The program size of a schema pattern, remembered; sets `problem` when it is refused. */
-function patternSize(source: string, marking: Marking): number {
-  const known = marking.patterns.get(source);
-  if (known !== undefined) return known;
-  marking.estimated += Math.min(estimateProgramSize(source), REGEX_MAX_ESTIMATED_SIZE + 1);
-  if (marking.estimated > 2 * REGEX_MAX_ESTIMATED_SIZE) {
-    marking.problem ??= `has patterns too large to compile (at most ${SCHEMA_MAX_PATTERN_PROGRAM} instructions in all)`;
-    return 0;
-  }
-  const compiled = compileSchemaPattern(source);
-  if (!compiled.ok) {
-    marking.problem ??= compiled.tooLarge
-      ? `has a pattern too large, ${JSON.stringify(source)}: ${compiled.message}`
-      : `is not a valid JSON Schema: pattern ${JSON.stringify(source)} is not a pattern RE2 can run: ${compiled.message}`;
-    return 0;
-  }
-  marking.patterns.set(source, compiled.pattern.size);
-  marking.patternProgram += compiled.pattern.size;
-  if (marking.patternProgram > SCHEMA_MAX_PATTERN_PROGRAM) {
-    marking.problem ??= `has patterns too large to compile (at most ${SCHEMA_MAX_PATTERN_PROGRAM} instructions in all)`;
-  }
-  return compiled.pattern.size;
-}
-
-/**
- * Gives every subschema under `node` the counting keyword (in place: the schema was parsed for this
- * compile alone), checking patterns and `$ref` pointers on the way. The schema's depth is bounded
- * (SCHEMA_MAX_DEPTH), so recursion is safe.
- */
-function markSchema(node: unknown, marking: Marking): void {
-  if (!isRecord(node)) return;
-  let fixed = APPLICATION_UNITS;
-  let perItem = 0;
-  let perChar = 0;
-  for (const key of Object.keys(node)) {
-    const value = node[key];
-    if (key === COST_KEYWORD) continue;
-    if (key === 'unevaluatedProperties' || key === 'unevaluatedItems') marking.unevaluated = true;
-    fixed += OWN_ITEM_UNITS;
-    if (DATA_KEYWORDS.has(key)) {
-      if (COMPARED_DATA_KEYWORDS.has(key)) fixed += OWN_ITEM_UNITS * countValues(value);
-      continue;
-    }
-    if (READS_ALL_ITEMS.has(key)) perItem = Math.max(perItem, DATA_ITEM_UNITS);
-    if (key === 'pattern' && typeof value === 'string') {
-      fixed += PATTERN_TEST_UNITS;
-      perChar += patternSize(value, marking);
-      continue;
-    }
-    if (key === 'format' && typeof value === 'string') {
-      fixed += FORMAT_CALL_UNITS;
-      perChar += FORMAT_UNITS_PER_CHAR;
-      continue;
-    }
-    if (key === 'minLength' || key === 'maxLength') perChar += LENGTH_UNITS_PER_CHAR;
-    if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string') {
-      const problem = refProblem(value);
-      if (problem !== undefined) marking.problem ??= problem;
-    }
-    if (MAP_KEYWORDS.has(key) && isRecord(value)) {
-      // Each listed name is looked up on every application; each pattern searches every key.
-      for (const name of Object.keys(value)) {
-        fixed += OWN_ITEM_UNITS;
-        if (key === 'patternProperties') {
-          perItem += PATTERN_TEST_UNITS;
-          perChar += patternSize(name, marking);
-        }
-        const entry = value[name];
-        // An array entry is draft-07 `dependencies`' list of names, read on every application.
-        if (Array.isArray(entry)) fixed += OWN_ITEM_UNITS * entry.length;
-        markAll(entry, marking);
-      }
-      continue;
-    }
-    if (Array.isArray(value)) fixed += OWN_ITEM_UNITS * value.length;
-    markAll(value, marking);
-  }
-  node[COST_KEYWORD] = [fixed, perItem, perChar];
-  marking.marked.add(node);
-}
-
-/** Marks `value` as a subschema, or each item of an array (and of arrays within it) as one. */
-function markAll(value: unknown, marking: Marking): void {
-  if (Array.isArray(value)) for (const item of value) markAll(item, marking);
-  else markSchema(value, marking);
-}
-
-/**
- * The backstop of the marking: every `$ref` target Ajv compiled (JSON pointer, anchor or `$id`,
- * however resolved; `$dynamicRef`s and `$recursiveRef`s call the root or compiled subschemas with a
- * dynamic anchor) must be a boolean or a marked subschema, else checks under it would spend
- * nothing. Read from what Ajv resolved rather than re-resolved here, so the two cannot disagree.
- * Returns the first offending reference, as Ajv resolved it.
- */
-function uncountedRef(validate: ValidateFunction, marked: ReadonlySet<object>): string | undefined {
-  const seen = new Set<SchemaEnv>();
-  const envs: SchemaEnv[] = [validate.schemaEnv];
-  for (let env = envs.pop(); env !== undefined; env = envs.pop()) {
-    if (seen.has(env)) continue;
-    seen.add(env);
-    for (const [ref, target] of Object.entries(env.refs)) {
-      const schema: unknown = target instanceof SchemaEnv ? target.schema : target;
-      if (typeof schema !== 'boolean' && !(typeof schema === 'object' && schema !== null && marked.has(schema))) return ref;
-      if (target instanceof SchemaEnv) envs.push(target, target.root);
-    }
-    envs.push(env.root);
-  }
-  return undefined;
-}
-
-/**
- * A `$ref` whose fragment is a JSON pointer must name a subschema: not a map of them
- * (`#/properties`), nor anything inside a data keyword (`#/enum/0`), which Ajv would compile as a
- * schema without the counting keyword. Read from the pointer's words alone, so it holds whichever
- * `$id` the pointer is relative to; it names the common mistakes before compiling, and
- * `uncountedRef` catches whatever else resolves to an unmarked target.
- */
-function refProblem(ref: string): string | undefined {
-  const hash = ref.indexOf('#');
-  const fragment = hash < 0 ? '' : ref.slice(hash + 1);
-  if (!fragment.startsWith('/')) return undefined;
-  let words: string[];
-  try {
-    words = fragment.slice(1).split('/').map((w) => decodeURIComponent(w).replace(/~1/g, '/').replace(/~0/g, '~'));
-  } catch {
-    return undefined;
-  }
-  let inMap = false;
-  for (const word of words) {
-    if (inMap) {
-      inMap = false;
-      continue;
-    }
-    if (DATA_KEYWORDS.has(word)) return `has a $ref into data, not a subschema: ${JSON.stringify(ref)}`;
-    if (MAP_KEYWORDS.has(word)) inMap = true;
-  }
-  return inMap ? `has a $ref to a map of subschemas, not a subschema: ${JSON.stringify(ref)}` : undefined;
 }
 
 /** Checks one parsed JSON value; null when it conforms, else the problem (`/a must be integer`). */
