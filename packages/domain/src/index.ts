@@ -6,3 +6,4 @@ export * from './pagination';
 export * from './errors';
 export * from './auth';
 export * from './metafields';
+export * from './signing';

@@ -1,0 +1,2 @@
+export * from './hmac-sha256';
+export * from './sign';
