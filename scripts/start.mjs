@@ -3,7 +3,7 @@
 // PLATFORM_SENDER=embedded (the default), a webhook sender beside it (decisions §12.2).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,15 +20,21 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 // cursor secret and demo token (random like every token; the database keeps only its hash). Set
 // PLATFORM_OPERATOR_TOKEN / PLATFORM_SECRET / PLATFORM_DEMO_TOKEN to use your own.
 const env = { ...process.env };
+// The operator token is printed only when this command made it (a token given in the environment
+// belongs to whoever set it, and stays out of terminals and logs).
+env.PLATFORM_SHOW_OPERATOR_TOKEN = env.PLATFORM_OPERATOR_TOKEN ? 'false' : 'true';
 if (!env.PLATFORM_OPERATOR_TOKEN || !env.PLATFORM_SECRET || !env.PLATFORM_DEMO_TOKEN) {
   const file = join(root, 'data', 'dev-secrets.json');
-  mkdirSync(dirname(file), { recursive: true });
+  // Secrets (and the SQLite database beside them) are for this user only, also when made earlier.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  chmodSync(dirname(file), 0o700);
   const secrets = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const missing = !secrets.operatorToken || !secrets.secret || !secrets.demoToken;
   secrets.operatorToken ||= randomBytes(24).toString('base64url');
   secrets.secret ||= randomBytes(32).toString('base64url');
   secrets.demoToken ||= randomBytes(32).toString('base64url');
   if (missing) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
   env.PLATFORM_OPERATOR_TOKEN ||= secrets.operatorToken;
   env.PLATFORM_SECRET ||= secrets.secret;
   env.PLATFORM_DEMO_TOKEN ||= secrets.demoToken;

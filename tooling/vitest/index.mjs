@@ -2,6 +2,9 @@
 // emitDecoratorMetadata work (esbuild, vitest's default, drops decorator metadata).
 import { defineConfig } from 'vitest/config';
 import swc from 'unplugin-swc';
+import { fileURLToPath } from 'node:url';
+
+const fastCheckSeed = fileURLToPath(new URL('./fast-check-seed.mjs', import.meta.url));
 
 export function platformVitestConfig({ nest = false, ...test } = {}) {
   return defineConfig({
@@ -12,6 +15,7 @@ export function platformVitestConfig({ nest = false, ...test } = {}) {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       exclude: ['**/node_modules/**', '**/dist/**'],
       ...test,
+      setupFiles: [fastCheckSeed, ...(test.setupFiles ?? [])],
     },
   });
 }

@@ -7,7 +7,7 @@ import { CoreModule, type CoreParts } from './db/db.module';
 import { metafieldDefinitionsFeature } from './metafield-definitions/metafield-definitions.feature';
 import { metafieldsFeature } from './metafields/metafields.feature';
 import { HealthController } from './health/health.controller';
-import { AccessGuard } from './http/access.guard';
+import { AccessGuard, AccessService } from './http/access.guard';
 import { ErrorsFilter } from './http/errors.filter';
 import { OperatorController } from './operator/operator.controller';
 import { ProductsController } from './products/products.controller';
@@ -36,6 +36,7 @@ export class AppModule {
       providers: [
         AuthRepository,
         AuthService,
+        AccessService,
         StoresService,
         AppsService,
         ProductsRepository,

@@ -8,7 +8,8 @@ import { AppModule } from './app.module';
 import { ClockService } from './clock/clock.service';
 import type { Config } from './config';
 import { registerDocsRoutes } from './docs/docs.routes';
-import { canonicalUrl, installHttpConventions, MAX_BODY_BYTES } from './http/conventions';
+import { AccessService } from './http/access.guard';
+import { installHttpConventions, MAX_BODY_BYTES, rewriteRequestTarget, type AccessCheck } from './http/conventions';
 import { HttpMetrics } from './http/metrics';
 import { createRateLimiter } from './http/rate-limiter';
 import { answerClientError, answerFrameworkError } from './http/transport-errors';
@@ -30,10 +31,18 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
 
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
+    // docs/security.md: a client that stalls its headers or body, or idles, does not keep its socket.
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    connectionTimeout: config.http.idleTimeoutMs,
+    // Node checks the request and headers deadlines on this interval (default 30 s, so a deadline
+    // could be overrun by that much).
+    http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs) },
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
-    // Every check on the URL sees the path the router routes (http/conventions canonicalUrl).
-    rewriteUrl: (request: { url?: string }) => canonicalUrl(request.url ?? '/'),
+    // Every check on the URL sees the path the router routes; a target that is not origin-form is
+    // marked here and refused by the first hook (http/conventions rewriteRequestTarget).
+    rewriteUrl: rewriteRequestTarget,
     // Errors raised before any hook runs (a URL that does not decode, a request Node cannot parse)
     // still answer with a trace id and {"errors": "..."} (decisions §3.2, §4).
     frameworkErrors: answerFrameworkError,
@@ -43,9 +52,11 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     logger: { level: config.logLevel },
   });
   const fastify = adapter.getInstance();
+  fastify.server.maxConnections = config.http.maxConnections;
   const metrics = new HttpMetrics();
   const rateLimiter = await createRateLimiter(config);
-  installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics });
+  const access: { check?: AccessCheck } = {};
+  installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics, access });
   registerDocsRoutes(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter }), adapter, {
@@ -53,6 +64,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     logger: config.logLevel === 'silent' ? false : ['error', 'warn'],
   });
   await app.init();
+  const accessService = app.get(AccessService);
+  access.check = (request, reply, route) => accessService.check(request, reply, route);
   return {
     app,
     db,

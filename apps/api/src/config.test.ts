@@ -61,4 +61,19 @@ describe(loadConfig.name, () => {
       expect(problems.some((p) => p.startsWith(`${name}:`))).toBe(true);
     }
   });
+
+  it('never echoes a password in a message (issue 8 finding 6)', () => {
+    const problems = problemsOf({ DATABASE_URL: 'mysql://admin:hunter2-secret@db:3306/x' });
+    const message = problems.find((p) => p.startsWith('DATABASE_URL:'));
+    expect(message).toContain('mysql://admin:***@db:3306/x');
+    expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
+  it('connection limits have defaults, and a headers timeout longer than the request timeout is refused', () => {
+    const config = loadConfig({ PLATFORM_OPERATOR_TOKEN: 'x'.repeat(16), PLATFORM_SECRET: 'y'.repeat(16) });
+    expect(config.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, idleTimeoutMs: 60_000, maxConnections: 1024 });
+    const problems = problemsOf({ PLATFORM_REQUEST_TIMEOUT_MS: '1000', PLATFORM_HEADERS_TIMEOUT_MS: '5000', PLATFORM_MAX_CONNECTIONS: '0' });
+    expect(problems.some((p) => p.startsWith('PLATFORM_HEADERS_TIMEOUT_MS:'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('PLATFORM_MAX_CONNECTIONS:'))).toBe(true);
+  });
 });

@@ -1,3 +1,5 @@
+import { redactUrl } from '@platform/db';
+
 /** decisions §12.4: every variable the service reads, validated once at start. */
 export interface Config {
   databaseUrl: string;
@@ -12,6 +14,8 @@ export interface Config {
   /** The demo store's token when given (the start command generates one for development). */
   demoToken: string | undefined;
   sender: 'embedded' | 'off';
+  /** Set by the start command when it generated the operator token: only then is it printed. */
+  showOperatorToken: boolean;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -23,6 +27,21 @@ export interface Config {
   tokenReminderIntervalMs: number;
   /** decisions §8.12: the background re-check of metafield values. */
   metafieldRecheck: { intervalMs: number; batchSize: number; leaseMs: number };
+  /** Connection limits (docs/security.md): slow or idle clients cannot hold sockets for ever. */
+  http: HttpLimits;
+}
+
+export interface HttpLimits {
+  /** The whole request, headers and body, must arrive within this (408 otherwise). */
+  requestTimeoutMs: number;
+  /** The request line and headers must arrive within this (408 otherwise); at most requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A socket with no traffic in either direction for this long is closed. */
+  idleTimeoutMs: number;
+  /** Open connections at once; more are refused at accept. */
+  maxConnections: number;
 }
 
 export class ConfigError extends Error {
@@ -76,7 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const databaseUrl = env.DATABASE_URL || 'file:./data/platform.db';
   if (!/^(file:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
-    problems.push(`DATABASE_URL: must start with file: (SQLite) or postgresql:// (got '${databaseUrl}')`);
+    problems.push(`DATABASE_URL: must start with file: (SQLite) or postgresql:// (got '${redactUrl(databaseUrl)}')`);
   }
 
   const host = env.HOST || '127.0.0.1';
@@ -103,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('PLATFORM_DEMO_TOKEN: must be at least 32 URL-safe characters (A-Z a-z 0-9 _ -)');
   }
   const sender = oneOf(env, 'PLATFORM_SENDER', ['embedded', 'off'] as const, 'embedded', problems);
+  const showOperatorToken = bool(env, 'PLATFORM_SHOW_OPERATOR_TOKEN', false, problems);
   const trustProxy = bool(env, 'PLATFORM_TRUST_PROXY', false, problems);
   const logLevel = oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info', problems);
   const sqliteDriver = oneOf(env, 'PLATFORM_SQLITE_DRIVER', ['libsql', 'better-sqlite3'] as const, 'better-sqlite3', problems);
@@ -119,6 +139,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     leaseMs: integer(env, 'PLATFORM_METAFIELD_RECHECK_LEASE_MS', 30_000, 1000, problems),
   };
 
+  const http: HttpLimits = {
+    requestTimeoutMs: integer(env, 'PLATFORM_REQUEST_TIMEOUT_MS', 30_000, 100, problems),
+    headersTimeoutMs: integer(env, 'PLATFORM_HEADERS_TIMEOUT_MS', 10_000, 100, problems),
+    keepAliveTimeoutMs: integer(env, 'PLATFORM_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, problems),
+    idleTimeoutMs: integer(env, 'PLATFORM_IDLE_TIMEOUT_MS', 60_000, 100, problems),
+    maxConnections: integer(env, 'PLATFORM_MAX_CONNECTIONS', 1024, 1, problems),
+  };
+  // Node refuses a headers timeout longer than the request timeout.
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    problems.push(`PLATFORM_HEADERS_TIMEOUT_MS: must not exceed PLATFORM_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`);
+  }
+
   const tokenReminderIntervalMs = integer(env, 'PLATFORM_TOKEN_REMINDER_INTERVAL_MS', 60_000, 0, problems);
 
   const redisUrl = env.REDIS_URL || undefined;
@@ -129,6 +161,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     databaseUrl, host, port, baseDomain, operatorToken, secret, clock, webhookAllowPrivate, seedDemo, demoToken,
-    sender, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs,
+    sender, showOperatorToken, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs, http,
   };
 }

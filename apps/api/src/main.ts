@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { migrate } from '@platform/db';
+import { migrate, redactUrl } from '@platform/db';
 import { latestStableVersion } from '@platform/domain';
 import { createPlatform } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -31,11 +31,12 @@ async function main(): Promise<void> {
   const version = latestStableVersion(platform.clock.now());
   const lines = [
     '',
-    `Platform Admin API is up (${applied.length} migration(s) applied, database ${config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'postgresql'})`,
+    `Platform Admin API is up (${applied.length} migration(s) applied, database ${redactUrl(config.databaseUrl)})`,
     `  Base URL:        ${base}/admin/openapi/${version}`,
     `  Store domain:    http://${DEMO_HANDLE}.${config.baseDomain}:${port} (or ${base}, resolved by token)`,
     `  API reference:   ${base}/docs   (OpenAPI: ${base}/openapi.json)`,
-    `  Operator token:  ${config.operatorToken}`,
+    // Shown only when the start command generated it; a token from the environment stays out of logs.
+    `  Operator token:  ${config.showOperatorToken ? config.operatorToken : 'from PLATFORM_OPERATOR_TOKEN (not shown)'}`,
   ];
   if (seed) {
     if (seed.token && seed.tokenValid) {

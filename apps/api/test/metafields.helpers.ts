@@ -28,6 +28,9 @@ export function apiOf(admin: Admin) {
       admin(`/products/${productId}/metafields/${id}.json`, { method: 'PUT', body: { metafield } }),
     remove: (productId: string, id: string) => admin(`/products/${productId}/metafields/${id}.json`, { method: 'DELETE' }),
     set: (metafields: unknown) => admin('/metafields_set.json', { method: 'POST', body: { metafields } }),
+    /** The bulk set with a body written by hand (JSON numbers as typed, duplicate keys). */
+    setRaw: (body: string) =>
+      admin('/metafields_set.json', { method: 'POST', rawBody: body, headers: { 'content-type': 'application/json; charset=utf-8' } }),
     /** Creates a definition through the Admin API (201 expected). */
     async define(definition: Record<string, unknown>) {
       const r = await admin('/metafield_definition.json', {

@@ -59,13 +59,24 @@ describe('POST /metafields_set.json (decisions §8.9)', () => {
     expect(second.body.metafields[0]).toMatchObject({ id: first.body.metafields[0].id, value: 'two' });
   });
 
-  it("accepts owner_id as a JSON integer or the product's global id too", async () => {
-    const r = await api.set([
-      { ...entry(products[0]!, 'numeric_owner', 'x'), owner_id: Number(products[0]) },
-      { ...entry(products[1]!, 'gid_owner', 'y'), owner_id: `gid://platform/Product/${products[1]}` },
-    ]);
+  it("accepts owner_id as the product's global id too", async () => {
+    const r = await api.set([{ ...entry(products[1]!, 'gid_owner', 'y'), owner_id: `gid://platform/Product/${products[1]}` }]);
     expect(r.status).toBe(200);
-    expect(r.body.metafields.map((m: { owner_id: string }) => m.owner_id)).toEqual([products[0], products[1]]);
+    expect(r.body.metafields.map((m: { owner_id: string }) => m.owner_id)).toEqual([products[1]]);
+  });
+
+  it('refuses owner_id as a JSON number: 1.0000000000000001 is not product 1 (issue 8 finding 6)', async () => {
+    const before = await count();
+    for (const raw of [Number(products[0]), '1.0000000000000001', '1e0', '1.0']) {
+      const body = JSON.stringify({ metafields: [entry(products[0]!, 'numeric_owner', 'x')] }).replace(
+        `"owner_id":"${products[0]}"`,
+        `"owner_id":${raw}`,
+      );
+      const r = await api.setRaw(body);
+      expect(r.status, String(raw)).toBe(422);
+      expect(r.body.errors).toContain('metafields[0].owner_id: must be a product id (a decimal string)');
+    }
+    expect(await count()).toBe(before);
   });
 
   it('accepts 25 entries', async () => {
@@ -148,7 +159,7 @@ describe('POST /metafields_set.json (decisions §8.9)', () => {
     expect(malformed.body.errors).toBe('metafields[0].owner_id: must be a product id (a decimal string)');
     const wrongType = await api.set([{ ...entry(products[0]!, 'bad_owner', 'x'), owner_id: true }]);
     expect(wrongType.status).toBe(422);
-    expect(wrongType.body.errors).toBe('metafields[0].owner_id: must be a product id');
+    expect(wrongType.body.errors).toBe('metafields[0].owner_id: must be a product id (a decimal string)');
     const twice = await api.set([entry(products[0]!, 'twice', 'a'), entry(products[0]!, 'twice', 'b')]);
     expect(twice.status).toBe(422);
     expect(twice.body.errors).toBe('metafields[1]: has the same owner, namespace and key as metafields[0]');

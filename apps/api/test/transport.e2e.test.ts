@@ -116,6 +116,23 @@ describe('bodies that are not Unicode JSON (decisions §3.1)', () => {
   });
 });
 
+describe('duplicate keys in a body (issue 8 finding 6)', () => {
+  it('are 400 naming the key, on Admin and operator routes, and nothing is written', async () => {
+    const before = await t.db.prisma.metafieldDefinition.count();
+    const twice = `{"definition":{"owner_resource":"products","namespace":"custom","key":"dup_key","type":"boolean","name":"a","name":"b"}}`;
+    const r = await call(definitions(), { token, rawBody: twice, headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toBe("Malformed JSON body: the key 'name' appears twice in one object");
+    expect(r.headers.get('traceid')).toMatch(/^[0-9a-f-]{36}$/);
+    const escaped = `{"definition":{"owner_resource":"products","namespace":"custom","key":"dup_key","type":"boolean","name":"a","\\u006eame":"b"}}`;
+    expect((await call(definitions(), { token, rawBody: escaped, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect(await t.db.prisma.metafieldDefinition.count()).toBe(before);
+    const store = await operator(t).call('/stores', { rawBody: '{"store":{"handle":"dupe1","handle":"dupe2","name":"x"}}', headers: { 'content-type': 'application/json' } });
+    expect(store.status).toBe(400);
+    expect(store.body.errors).toContain("'handle'");
+  });
+});
+
 describe('Authorization header', () => {
   it('of another form than Bearer <token> is 401 saying so', async () => {
     const r = await call(shop(), { headers: { authorization: `Bearer ${token} extra` } });

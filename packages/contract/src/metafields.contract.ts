@@ -54,9 +54,10 @@ export type MetafieldUpdate = z.infer<typeof ZMetafieldUpdate>;
 
 export const ZMetafieldSetEntry = ZMetafieldInput.extend({
   owner_resource: text().describe('Only products can hold values (decisions §8.1).'),
+  // A JSON number is refused: 1.0000000000000001 would read as product 1 (issue 8, finding 6).
   owner_id: z
-    .union([z.string(), z.number()], { errorMap: () => ({ message: 'must be a product id' }) })
-    .describe('The product id, a decimal string (a JSON integer or gid://platform/Product/{id} is accepted too).'),
+    .string({ errorMap: () => ({ message: 'must be a product id (a decimal string)' }) })
+    .describe('The product id, a decimal string (gid://platform/Product/{id} is accepted too); a JSON number is refused.'),
 });
 export type MetafieldSetEntry = z.infer<typeof ZMetafieldSetEntry>;
 

@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqlitePrismaClient } from './generated/sqlite/client';
 import { PrismaClient as PgPrismaClient } from './generated/postgresql/client';
 import { createPgPool, pgQuery } from './postgresql';
-import { providerOf, sqliteFilePath, type Provider } from './provider';
+import { prepareSqliteFile, providerOf, sqliteFilePath, type Provider } from './provider';
 import { betterSqlite3Query, libsqlQuery, sqliteAdapterFactory, type SqliteDriver } from './sqlite';
 
 /**
@@ -49,7 +47,7 @@ export function createDb(url: string, options: CreateDbOptions = {}): Db {
 function createSqliteDb(url: string, driver: SqliteDriver): Db {
   if (driver !== 'libsql' && driver !== 'better-sqlite3') throw new Error(`Unknown SQLite driver: ${String(driver)}`);
   const file = sqliteFilePath(url);
-  mkdirSync(dirname(file), { recursive: true });
+  prepareSqliteFile(file);
   const prisma = new SqlitePrismaClient({ adapter: sqliteAdapterFactory(file, driver) });
   let direct: ReturnType<typeof libsqlQuery> | undefined;
   const directQuery = () => (direct ??= driver === 'libsql' ? libsqlQuery(file) : betterSqlite3Query(file));

@@ -1,4 +1,4 @@
-export { providerOf, type Provider } from './provider';
+export { providerOf, redactUrl, type Provider } from './provider';
 export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient } from './client';
 export type { SqliteDriver } from './sqlite';
 export { migrate, type MigrateOptions } from './migrate';

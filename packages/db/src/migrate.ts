@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { currentSchemaFiles, NO_FILTER, readMigrationList, withEngine, type EngineLog } from './engine';
-import { providerOf, sqliteFilePath } from './provider';
+import { prepareSqliteFile, providerOf, sqliteFilePath } from './provider';
 import { DEFAULT_SQLITE_DRIVER } from './client';
 import { sqliteAdapterFactory, type SqliteDriver } from './sqlite';
 
@@ -27,7 +25,7 @@ export async function migrate(url: string, options: MigrateOptions = {}): Promis
   let factory;
   if (provider === 'sqlite') {
     const file = sqliteFilePath(url);
-    mkdirSync(dirname(file), { recursive: true });
+    prepareSqliteFile(file);
     // the pragma-setting factory: WAL is switched on here, once, for the file's lifetime
     factory = sqliteAdapterFactory(file, options.sqliteDriver ?? DEFAULT_SQLITE_DRIVER);
   } else {

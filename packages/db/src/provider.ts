@@ -1,6 +1,32 @@
-import { isAbsolute, resolve } from 'node:path';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 
 export type Provider = 'sqlite' | 'postgresql';
+
+/**
+ * A URL fit for a message or a log line: the password of `scheme://user:password@host` (and of any
+ * `user:password@` before the host) is replaced by `***` (issue 8: a bad DATABASE_URL was echoed
+ * whole, password included).
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i, (_match, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return `${scheme}${colon === -1 ? userinfo : `${userinfo.slice(0, colon)}:***`}@`;
+  });
+}
+
+/**
+ * The folder (0700) and the file (0600) of a SQLite database, made before a driver opens it: the
+ * file holds app secrets, so only the service's user may read it. SQLite gives the -wal and -shm
+ * files the database file's mode. An existing file or folder is narrowed to the same modes.
+ */
+export function prepareSqliteFile(file: string): void {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
+}
 
 /** `file:` selects SQLite, `postgres://` / `postgresql://` PostgreSQL (decisions §12.1). */
 export function providerOf(url: string): Provider {
@@ -18,17 +44,17 @@ export function providerOf(url: string): Provider {
  * parameters are not supported (both drivers are configured in code instead).
  */
 export function sqliteFilePath(url: string, cwd: string = process.cwd()): string {
-  if (!url.startsWith('file:')) throw new Error(`Not a SQLite file: URL: ${url}`);
+  if (!url.startsWith('file:')) throw new Error(`Not a SQLite file: URL: ${redactUrl(url)}`);
   let rest = url.slice('file:'.length);
-  if (rest.includes('?')) throw new Error(`SQLite URL must not carry query parameters: ${url}`);
+  if (rest.includes('?')) throw new Error(`SQLite URL must not carry query parameters: ${redactUrl(url)}`);
   if (rest.startsWith('//')) {
     // file://<host>/path: only an empty host or localhost makes sense for a local file.
     const slash = rest.indexOf('/', 2);
     const host = slash === -1 ? rest.slice(2) : rest.slice(2, slash);
-    if (host !== '' && host !== 'localhost') throw new Error(`SQLite URL names a remote host: ${url}`);
+    if (host !== '' && host !== 'localhost') throw new Error(`SQLite URL names a remote host: ${redactUrl(url)}`);
     rest = slash === -1 ? '' : rest.slice(slash);
   }
   rest = decodeURIComponent(rest);
-  if (rest === '' || rest === ':memory:') throw new Error(`SQLite URL must name a file: ${url}`);
+  if (rest === '' || rest === ':memory:') throw new Error(`SQLite URL must name a file: ${redactUrl(url)}`);
   return isAbsolute(rest) ? rest : resolve(cwd, rest);
 }

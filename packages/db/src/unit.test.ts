@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { rewriteSqliteMigration } from './migration-sql';
 import { migrationTimestamp } from './migrations';
 import { toPgPlaceholders } from './postgresql';
-import { providerOf, sqliteFilePath } from './provider';
+import { prepareSqliteFile, providerOf, redactUrl, sqliteFilePath } from './provider';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDb } from './client';
+import { migrate } from './migrate';
 import { parseSqliteDateTime } from './sqlite';
 
 describe('providerOf', () => {
@@ -76,5 +81,49 @@ describe('parseSqliteDateTime', () => {
 describe('migrationTimestamp', () => {
   it('is the UTC time to the second', () => {
     expect(migrationTimestamp(new Date('2026-01-02T03:04:05.678Z'))).toBe('20260102030405');
+  });
+});
+
+describe('redactUrl (issue 8 finding 6)', () => {
+  it('hides the password of a URL and keeps the rest readable', () => {
+    expect(redactUrl('postgresql://app:s3cret@db.internal:5432/platform')).toBe('postgresql://app:***@db.internal:5432/platform');
+    expect(redactUrl('mysql://root:p%40ss@h/db')).toBe('mysql://root:***@h/db');
+    expect(redactUrl('postgres://user@h/db')).toBe('postgres://user@h/db');
+    expect(redactUrl('file:./data/platform.db')).toBe('file:./data/platform.db');
+  });
+});
+
+describe('prepareSqliteFile (issue 8 finding 6)', () => {
+  it('makes the folder 0700 and the file 0600, and narrows existing ones', () => {
+    const root = mkdtempSync(join(tmpdir(), 'db-mode-'));
+    try {
+      const file = join(root, 'data', 'platform.db');
+      prepareSqliteFile(file);
+      expect(statSync(join(root, 'data')).mode & 0o777).toBe(0o700);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      chmodSync(file, 0o644);
+      chmodSync(join(root, 'data'), 0o755);
+      prepareSqliteFile(file);
+      expect(statSync(join(root, 'data')).mode & 0o777).toBe(0o700);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('a migrated database and its WAL files are readable by the owner only', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'db-mode-'));
+    try {
+      const file = join(root, 'data', 'platform.db');
+      await migrate(`file:${file}`);
+      const db = createDb(`file:${file}`);
+      await db.query('SELECT 1');
+      for (const name of readdirSync(join(root, 'data'))) {
+        expect(statSync(join(root, 'data', name)).mode & 0o077, name).toBe(0);
+      }
+      await db.close();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -17,12 +17,19 @@ function scopesByRoute(): Map<string, readonly Scope[]> {
   return map;
 }
 
+/** The route pattern the router matched, when it is an Admin API route (decisions §1.1). */
+export function matchedAdminRoute(request: FastifyRequest): string | undefined {
+  const route = request.is404 ? undefined : request.routeOptions.url;
+  return route?.startsWith(ADMIN_PREFIX) ? route : undefined;
+}
+
 /**
- * Admin API: token, rate limit, store status, scope (decisions §5, §7). The operator API's token is
- * checked for every /platform/ URL in http/conventions; everything else (health, docs) is open.
+ * Admin API: token, rate limit, store status, scope (decisions §5, §7), decided on the route the
+ * router matched. It runs in the `onRequest` hook (http/conventions), before a byte of the body is
+ * read: an anonymous or unauthorised caller never makes the server parse a body (issue 8, finding 4).
  */
 @Injectable()
-export class AccessGuard implements CanActivate {
+export class AccessService {
   private readonly scopes = scopesByRoute();
 
   constructor(
@@ -30,13 +37,12 @@ export class AccessGuard implements CanActivate {
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
-    // The route the router matched, not the raw URL: a check must see what is routed (the operator
-    // token and the clock are settled for every /platform/ URL in http/conventions).
-    const route = request.routeOptions.url ?? '';
-    if (!route.startsWith(ADMIN_PREFIX)) return true;
+  async check(request: FastifyRequest, reply: FastifyReply, route: string): Promise<void> {
+    // HEAD is Fastify's automatic twin of a GET route: it answers what GET would (status, headers),
+    // so it needs what GET needs. A route without scopes in the contract is a bug, never open.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const required = this.scopes.get(`${method} ${route}`);
+    if (required === undefined) throw new Error(`no access scope declared for ${method} ${route}`);
     const auth = await this.auth.authenticate(request);
     request.auth = auth;
     // decisions §7.3: every answer to a known caller carries the bucket, restricted stores' too.
@@ -47,14 +53,23 @@ export class AccessGuard implements CanActivate {
       throw new DomainError('RATE_LIMITED', 'Too many requests');
     }
     this.auth.checkStoreStatus(auth.store);
-    // HEAD is Fastify's automatic twin of a GET route: it answers what GET would (status, headers),
-    // so it needs what GET needs. A route without scopes in the contract is a bug, never open.
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
-    const required = this.scopes.get(`${method} ${route}`);
-    if (required === undefined) throw new Error(`no access scope declared for ${method} ${route}`);
     const missing = required.filter((scope) => !hasScope(auth.scopes, scope));
     if (missing.length > 0) {
       throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${missing.join(' and ')}`);
+    }
+  }
+}
+
+/**
+ * Fails closed: an Admin route reached without the `onRequest` access check having run (a hook
+ * order changed, a route registered another way) is refused rather than served unauthenticated.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    if (matchedAdminRoute(request) !== undefined && request.auth === undefined) {
+      throw new Error(`Admin route ${request.method} ${request.routeOptions.url} reached without its access check`);
     }
     return true;
   }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveVersion, safeEqual, type Clock } from '@platform/domain';
-import { checkJsonShape } from './json-shape';
+import { checkJsonShape, findDuplicateKey } from './json-shape';
+import { toErrorResponse } from './errors.filter';
 import type { HttpMetrics } from './metrics';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -50,6 +51,11 @@ function installBodyParser(fastify: FastifyInstance): void {
     }
     const problem = checkJsonShape(value);
     if (problem) return done(badRequest(`Malformed JSON body: ${problem}`));
+    const duplicate = findDuplicateKey(text);
+    if (duplicate !== undefined) {
+      const shown = duplicate.length > 100 ? `${duplicate.slice(0, 100)}…` : duplicate;
+      return done(badRequest(`Malformed JSON body: the key '${shown}' appears twice in one object`));
+    }
     done(null, value);
   });
 }
@@ -90,47 +96,104 @@ export function sendError(reply: FastifyReply, status: number, message: string):
   return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify({ errors: message }));
 }
 
+/** Checks an Admin API call (http/access.guard AccessService), bound once Nest has built it. */
+export type AccessCheck = (request: FastifyRequest, reply: FastifyReply, route: string) => Promise<void>;
+
 export interface ConventionOptions {
   clock: Clock & { sync(): Promise<void>; readonly mode: 'system' | 'manual' };
   operatorToken: string;
   metrics: HttpMetrics;
+  /** Set after Nest is initialised; until then Admin routes answer 503 rather than run unchecked. */
+  access: { check?: AccessCheck };
+}
+
+const NOT_ORIGIN_FORM = Symbol('notOriginForm');
+
+/**
+ * Fastify's `rewriteUrl`, run once before routing. A request target that is not origin-form
+ * (`GET http://x/platform/v1/... HTTP/1.1`, `OPTIONS *`) is marked, and refused with 400 by the first
+ * hook: the router would route its path while a check reading the raw target saw no `/platform/`
+ * (issue 8, finding 1). Origin-form targets get their unreserved escapes decoded (canonicalUrl).
+ */
+export function rewriteRequestTarget(request: { url?: string }): string {
+  const url = request.url ?? '/';
+  if (!url.startsWith('/')) {
+    (request as Record<symbol, boolean>)[NOT_ORIGIN_FORM] = true;
+    return url;
+  }
+  return canonicalUrl(url);
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** The operator API (decisions §10), by the matched route or, for unknown routes, by the path. */
+function isOperator(route: string | undefined, path: string): boolean {
+  if (route !== undefined) return route.startsWith(OPERATOR_PREFIX);
+  return path.startsWith(OPERATOR_PREFIX) || path === '/platform';
 }
 
 /**
  * Cross-cutting rules that hold for every route, known or not (decisions §1-§3, §10): the trace id,
- * JSON content type, the Admin API version, the operator token, the size caps.
+ * JSON content type, the Admin API version, the operator token, the size caps. Every decision is
+ * made on the route the router matched (`routeOptions.url`), and for an unknown route on its path;
+ * everything here runs before the body is read.
  */
 export function installHttpConventions(fastify: FastifyInstance, options: ConventionOptions): void {
-  const { clock, operatorToken, metrics } = options;
+  const { clock, operatorToken, metrics, access } = options;
   installBodyParser(fastify);
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('traceId', request.id);
     reply.header('content-type', JSON_CONTENT_TYPE);
+    if ((request.raw as unknown as Record<symbol, boolean>)[NOT_ORIGIN_FORM]) {
+      return sendError(reply, 400, 'The request target must be origin-form: a path starting with /, the host in the Host header');
+    }
     // Bodies of every method count, also those Fastify never parses (GET, DELETE with a body).
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > MAX_BODY_BYTES) return sendError(reply, 413, BODY_TOO_LARGE);
-    const url = request.url;
-    const admin = url.startsWith(ADMIN_PREFIX);
-    const operator = url.startsWith(OPERATOR_PREFIX) || url === '/platform' || url.startsWith('/platform?');
-    if (!admin && !operator) return;
+    const route = request.is404 ? undefined : request.routeOptions.url;
+    const path = pathOf(request.url);
+    const admin = route !== undefined ? route.startsWith(ADMIN_PREFIX) : path.startsWith(ADMIN_PREFIX);
+    const operator = isOperator(route, path);
+    if (!admin && !operator) {
+      // An unknown route is answered before its body is read (issue 8, finding 4).
+      if (request.is404) return sendError(reply, 404, 'Not Found');
+      return;
+    }
     // decisions §10: every process reads the one shared clock (manual mode), before any time rule.
     await clock.sync();
     if (admin) {
-      const end = url.indexOf('/', ADMIN_PREFIX.length);
-      const requested = url.slice(ADMIN_PREFIX.length, end === -1 ? undefined : end).split('?')[0] ?? '';
+      // The version the router bound to `:version`, or for an unknown route the path's segment.
+      const params = request.params as { version?: unknown } | undefined;
+      const requested =
+        route !== undefined && typeof params?.version === 'string'
+          ? params.version
+          : (path.slice(ADMIN_PREFIX.length).split('/')[0] ?? '');
       const resolution = resolveVersion(requested, clock.now());
       if (!resolution.ok) return sendError(reply, 404, resolution.message);
       request.apiVersion = resolution.served;
       reply.header('X-Platform-API-Version', resolution.served);
+      if (route === undefined) return sendError(reply, 404, 'Not Found');
+      if (!access.check) return sendError(reply, 503, 'The service is starting; try again shortly');
+      try {
+        await access.check(request, reply, route);
+      } catch (error) {
+        const { status, message } = toErrorResponse(error);
+        if (status >= 500) request.log.error({ err: error }, 'access check failed');
+        return sendError(reply, status, message);
+      }
       return;
     }
     // decisions §10: the operator API answers nothing, not even "no such route", without its token.
     const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!safeEqual(token, operatorToken)) return sendError(reply, 401, 'Invalid or missing operator token');
+    if (route === undefined) return sendError(reply, 404, 'Not Found');
     // decisions §10: moving the clock exists only with PLATFORM_CLOCK=manual; otherwise the route is
     // unknown, whatever the body says.
-    if (request.method === 'POST' && url.split('?')[0] === '/platform/v1/clock' && clock.mode !== 'manual') {
+    if (request.method === 'POST' && route === `${OPERATOR_PREFIX}v1/clock` && clock.mode !== 'manual') {
       return sendError(reply, 404, 'Not Found');
     }
   });

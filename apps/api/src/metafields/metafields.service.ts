@@ -126,15 +126,14 @@ export class MetafieldsService {
   }
 }
 
-/** decisions §8.1: only products hold values; owner_id a decimal id (a JSON integer or the product's global id is accepted). */
-function ownerIdOf(resource: string, raw: string | number, prefix: string, issues: Issue[]): bigint | undefined {
+/** decisions §8.1, §3.5: only products hold values; owner_id a decimal id string (or the product's global id). */
+function ownerIdOf(resource: string, raw: string, prefix: string, issues: Issue[]): bigint | undefined {
   if (resource !== OWNER_RESOURCE) {
     issues.push(makeIssue(`${prefix}owner_resource`, `must be ${OWNER_RESOURCE} (only products can hold metafield values)`));
     return undefined;
   }
   // A product's global id names it too (gid://platform/Product/{id}, decisions §3.5).
-  const text = typeof raw === 'number' ? (Number.isSafeInteger(raw) && raw >= 0 ? String(raw) : '') : raw.replace(PRODUCT_GID, '');
-  const id = toId(text);
+  const id = toId(raw.replace(PRODUCT_GID, ''));
   if (id === undefined) issues.push(makeIssue(`${prefix}owner_id`, 'must be a product id (a decimal string)'));
   return id;
 }

@@ -86,7 +86,7 @@ export {
   type NormalizedDefinition,
 } from './validate-definition';
 export { validateDefinitionUpdate, type DefinitionPatch, type DefinitionUpdateResult } from './validate-definition-update';
-export { APP_NAMESPACE_PREFIX, expandAppNamespace, appIdOfNamespace, parseNamespace, type NamespaceParts } from './parse-namespace';
+export { APP_NAMESPACE_PREFIX, expandAppNamespace, appIdOfNamespace, isAppNamespaceLookalike, parseNamespace, type NamespaceParts } from './parse-namespace';
 export {
   effectiveAccess,
   resolveAccess,

@@ -3,7 +3,9 @@
 export const APP_NAMESPACE_PREFIX = '$app:';
 
 /** The stored spelling of app `id`'s reserved namespace `x`. The name may be empty here: it is refused by the name rules, not read as a shared namespace. */
-const STORED_APP_NAMESPACE = /^app--([0-9]+)--(.*)$/s;
+const STORED_APP_NAMESPACE = /^app--([1-9][0-9]*)--(.*)$/s;
+/** What reads as an app namespace to a person: `App--3--x`, `app---3--x`, `app--03--x`, `app--x--y`. */
+const APP_NAMESPACE_LOOKALIKE = /^app-+[0-9]|^app--/i;
 
 /**
  * A namespace as the rules read it (decisions §8.2). `$app:x` is the calling app's reserved
@@ -30,4 +32,13 @@ export function expandAppNamespace(namespace: string, appId: string): string {
 /** The app a stored namespace is reserved to (`app--{id}--x`), or null for a shared namespace. */
 export function appIdOfNamespace(namespace: string): string | null {
   return STORED_APP_NAMESPACE.exec(namespace)?.[1] ?? null;
+}
+
+/**
+ * A namespace that looks like an app's reserved namespace but is not its canonical spelling
+ * (`App--3--x`, `app---3--x`, `app--03--x`): refused, so no shared namespace can pass for an app's in
+ * the merchant admin or in a listing (issue 8, finding 6).
+ */
+export function isAppNamespaceLookalike(namespace: string): boolean {
+  return APP_NAMESPACE_LOOKALIKE.test(namespace) && !STORED_APP_NAMESPACE.test(namespace);
 }

@@ -22,6 +22,14 @@ describe('url (decisions §8.8)', () => {
     }
   });
 
+  it('refuses // after mailto:, sms: or tel:, whether or not the rest parses as a host (issue 8 finding 7)', () => {
+    for (const bad of ['mailto://a.|a./a@a.aa', 'mailto://someone@example.com', 'sms://+15551234567', 'TEL://+1555']) {
+      expect(parseUrlText(bad), bad).toBe('must not start with // after mailto:, sms: or tel: (these URLs have no host)');
+    }
+    // One slash, or slashes later in the address, are ordinary characters of these URLs.
+    expect(parseUrlText('mailto:a/b@example.com')).toMatchObject({ scheme: 'mailto' });
+  });
+
   it('refuses input the URL parser would quietly repair', () => {
     for (const bad of ['https:example.com', 'https:/example.com', 'https:///example.com', 'https://', 'mailto:']) {
       expect(parseUrlText(bad), bad).toBe(NOT_A_URL);

@@ -13,6 +13,7 @@ export const NOT_A_URL = 'must be an absolute URL with scheme http, https, mailt
 export const URL_TOO_LONG = `is too long (maximum is ${URL_MAX_BYTES} bytes)`;
 const URL_HAS_SPACE = 'must not contain spaces or control characters';
 const URL_INVALID = 'is not a valid URL';
+const URL_AUTHORITY = 'must not start with // after mailto:, sms: or tel: (these URLs have no host)';
 
 function hasSpaceOrControl(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
@@ -38,6 +39,10 @@ export function parseUrlText(s: string, schemes: ReadonlySet<string> = SCHEMES):
     if (!s.startsWith('//', colon + 1) || s.length === colon + 3 || s[colon + 3] === '/') return NOT_A_URL;
     if (s.indexOf('\\') >= 0) return URL_INVALID;
   } else if (s.length === colon + 1) return NOT_A_URL;
+  // RFC 3986 reads `//` after the scheme as an authority, which mailto, sms and tel URLs do not have:
+  // `mailto://a@b.c` parsed as user `a` at host `b.c`, and `mailto://a.|a./a@a.aa` not at all. Both
+  // are refused, whatever the parser makes of the rest (docs/metafields.md).
+  else if (s.startsWith('//', colon + 1)) return URL_AUTHORITY;
   let url: URL;
   try {
     url = new URL(s);

@@ -34,7 +34,9 @@ const singleLine = fc.string({ maxLength: 40 }).filter((s) => !/[\r\n]/.test(s))
 const webUrl = fc.webUrl({ withQueryParameters: true, withFragments: true });
 const url = fc.oneof(
   webUrl,
-  fc.emailAddress().map((e) => `mailto:${e}`),
+  // An address whose local part starts with `//` is not a valid mailto URL (parse-url: no
+  // authority after mailto:, sms: or tel:); the generator may make one (seed -797842301).
+  fc.emailAddress().filter((e) => !e.startsWith('//')).map((e) => `mailto:${e}`),
   digitString(3, 12).map((d) => `tel:+${d}`),
   digitString(3, 12).map((d) => `sms:${d}`),
 );

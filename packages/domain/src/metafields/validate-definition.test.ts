@@ -62,6 +62,16 @@ describe('namespace (decisions §8.2)', () => {
     expect(validateDefinition({ ...BASE, namespace: '$app:reviews' })).toMatchObject({ ok: true, value: { namespace: '$app:reviews' } });
   });
 
+  it('refuses what looks like an app namespace but is not its canonical spelling (issue 8 finding 6)', () => {
+    for (const lookalike of ['App--3--x1y', 'APP--3--abc', 'app---3--abc', 'app--03--abc', 'app--3-abc', 'app--x--abc', 'app-3--abc', 'app--0--abc']) {
+      expect(with_({ namespace: lookalike }), lookalike).toEqual([
+        'namespace: looks like an app-reserved namespace but is not spelled app--{app id}--{name}; use $app:{name}',
+      ]);
+    }
+    // Shared namespaces that merely start with "app" stay ordinary.
+    for (const ok of ['app', 'apps', 'app-settings', 'application', 'app_3', 'myapp--3--x']) expect(with_({ namespace: ok }), ok).toEqual([]);
+  });
+
   it('reads the stored spelling app--{id}--x exactly as $app:x: the same rules on x (decisions §8.2)', () => {
     for (const [stored, app] of [
       ['app--1--ab', '$app:ab'],
@@ -76,8 +86,8 @@ describe('namespace (decisions §8.2)', () => {
     expect(with_({ namespace: 'app--1--ab' })).toEqual(['namespace: is too short (minimum is 3 characters)']);
     // 261 characters in the stored spelling, 250 in x: accepted, as `$app:` + 250 is.
     expect(with_({ namespace: `app--1--${'a'.repeat(250)}` })).toEqual([]);
-    // Not the stored spelling (no app id): a shared namespace, checked whole.
-    expect(with_({ namespace: 'app--x--ab' })).toEqual([]);
+    // Not the stored spelling (no app id), yet shaped like it: refused (issue 8 finding 6).
+    expect(with_({ namespace: 'app--x--ab' })).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { checkRuleSet, type DefinitionReference, type NormalizedRule } from './compile-rule-set';
 import { codePointLength, isSupportedType, type MetafieldType } from './define-types';
 import { makeIssue, type Issue } from './format-issues';
-import { APP_NAMESPACE_PREFIX, parseNamespace } from './parse-namespace';
+import { APP_NAMESPACE_PREFIX, parseNamespace, isAppNamespaceLookalike } from './parse-namespace';
 
 // A metafield definition as a whole (spec "Metafield definition", decisions §8.1-8.3), every
 // problem reported at once.
@@ -95,6 +95,10 @@ function checkOwner(value: unknown, issues: Issue[]): OwnerResource | undefined 
 function checkNamespace(value: unknown, issues: Issue[]): string | undefined {
   const namespace = requiredText('namespace', value, issues);
   if (namespace === undefined) return undefined;
+  if (isAppNamespaceLookalike(namespace)) {
+    issues.push(makeIssue('namespace', 'looks like an app-reserved namespace but is not spelled app--{app id}--{name}; use $app:{name}'));
+    return undefined;
+  }
   const before = issues.length;
   checkHandle('namespace', parseNamespace(namespace).name, NAMESPACE_LENGTH, issues);
   return issues.length === before ? namespace : undefined;
