@@ -30,20 +30,23 @@ export interface RenderOptions {
  * unless `location_type` is `fulfillment`.
  */
 export function renderInventoryItemWebhook(item: InventoryItemData, options: RenderOptions): string {
+  return JSON.stringify({ inventory_item: inventoryItemObject(item, options.timeZone) });
+}
+
+/** The `inventory_item` object, also what the operator's update answers. */
+export function inventoryItemObject(item: InventoryItemData, timeZone: string) {
   const fulfillment = item.locationType === 'fulfillment' && item.fulfillmentLocationId !== null;
-  return JSON.stringify({
-    inventory_item: {
-      id: String(item.id),
-      variant_id: String(item.variantId),
-      sku: item.sku ?? '',
-      cost: item.cost ?? '0.00',
-      tracked: item.tracked,
-      location_type: item.locationType,
-      fulfillment_location_id: fulfillment ? String(item.fulfillmentLocationId) : null,
-      created_at: formatInZone(item.createdAt, options.timeZone),
-      updated_at: formatInZone(item.updatedAt, options.timeZone),
-    },
-  });
+  return {
+    id: String(item.id),
+    variant_id: String(item.variantId),
+    sku: item.sku ?? '',
+    cost: item.cost ?? '0.00',
+    tracked: item.tracked,
+    location_type: item.locationType,
+    fulfillment_location_id: fulfillment ? String(item.fulfillmentLocationId) : null,
+    created_at: formatInZone(item.createdAt, timeZone),
+    updated_at: formatInZone(item.updatedAt, timeZone),
+  };
 }
 
 /** The spec's fulfillment order body: id and status only. */
