@@ -208,6 +208,15 @@ describe('topics, versions and statuses', () => {
     expect(ok.body.webhook.api_version).toBe('v20260301');
   });
 
+  it('answers huge inputs briefly, echoing none of them whole', async () => {
+    const huge = 'x'.repeat(1_000_000);
+    for (const over of [{ api_version: huge }, { topic: huge }, { address: `https://a.example.com/${huge}` }, { status: huge }]) {
+      const r = await shop.admin('/webhooks.json', { body: hook(over) });
+      expect(r.status).toBe(422);
+      expect(r.text.length).toBeLessThan(600);
+    }
+  });
+
   it('takes status enabled or disabled only', async () => {
     const r = await shop.admin('/webhooks.json', { body: hook({ status: 'paused' }) });
     expect(r.status).toBe(422);

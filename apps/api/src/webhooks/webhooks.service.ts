@@ -170,7 +170,9 @@ export class WebhooksService {
   private versionOf(raw: string, issues: Issue[]): string {
     const supported = supportedVersions(this.clock.now());
     if (supported.includes(raw)) return raw;
-    issues.push({ field: 'api_version', message: `'${raw}' is not a supported version (${supported.join(', ')})` });
+    // The answer never echoes a long input back whole.
+    const shown = raw.length > 20 ? `${raw.slice(0, 20)}...` : raw;
+    issues.push({ field: 'api_version', message: `'${shown}' is not a supported version (${supported.join(', ')})` });
     return '';
   }
 
