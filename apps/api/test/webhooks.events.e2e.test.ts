@@ -109,6 +109,19 @@ describe('inventory_items/update (decisions §10, §11.6)', () => {
     expect(Date.parse(b.body.inventory_item.updated_at)).toBeGreaterThan(Date.parse(a.body.inventory_item.updated_at));
   });
 
+  it('five concurrent changes give five different times and five events per subscription', async () => {
+    const before = (await deliveriesOf(shop.store.id)).length;
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => op().call(`/stores/events/inventory_items/${itemId}`, { method: 'PUT', body: { inventory_item: { sku: `C-${i}` } } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.body.inventory_item.updated_at)).size).toBe(5);
+    const added = (await deliveriesOf(shop.store.id)).slice(before);
+    expect(added).toHaveLength(10);
+    const bodies = added.map((d) => JSON.parse(d.body).inventory_item.updated_at as string);
+    expect(new Set(bodies).size).toBe(5);
+  });
+
   it('takes a fulfillment location only with location_type fulfillment', async () => {
     const r = await op().call(`/stores/events/inventory_items/${itemId}`, {
       method: 'PUT',
