@@ -57,5 +57,6 @@ export type StoreStatus = z.infer<typeof ZStoreStatus>;
 
 /** Read by the server's access guard: app tokens with a scope on the Admin API, the operator token on the operator API. */
 /** `scope` is required; `alsoScopes` are further scopes the route needs (values on products need both sides, decisions §5.5). */
-export type AdminRouteMetadata = { auth: 'app'; scope: Scope; alsoScopes?: readonly Scope[]; paginated?: true };
+/** `orScopes`: alternatives to `scope`, any one of them suffices (webhook routes: the route's own rules check the topic's scope). */
+export type AdminRouteMetadata = { auth: 'app'; scope: Scope; alsoScopes?: readonly Scope[]; orScopes?: readonly Scope[]; paginated?: true };
 export type OperatorRouteMetadata = { auth: 'operator' };

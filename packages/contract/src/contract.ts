@@ -3,12 +3,13 @@ import { metafieldsContract, operatorMetafieldsContract } from './metafields.con
 import { operatorContract } from './operator.contract';
 import { productsContract } from './products.contract';
 import { shopContract } from './shop.contract';
+import { operatorWebhooksContract, webhooksContract } from './webhooks.contract';
 
 /** The Admin API: every route under `/admin/openapi/:version`, flat, one key per route. */
-export const adminContract = { ...productsContract, ...shopContract, ...metafieldDefinitionsContract, ...metafieldsContract };
+export const adminContract = { ...productsContract, ...shopContract, ...metafieldDefinitionsContract, ...metafieldsContract, ...webhooksContract };
 
 /** Both surfaces, for the server's handlers and the OpenAPI document. */
 export const contract = {
   admin: adminContract,
-  operator: { ...operatorContract, ...operatorMetafieldDefinitionsContract, ...operatorMetafieldsContract },
+  operator: { ...operatorContract, ...operatorMetafieldDefinitionsContract, ...operatorMetafieldsContract, ...operatorWebhooksContract },
 };

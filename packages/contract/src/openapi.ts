@@ -47,7 +47,8 @@ function metadataOf(route: AppRoute): Partial<AdminRouteMetadata> | Partial<Oper
 function describeOperation(operation: Operation, route: AppRoute, errorBody: { schema?: Json }): Operation {
   const metadata = metadataOf(route);
   const admin = metadata.auth === 'app';
-  const scope = 'scope' in metadata ? metadata.scope : undefined;
+  const orScopes = 'orScopes' in metadata && metadata.orScopes ? metadata.orScopes : [];
+  const scope = 'scope' in metadata && metadata.scope ? [metadata.scope, ...orScopes].map((s) => `\`${s}\``).join(' or ') : undefined;
   const paginated = 'paginated' in metadata && metadata.paginated === true;
 
   const parameters = (operation.parameters ?? []).map((parameter) =>
@@ -87,7 +88,7 @@ function describeOperation(operation: Operation, route: AppRoute, errorBody: { s
 
   return {
     ...operation,
-    ...(scope ? { description: [operation.description, `Required access scope: \`${scope}\` (decisions §5.5).`].filter(Boolean).join('\n\n') } : {}),
+    ...(scope ? { description: [operation.description, `Required access scope: ${scope} (decisions §5.5).`].filter(Boolean).join('\n\n') } : {}),
     parameters,
     security: admin ? [{ accessToken: [] }] : [{ operatorToken: [] }],
     responses,

@@ -25,4 +25,8 @@ export type {
   ProductOption,
   ProductVariant,
   Store,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookSubscription,
 } from './generated/sqlite/client';
+export { writeWebhookDeliveries, type TransactionClient, type WebhookEvent } from './outbox';

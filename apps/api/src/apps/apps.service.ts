@@ -123,6 +123,12 @@ export class AppsService {
     await this.db.prisma.$transaction(async (tx) => {
       await tx.accessToken.deleteMany({ where: { installationId: installation.id } });
       await tx.installation.delete({ where: { id: installation.id } });
+      // Its webhook subscriptions on the store go with it (decisions §11); sent deliveries stay as history.
+      await tx.webhookSubscription.deleteMany({ where: { storeId: installation.storeId, appId: app.id } });
+      await tx.webhookDelivery.updateMany({
+        where: { storeId: installation.storeId, appId: app.id, status: 'pending' },
+        data: { status: 'failed', lastError: 'app uninstalled', leaseOwner: null, leaseUntil: null, updatedAt: this.clock.now() },
+      });
       if (app.kind === 'private') await tx.app.delete({ where: { id: app.id } });
     });
   }

@@ -8,13 +8,24 @@ import { RATE_LIMITER } from '../db/db.module';
 import type { RateLimiter } from './rate-limiter';
 
 /** Required scopes of each Admin route, read from the contract's metadata (decisions §5.5). */
-function scopesByRoute(): Map<string, readonly Scope[]> {
-  const map = new Map<string, readonly Scope[]>();
+function scopesByRoute(): Map<string, RouteScopes> {
+  const map = new Map<string, RouteScopes>();
   for (const route of Object.values(adminContract) as { method: string; path: string; metadata?: unknown }[]) {
-    const metadata = route.metadata as { scope?: Scope; alsoScopes?: readonly Scope[] } | undefined;
-    if (metadata?.scope) map.set(`${route.method} ${route.path}`, [metadata.scope, ...(metadata.alsoScopes ?? [])]);
+    const metadata = route.metadata as { scope?: Scope; alsoScopes?: readonly Scope[]; orScopes?: readonly Scope[] } | undefined;
+    if (metadata?.scope) {
+      map.set(`${route.method} ${route.path}`, {
+        all: [metadata.scope, ...(metadata.alsoScopes ?? [])],
+        anyOf: metadata.orScopes?.length ? [metadata.scope, ...metadata.orScopes] : undefined,
+      });
+    }
   }
   return map;
+}
+
+/** Every scope of `all`; or, when `anyOf` is set (webhook routes, whose topic decides), any one of `anyOf`. */
+interface RouteScopes {
+  all: readonly Scope[];
+  anyOf: readonly Scope[] | undefined;
 }
 
 /** The route pattern the router matched, when it is an Admin API route (decisions §1.1). */
@@ -53,7 +64,13 @@ export class AccessService {
       throw new DomainError('RATE_LIMITED', 'Too many requests');
     }
     this.auth.checkStoreStatus(auth.store);
-    const missing = required.filter((scope) => !hasScope(auth.scopes, scope));
+    if (required.anyOf !== undefined) {
+      if (!required.anyOf.some((scope) => hasScope(auth.scopes, scope))) {
+        throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${required.anyOf.join(' or ')}`);
+      }
+      return;
+    }
+    const missing = required.all.filter((scope) => !hasScope(auth.scopes, scope));
     if (missing.length > 0) {
       throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${missing.join(' and ')}`);
     }

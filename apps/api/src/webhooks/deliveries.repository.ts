@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import type { Db, WebhookAttempt, WebhookDelivery } from '@platform/db';
+import { InjectDb } from '../db/db.module';
+
+export interface DeliveryPageQuery {
+  storeId: bigint;
+  status: string | undefined;
+  direction: 'next' | 'prev';
+  boundary: bigint;
+  sinceId: bigint;
+  take: number;
+}
+
+export interface DeliveryDetails {
+  attempts: Map<bigint, WebhookAttempt[]>;
+  /** subscription id -> address, for the subscriptions that still exist */
+  addresses: Map<bigint, string>;
+}
+
+export type RedeliverOutcome =
+  | { ok: true; delivery: WebhookDelivery }
+  | { ok: false; reason: 'missing' }
+  | { ok: false; reason: 'status'; status: string }
+  | { ok: false; reason: 'subscription'; status: string | null };
+
+export interface QueueStats {
+  byStatus: Map<string, number>;
+  oldestDueAt: Date | null;
+}
+
+/** The operator's view of the outbox (decisions §10, §11.6) and the numbers /metrics shows. */
+@Injectable()
+export class DeliveriesRepository {
+  constructor(@InjectDb() private readonly db: Db) {}
+
+  /** Keyset page on (store_id, status, id), nearest to the boundary first. */
+  page(q: DeliveryPageQuery): Promise<WebhookDelivery[]> {
+    const next = q.direction === 'next';
+    return this.db.prisma.webhookDelivery.findMany({
+      where: {
+        storeId: q.storeId,
+        ...(q.status !== undefined ? { status: q.status } : {}),
+        id: next ? { gt: q.boundary } : { lt: q.boundary, gt: q.sinceId },
+      },
+      orderBy: { id: next ? 'asc' : 'desc' },
+      take: q.take,
+    });
+  }
+
+  async details(deliveries: readonly WebhookDelivery[]): Promise<DeliveryDetails> {
+    const ids = deliveries.map((d) => d.id);
+    const subscriptionIds = [...new Set(deliveries.map((d) => d.subscriptionId))];
+    const [attemptRows, subscriptions] = await Promise.all([
+      ids.length ? this.db.prisma.webhookAttempt.findMany({ where: { deliveryId: { in: ids } }, orderBy: { id: 'asc' } }) : [],
+      subscriptionIds.length
+        ? this.db.prisma.webhookSubscription.findMany({ where: { id: { in: subscriptionIds } }, select: { id: true, address: true } })
+        : [],
+    ]);
+    const attempts = new Map<bigint, WebhookAttempt[]>();
+    for (const attempt of attemptRows) {
+      const list = attempts.get(attempt.deliveryId) ?? [];
+      list.push(attempt);
+      attempts.set(attempt.deliveryId, list);
+    }
+    return { attempts, addresses: new Map(subscriptions.map((s) => [s.id, s.address])) };
+  }
+
+  /**
+   * failed -> pending, due now, with a fresh round of attempts (attempts 0, lease and last error
+   * cleared), as one conditional write: of two redeliveries at once, one succeeds.
+   */
+  redeliver(storeId: bigint, id: bigint, now: Date): Promise<RedeliverOutcome> {
+    return this.db.prisma.$transaction(async (tx) => {
+      const current = await tx.webhookDelivery.findFirst({ where: { id, storeId } });
+      if (!current) return { ok: false, reason: 'missing' } as const;
+      if (current.status !== 'failed') return { ok: false, reason: 'status', status: current.status } as const;
+      const subscription = await tx.webhookSubscription.findFirst({ where: { id: current.subscriptionId }, select: { status: true } });
+      if (subscription?.status !== 'enabled') return { ok: false, reason: 'subscription', status: subscription?.status ?? null } as const;
+      const moved = await tx.webhookDelivery.updateMany({
+        where: { id, storeId, status: 'failed' },
+        data: {
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: now,
+          leaseOwner: null,
+          leaseUntil: null,
+          lastError: null,
+          deliveredAt: null,
+          updatedAt: now,
+        },
+      });
+      if (moved.count === 0) return { ok: false, reason: 'status', status: 'pending' } as const;
+      return { ok: true, delivery: await tx.webhookDelivery.findUniqueOrThrow({ where: { id } }) } as const;
+    });
+  }
+
+  /** Counts by status and the oldest pending delivery already due, across every store. */
+  async queueStats(now: Date): Promise<QueueStats> {
+    const counts = await this.db.query<{ status: string; n: bigint }>('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status');
+    const oldest = await this.db.query<{ next_attempt_at: Date }>(
+      "SELECT next_attempt_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT 1",
+      [now],
+    );
+    return {
+      byStatus: new Map(counts.map((r) => [r.status, Number(r.n)])),
+      oldestDueAt: oldest[0] ? new Date(oldest[0].next_attempt_at) : null,
+    };
+  }
+}

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { writeWebhookDeliveries, type Db, type FulfillmentOrder, type InventoryItem, type TransactionClient } from '@platform/db';
+import {
+  hasScope,
+  nextUpdatedAt,
+  renderFulfillmentOrderWebhook,
+  renderInventoryItemWebhook,
+  WEBHOOK_TOPIC_SCOPE,
+  type WebhookTopic,
+} from '@platform/domain';
+import { InjectDb } from '../db/db.module';
+
+export interface InventoryItemChanges {
+  sku?: string;
+  cost?: string;
+  tracked?: boolean;
+  locationType?: string;
+  fulfillmentLocationId?: bigint | null;
+}
+
+export interface EventStore {
+  id: bigint;
+  ianaTimezone: string;
+}
+
+/** Why a release did not happen: the order is not there, or not open. */
+export type ReleaseOutcome = { ok: true; order: FulfillmentOrder } | { ok: false; reason: 'missing' } | { ok: false; reason: 'status'; status: string };
+
+/**
+ * The operator's changes that emit events (decisions §10). Each writes the change and its
+ * deliveries in one transaction (the outbox, decisions §11.6): the change is never written without
+ * its events, nor an event without its change.
+ */
+@Injectable()
+export class WebhookEventsRepository {
+  constructor(@InjectDb() private readonly db: Db) {}
+
+  findInventoryItem(storeId: bigint, id: bigint): Promise<InventoryItem | null> {
+    return this.db.prisma.inventoryItem.findFirst({ where: { id, storeId } });
+  }
+
+  /**
+   * `check` runs on the row as it will be written (inside the transaction, after the row's lock is
+   * taken) and may throw to refuse the change. Null when the item is not the store's.
+   */
+  updateInventoryItem(
+    store: EventStore,
+    id: bigint,
+    merge: (row: InventoryItem) => InventoryItemChanges,
+    now: Date,
+  ): Promise<InventoryItem | null> {
+    return this.db.prisma.$transaction(async (tx) => {
+      // Lock the row first (a write that changes nothing), so concurrent updates read one after the
+      // other and each moves updated_at past the last (the same SQL on SQLite and PostgreSQL).
+      const locked = await tx.$executeRaw`UPDATE inventory_items SET updated_at = updated_at WHERE id = ${id} AND store_id = ${store.id}`;
+      if (locked === 0) return null;
+      const row = await tx.inventoryItem.findUniqueOrThrow({ where: { id } });
+      const changes = merge(row);
+      const updated = await tx.inventoryItem.update({
+        where: { id },
+        data: { ...changes, updatedAt: nextUpdatedAt(row.updatedAt, now) },
+      });
+      await emit(tx, store, 'inventory_items/update', now, (apiVersion) =>
+        renderInventoryItemWebhook(updated, { apiVersion, timeZone: store.ianaTimezone }),
+      );
+      return updated;
+    });
+  }
+
+  createFulfillmentOrder(storeId: bigint, now: Date): Promise<FulfillmentOrder> {
+    return this.db.prisma.fulfillmentOrder.create({ data: { storeId, status: 'open', createdAt: now, updatedAt: now } });
+  }
+
+  /**
+   * open -> released, as one conditional write: of two releases at once exactly one succeeds and
+   * emits `fulfillment_order/released`; the other sees the order no longer open.
+   */
+  releaseFulfillmentOrder(store: EventStore, id: bigint, now: Date): Promise<ReleaseOutcome> {
+    return this.db.prisma.$transaction(async (tx) => {
+      const current = await tx.fulfillmentOrder.findFirst({ where: { id, storeId: store.id } });
+      if (!current) return { ok: false, reason: 'missing' } as const;
+      const moved = await tx.fulfillmentOrder.updateMany({
+        where: { id, storeId: store.id, status: 'open' },
+        data: { status: 'released', updatedAt: nextUpdatedAt(current.updatedAt, now) },
+      });
+      if (moved.count === 0) {
+        const latest = await tx.fulfillmentOrder.findFirst({ where: { id } });
+        return { ok: false, reason: 'status', status: latest?.status ?? current.status } as const;
+      }
+      const order = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id } });
+      await emit(tx, store, 'fulfillment_order/released', now, (apiVersion) =>
+        renderFulfillmentOrderWebhook(order, { apiVersion, timeZone: store.ianaTimezone }),
+      );
+      return { ok: true, order } as const;
+    });
+  }
+}
+
+function emit(tx: TransactionClient, store: EventStore, topic: WebhookTopic, now: Date, render: (apiVersion: string) => string): Promise<number> {
+  return writeWebhookDeliveries(tx, {
+    storeId: store.id,
+    topic,
+    now,
+    render,
+    appMayReceive: (scopes) => hasScope(scopes, WEBHOOK_TOPIC_SCOPE[topic]),
+  });
+}

@@ -1,0 +1,337 @@
+import { ZWebhook } from '@platform/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, operator, startPlatform, storeWithApp, VERSION, type TestPlatform } from './harness';
+
+let t: TestPlatform;
+const op = () => operator(t);
+const ALL = ['read_inventory', 'read_fulfillments'];
+let shop: Awaited<ReturnType<typeof storeWithApp>>;
+
+const hook = (over: Record<string, unknown> = {}) => ({ webhook: { topic: 'inventory_items/update', address: 'https://hooks.example.com/in', ...over } });
+
+beforeAll(async () => {
+  t = await startPlatform({ PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
+  shop = await storeWithApp(t, 'hooks', ALL);
+});
+afterAll(() => t.close());
+
+describe('webhook subscriptions (decisions §11.1)', () => {
+  it('creates (201), reads, updates and deletes (200 {}) a subscription', async () => {
+    const created = await shop.admin('/webhooks.json', { body: hook({ address: 'https://hooks.example.com/crud' }) });
+    expect(created.status).toBe(201);
+    const webhook = ZWebhook.parse(created.body.webhook);
+    expect(webhook).toMatchObject({ topic: 'inventory_items/update', address: 'https://hooks.example.com/crud', api_version: VERSION, status: 'enabled' });
+    expect(Object.keys(created.body.webhook).sort()).toEqual(['address', 'api_version', 'created_at', 'id', 'status', 'topic', 'updated_at']);
+
+    const read = await shop.admin(`/webhooks/${webhook.id}.json`);
+    expect(read.status).toBe(200);
+    expect(read.body.webhook).toEqual(created.body.webhook);
+
+    await op().advanceClock(5);
+    const updated = await shop.admin(`/webhooks/${webhook.id}.json`, {
+      method: 'PUT',
+      body: { webhook: { address: 'https://hooks.example.com/moved', api_version: 'v20260601', status: 'disabled' } },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.webhook).toMatchObject({ id: webhook.id, address: 'https://hooks.example.com/moved', api_version: 'v20260601', status: 'disabled' });
+    expect(updated.body.webhook.updated_at).not.toBe(webhook.updated_at);
+    expect(updated.body.webhook.created_at).toBe(webhook.created_at);
+
+    const removed = await shop.admin(`/webhooks/${webhook.id}.json`, { method: 'DELETE' });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toEqual({});
+    expect((await shop.admin(`/webhooks/${webhook.id}.json`)).status).toBe(404);
+    expect((await shop.admin(`/webhooks/${webhook.id}.json`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('answers the same at /{id}/webhooks.json', async () => {
+    const created = await shop.admin('/webhooks.json', { body: hook({ address: 'https://hooks.example.com/alias', topic: 'fulfillment_order/released' }) });
+    const id = created.body.webhook.id as string;
+    expect((await shop.admin(`/${id}/webhooks.json`)).body.webhook).toEqual(created.body.webhook);
+    const updated = await shop.admin(`/${id}/webhooks.json`, { method: 'PUT', body: { webhook: { status: 'disabled' } } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.webhook.status).toBe('disabled');
+    expect((await shop.admin(`/webhooks/${id}.json`)).body.webhook.status).toBe('disabled');
+    expect((await shop.admin(`/${id}/webhooks.json`, { method: 'DELETE' })).status).toBe(200);
+    expect((await shop.admin(`/${id}/webhooks.json`)).status).toBe(404);
+    expect((await shop.admin('/abc/webhooks.json')).status).toBe(404);
+    expect((await shop.admin('/webhooks/abc.json')).status).toBe(404);
+    expect((await shop.admin('/webhooks/99999999999999999999999.json')).status).toBe(404);
+  });
+
+  it('stores the address in its normal form, and defaults api_version to the served version', async () => {
+    const r = await shop.admin('/webhooks.json', { body: hook({ address: 'HTTPS://Hooks.Example.COM:443/Path?q=1' }) });
+    expect(r.status).toBe(201);
+    expect(r.body.webhook.address).toBe('https://hooks.example.com/Path?q=1');
+    // A retired version is served by the oldest supported one (decisions §2.4): that is the default.
+    const retired = await call(`${t.origin}/admin/openapi/v20200101/webhooks.json`, {
+      token: shop.token,
+      body: hook({ address: 'https://hooks.example.com/retired' }),
+    });
+    expect(retired.status).toBe(201);
+    expect(retired.body.webhook.api_version).toBe(retired.headers.get('x-platform-api-version'));
+    expect(retired.body.webhook.api_version).not.toBe('v20200101');
+  });
+
+  it('re-enabling a disabled subscription clears its failure streak and reason (decisions §11.5)', async () => {
+    const r = await shop.admin('/webhooks.json', { body: hook({ address: 'https://hooks.example.com/streak' }) });
+    const id = BigInt(r.body.webhook.id);
+    await t.db.prisma.webhookSubscription.update({ where: { id }, data: { status: 'disabled', disabledReason: 'failures', failureStreak: 8 } });
+    expect((await shop.admin(`/webhooks/${id}.json`)).body.webhook.status).toBe('disabled');
+    const enabled = await shop.admin(`/webhooks/${id}.json`, { method: 'PUT', body: { webhook: { status: 'enabled' } } });
+    expect(enabled.body.webhook.status).toBe('enabled');
+    const row = await t.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ status: 'enabled', failureStreak: 0, disabledReason: null });
+  });
+});
+
+describe('one subscription per (app, store, topic, address)', () => {
+  it('refuses a duplicate with 422, also one spelled differently', async () => {
+    expect((await shop.admin('/webhooks.json', { body: hook({ address: 'https://dup.example.com/x' }) })).status).toBe(201);
+    const again = await shop.admin('/webhooks.json', { body: hook({ address: 'https://DUP.example.com:443/x' }) });
+    expect(again.status).toBe(422);
+    expect(again.body.errors).toMatch(/^address: has already been taken/);
+    // Another topic at the same address is another subscription.
+    expect((await shop.admin('/webhooks.json', { body: hook({ address: 'https://dup.example.com/x', topic: 'fulfillment_order/released' }) })).status).toBe(201);
+  });
+
+  it('refuses an update onto an existing subscription with 422', async () => {
+    await shop.admin('/webhooks.json', { body: hook({ address: 'https://clash.example.com/a' }) });
+    const b = await shop.admin('/webhooks.json', { body: hook({ address: 'https://clash.example.com/b' }) });
+    const r = await shop.admin(`/webhooks/${b.body.webhook.id}.json`, { method: 'PUT', body: { webhook: { address: 'https://clash.example.com/a' } } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toMatch(/has already been taken/);
+  });
+
+  it('gives exactly one 201 for concurrent duplicates (the unique index decides)', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => shop.admin('/webhooks.json', { body: hook({ address: 'https://race.example.com/hook' }) })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([201, 422, 422, 422, 422, 422, 422, 422]);
+    expect(await t.db.prisma.webhookSubscription.count({ where: { address: 'https://race.example.com/hook' } })).toBe(1);
+  });
+
+  it('lets two apps of one store subscribe the same address', async () => {
+    const other = await op().createPrivateApp('hooks', ALL);
+    const mine = await shop.admin('/webhooks.json', { body: hook({ address: 'https://shared.example.com/h' }) });
+    const theirs = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, { token: other.access_token, body: hook({ address: 'https://shared.example.com/h' }) });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+  });
+});
+
+describe('addresses (decisions §11.2)', () => {
+  it.each([
+    ['http://hooks.example.com/in', /https/],
+    ['ftp://hooks.example.com/in', /https/],
+    ['hooks.example.com/in', /https/],
+    ['/relative', /https/],
+    ['https://user:secret@hooks.example.com/', /user name or password/],
+    ['https://user@hooks.example.com/', /user name or password/],
+    ['https://hooks.example.com/in#frag', /fragment/],
+    ['https://hooks.example.com/a b', /spaces/],
+    [`https://hooks.example.com/${'a'.repeat(2100)}`, /too long/],
+    ['', /blank/],
+    ['https://localhost/in', /localhost/],
+    ['https://hooks.localhost/in', /localhost/],
+    ['https://127.0.0.1/in', /private/],
+    ['https://2130706433/in', /private/],
+    ['https://0x7f.0.0.1/in', /private/],
+    ['https://0177.0.0.1/in', /private/],
+    ['https://10.1.2.3/in', /private/],
+    ['https://172.16.0.1/in', /private/],
+    ['https://192.168.1.1/in', /private/],
+    ['https://169.254.169.254/latest/meta-data', /private/],
+    ['https://100.64.0.1/in', /private/],
+    ['https://0.0.0.0/in', /private/],
+    ['https://224.0.0.1/in', /private/],
+    ['https://[::1]/in', /private/],
+    ['https://[::]/in', /private/],
+    ['https://[::ffff:127.0.0.1]/in', /private/],
+    ['https://[::ffff:a9fe:a9fe]/in', /private/],
+    ['https://[fe80::1]/in', /private/],
+    ['https://[fd12:3456::1]/in', /private/],
+    ['https://[ff02::1]/in', /private/],
+  ])('refuses %s with 422', async (address, message) => {
+    const r = await shop.admin('/webhooks.json', { body: hook({ address }) });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toMatch(/^address: /);
+    expect(r.body.errors).toMatch(message);
+  });
+
+  it('refuses a non-string address or topic with 422', async () => {
+    for (const body of [hook({ address: 5 }), hook({ topic: ['inventory_items/update'] }), { webhook: 'x' }, {}, { webhook: { address: 'https://a.example.com/' } }]) {
+      const r = await shop.admin('/webhooks.json', { body });
+      expect(r.status, JSON.stringify(body)).toBe(422);
+    }
+  });
+
+  it('accepts public IP literals', async () => {
+    for (const address of ['https://8.8.8.8/h', 'https://[2606:4700:4700::1111]/h']) {
+      expect((await shop.admin('/webhooks.json', { body: hook({ address }) })).status).toBe(201);
+    }
+  });
+
+  it('takes http:// and private targets with PLATFORM_WEBHOOK_ALLOW_PRIVATE=true', async () => {
+    const dev = await startPlatform({ PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
+    try {
+      const s = await storeWithApp(dev, 'devhooks', ALL);
+      for (const address of ['http://127.0.0.1:9999/in', 'https://localhost/in', 'http://[::1]:8080/x', 'http://10.0.0.1/']) {
+        const r = await s.admin('/webhooks.json', { body: hook({ address }) });
+        expect(r.status, address).toBe(201);
+      }
+      // Still never user info or fragments.
+      expect((await s.admin('/webhooks.json', { body: hook({ address: 'http://u:p@127.0.0.1/' }) })).status).toBe(422);
+    } finally {
+      await dev.close();
+    }
+  });
+});
+
+describe('topics, versions and statuses', () => {
+  it('refuses an unknown topic, naming the supported ones', async () => {
+    const r = await shop.admin('/webhooks.json', { body: hook({ topic: 'orders/create' }) });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toBe('topic: is not a supported topic (inventory_items/update, fulfillment_order/released)');
+  });
+
+  it('refuses an api_version that is not supported, reporting every problem at once', async () => {
+    for (const api_version of ['v20260415', 'v20991201', '2026-09-01', 'v20200101']) {
+      const r = await shop.admin('/webhooks.json', { body: hook({ api_version }) });
+      expect(r.status).toBe(422);
+      expect(r.body.errors).toMatch(/^api_version: '.*' is not a supported version \(v\d{8}/);
+    }
+    const both = await shop.admin('/webhooks.json', { body: hook({ api_version: 'v1', address: 'http://x.example.com/' }) });
+    expect(both.body.errors).toMatch(/^address: .*; api_version: /);
+    const ok = await shop.admin('/webhooks.json', { body: hook({ api_version: 'v20260301', address: 'https://v.example.com/' }) });
+    expect(ok.status).toBe(201);
+    expect(ok.body.webhook.api_version).toBe('v20260301');
+  });
+
+  it('answers huge inputs briefly, echoing none of them whole', async () => {
+    const huge = 'x'.repeat(1_000_000);
+    for (const over of [{ api_version: huge }, { topic: huge }, { address: `https://a.example.com/${huge}` }, { status: huge }]) {
+      const r = await shop.admin('/webhooks.json', { body: hook(over) });
+      expect(r.status).toBe(422);
+      expect(r.text.length).toBeLessThan(600);
+    }
+  });
+
+  it('takes status enabled or disabled only', async () => {
+    const r = await shop.admin('/webhooks.json', { body: hook({ status: 'paused' }) });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toBe('status: is not included in the list (enabled, disabled)');
+    const disabled = await shop.admin('/webhooks.json', { body: hook({ status: 'disabled', address: 'https://off.example.com/' }) });
+    expect(disabled.body.webhook.status).toBe('disabled');
+  });
+
+  it('checks a PUT the same way', async () => {
+    const r = await shop.admin('/webhooks.json', { body: hook({ address: 'https://put.example.com/' }) });
+    const id = r.body.webhook.id as string;
+    for (const webhook of [{ topic: 'nope' }, { address: 'https://127.0.0.1/' }, { api_version: 'v1' }, { status: 'gone' }]) {
+      const u = await shop.admin(`/webhooks/${id}.json`, { method: 'PUT', body: { webhook } });
+      expect(u.status, JSON.stringify(webhook)).toBe(422);
+    }
+    expect((await shop.admin(`/webhooks/${id}.json`)).body.webhook).toEqual(r.body.webhook);
+  });
+});
+
+describe('who sees what (decisions §5.5, §11.1)', () => {
+  it("never shows or touches another app's or another store's subscription: 404", async () => {
+    const mine = await shop.admin('/webhooks.json', { body: hook({ address: 'https://mine.example.com/' }) });
+    const id = mine.body.webhook.id as string;
+    const sameStore = await op().createPrivateApp('hooks', ALL);
+    const otherStore = await storeWithApp(t, 'hooks-other', ALL);
+    for (const token of [sameStore.access_token, otherStore.token]) {
+      const at = (path: string, init: Parameters<typeof call>[1] = {}) => call(`${t.origin}/admin/openapi/${VERSION}${path}`, { token, ...init });
+      expect((await at(`/webhooks/${id}.json`)).status).toBe(404);
+      expect((await at(`/${id}/webhooks.json`)).status).toBe(404);
+      expect((await at(`/webhooks/${id}.json`, { method: 'PUT', body: { webhook: { status: 'disabled' } } })).status).toBe(404);
+      expect((await at(`/webhooks/${id}.json`, { method: 'DELETE' })).status).toBe(404);
+      const list = await at('/webhooks.json?limit=250');
+      expect(list.body.webhooks.map((w: { id: string }) => w.id)).not.toContain(id);
+    }
+    expect((await shop.admin(`/webhooks/${id}.json`)).body.webhook.status).toBe('enabled');
+  });
+
+  it('needs the read scope of the topic: 403 naming it', async () => {
+    const inventoryOnly = await storeWithApp(t, 'hooks-inv', ['write_inventory']);
+    const r = await inventoryOnly.admin('/webhooks.json', { body: hook({ topic: 'fulfillment_order/released' }) });
+    expect(r.status).toBe(403);
+    expect(r.body.errors).toBe('This action requires the access scope read_fulfillments');
+    // write_inventory implies read_inventory.
+    expect((await inventoryOnly.admin('/webhooks.json', { body: hook() })).status).toBe(201);
+
+    const none = await storeWithApp(t, 'hooks-none', ['read_products']);
+    const refused = await none.admin('/webhooks.json', { body: hook() });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors).toBe('This action requires the access scope read_inventory or read_fulfillments');
+    expect((await none.admin('/webhooks.json')).status).toBe(403);
+    expect((await none.admin('/webhooks/1.json')).status).toBe(403);
+  });
+
+  it('lists only topics the token may read; a subscription of another topic is 403 to read or change', async () => {
+    const s = await storeWithApp(t, 'hooks-narrow', ALL);
+    const inv = await s.admin('/webhooks.json', { body: hook() });
+    const ful = await s.admin('/webhooks.json', { body: hook({ topic: 'fulfillment_order/released' }) });
+    // The app's scopes shrink to inventory only (as a merchant could re-grant them).
+    await t.db.prisma.installation.updateMany({ where: { store: { handle: 'hooks-narrow' } }, data: { scopes: 'read_inventory' } });
+    const list = await s.admin('/webhooks.json');
+    expect(list.body.webhooks.map((w: { id: string }) => w.id)).toEqual([inv.body.webhook.id]);
+    const read = await s.admin(`/webhooks/${ful.body.webhook.id}.json`);
+    expect(read.status).toBe(403);
+    expect(read.body.errors).toBe('This action requires the access scope read_fulfillments');
+    expect((await s.admin(`/webhooks/${ful.body.webhook.id}.json`, { method: 'DELETE' })).status).toBe(403);
+    expect((await s.admin(`/webhooks/${inv.body.webhook.id}.json`, { method: 'PUT', body: { webhook: { topic: 'fulfillment_order/released' } } })).status).toBe(403);
+  });
+
+  it('answers 402 for a frozen store and 423 for a closed one', async () => {
+    const s = await storeWithApp(t, 'hooks-status', ALL);
+    await op().call('/stores/hooks-status', { method: 'PATCH', body: { store: { status: 'frozen' } } });
+    expect((await s.admin('/webhooks.json', { body: hook() })).status).toBe(402);
+    expect((await s.admin('/webhooks.json')).status).toBe(402);
+    await op().call('/stores/hooks-status', { method: 'PATCH', body: { store: { status: 'closed' } } });
+    expect((await s.admin('/webhooks.json', { body: hook() })).status).toBe(423);
+    expect((await s.admin('/webhooks/1.json')).status).toBe(423);
+  });
+
+  it('needs a token: 401', async () => {
+    const r = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, { body: hook() });
+    expect(r.status).toBe(401);
+  });
+});
+
+describe('the listing (decisions §6)', () => {
+  it('pages with limit, since_id, fields and the link header', async () => {
+    const s = await storeWithApp(t, 'hooks-pages', ALL);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await s.admin('/webhooks.json', { body: hook({ address: `https://p${i}.example.com/` }) });
+      ids.push(r.body.webhook.id);
+    }
+    const first = await s.admin('/webhooks.json?limit=2&fields=address');
+    expect(first.status).toBe(200);
+    expect(first.body.webhooks).toEqual([
+      { id: ids[0], address: 'https://p0.example.com/' },
+      { id: ids[1], address: 'https://p1.example.com/' },
+    ]);
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+    expect(next).toBeDefined();
+    const second = await call(next!, { token: s.token });
+    expect(second.body.webhooks.map((w: { id: string }) => w.id)).toEqual(ids.slice(2, 4));
+    expect(second.headers.get('link')).toMatch(/rel="previous"/);
+
+    const since = await s.admin(`/webhooks.json?since_id=${ids[3]}`);
+    expect(since.body.webhooks.map((w: { id: string }) => w.id)).toEqual([ids[4]]);
+    expect(since.headers.get('link')).toBeNull();
+
+    const byTopic = await s.admin('/webhooks.json?topic=fulfillment_order/released');
+    expect(byTopic.body.webhooks).toEqual([]);
+    expect((await s.admin('/webhooks.json?topic=orders/create')).status).toBe(400);
+    expect((await s.admin('/webhooks.json?limit=0')).status).toBe(400);
+    expect((await s.admin('/webhooks.json?page_info=forged')).status).toBe(400);
+    // Another app's cursor is not this app's listing.
+    const cursor = new URL(next!).searchParams.get('page_info')!;
+    expect((await shop.admin(`/webhooks.json?page_info=${encodeURIComponent(cursor)}`)).status).toBe(400);
+  });
+});

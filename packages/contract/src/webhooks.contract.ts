@@ -1,0 +1,288 @@
+import { z } from 'zod';
+import { ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { objectOf, queryText, text } from './metafield-messages';
+import { adminRouterOptions, c, operatorRouterOptions } from './router';
+
+/*
+ * decisions §11: webhook subscriptions (Admin API) and the bodies the sender posts. Request schemas
+ * give shapes only: topics, addresses, versions and statuses are checked by the server with the
+ * domain's rules, which own those messages.
+ */
+
+/** decisions §11.1. */
+export const ZWebhookTopic = z.enum(['inventory_items/update', 'fulfillment_order/released']);
+export type WebhookTopic = z.infer<typeof ZWebhookTopic>;
+
+export const ZWebhookStatus = z.enum(['enabled', 'disabled']);
+export type WebhookStatus = z.infer<typeof ZWebhookStatus>;
+
+export const ZWebhook = z.object({
+  id: ZId,
+  topic: ZWebhookTopic,
+  address: z.string().describe('The https:// URL events are posted to, in its normal form (docs/webhooks.md).'),
+  api_version: z.string().describe('The version bodies are rendered in; defaults to the version of the creating request.'),
+  status: ZWebhookStatus.describe('disabled: by the app, or by the service after a 410 answer or 8 failed deliveries in a row (decisions §11.5).'),
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+});
+export type Webhook = z.infer<typeof ZWebhook>;
+
+/** A subscription as a listing returns it: `fields` keeps only the named fields, `id` always (decisions §6.4). */
+export const ZListedWebhook = ZWebhook.partial().extend({ id: ZId });
+export type ListedWebhook = z.infer<typeof ZListedWebhook>;
+
+export const ZWebhookCreate = objectOf({
+  topic: text().describe('inventory_items/update (needs read_inventory) or fulfillment_order/released (needs read_fulfillments).'),
+  address: text().describe('https:// URL, no user name or password, no fragment, at most 2,048 characters, not a private address (decisions §11.2).'),
+  api_version: text().optional().describe('A supported version (decisions §2); defaults to the version of this request.'),
+  status: text().optional().describe('enabled (default) or disabled.'),
+});
+export type WebhookCreate = z.infer<typeof ZWebhookCreate>;
+
+/** Every field optional; re-enabling a disabled subscription clears its failure count. */
+export const ZWebhookUpdate = objectOf({
+  topic: text().optional(),
+  address: text().optional(),
+  api_version: text().optional(),
+  status: text().optional(),
+});
+export type WebhookUpdate = z.infer<typeof ZWebhookUpdate>;
+
+export const ZListWebhooksQuery = z.object({
+  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
+  since_id: queryText().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
+  page_info: queryText().optional().describe('Subsequent-page mode: the opaque cursor from the link header.'),
+  fields: queryText().optional().describe('Comma-separated top-level field names; id is always included.'),
+  topic: queryText().optional().describe('Only subscriptions of this topic.'),
+});
+export type ListWebhooksQuery = z.infer<typeof ZListWebhooksQuery>;
+
+/**
+ * decisions §5.5: a subscription needs the read scope of its topic. The routes admit a token with
+ * either topic's scope; each subscription is then checked against its own topic's (403 naming it),
+ * and the listing shows only topics the token may read.
+ */
+const WEBHOOK_SCOPES = { scope: 'read_inventory', orScopes: ['read_fulfillments'] } satisfies Omit<AdminRouteMetadata, 'auth'>;
+
+const one = z.object({ webhook: ZWebhook });
+const idParams = z.object({ id: ZId });
+
+export const webhooksContract = c.router(
+  {
+    createWebhook: {
+      method: 'POST',
+      path: '/webhooks.json',
+      body: objectOf({ webhook: ZWebhookCreate }),
+      responses: { 201: one },
+      summary: 'Subscribe to a topic',
+      description: 'One subscription per (app, store, topic, address): a duplicate is 422.',
+      metadata: WEBHOOK_SCOPES,
+    },
+    listWebhooks: {
+      method: 'GET',
+      path: '/webhooks.json',
+      query: ZListWebhooksQuery,
+      responses: { 200: z.object({ webhooks: z.array(ZListedWebhook) }) },
+      summary: "The calling app's subscriptions on this store, ascending id, cursor-paginated",
+      description: 'Only subscriptions whose topic the token may read are listed.',
+      metadata: { ...WEBHOOK_SCOPES, paginated: true },
+    },
+    getWebhook: {
+      method: 'GET',
+      path: '/webhooks/:id.json',
+      pathParams: idParams,
+      responses: { 200: one },
+      summary: 'Read a subscription',
+      metadata: WEBHOOK_SCOPES,
+    },
+    updateWebhook: {
+      method: 'PUT',
+      path: '/webhooks/:id.json',
+      pathParams: idParams,
+      body: objectOf({ webhook: ZWebhookUpdate }),
+      responses: { 200: one },
+      summary: 'Change a subscription (topic, address, api_version, status)',
+      metadata: WEBHOOK_SCOPES,
+    },
+    deleteWebhook: {
+      method: 'DELETE',
+      path: '/webhooks/:id.json',
+      pathParams: idParams,
+      responses: { 200: z.object({}) },
+      summary: 'Remove a subscription',
+      metadata: WEBHOOK_SCOPES,
+    },
+    // decisions §11.1: the same three answered at /{id}/webhooks.json, the form this platform family publishes.
+    getWebhookAlias: {
+      method: 'GET',
+      path: '/:id/webhooks.json',
+      pathParams: idParams,
+      responses: { 200: one },
+      summary: 'Read a subscription (alias of /webhooks/{id}.json)',
+      metadata: WEBHOOK_SCOPES,
+    },
+    updateWebhookAlias: {
+      method: 'PUT',
+      path: '/:id/webhooks.json',
+      pathParams: idParams,
+      body: objectOf({ webhook: ZWebhookUpdate }),
+      responses: { 200: one },
+      summary: 'Change a subscription (alias of /webhooks/{id}.json)',
+      metadata: WEBHOOK_SCOPES,
+    },
+    deleteWebhookAlias: {
+      method: 'DELETE',
+      path: '/:id/webhooks.json',
+      pathParams: idParams,
+      responses: { 200: z.object({}) },
+      summary: 'Remove a subscription (alias of /webhooks/{id}.json)',
+      metadata: WEBHOOK_SCOPES,
+    },
+  },
+  adminRouterOptions,
+);
+
+/**
+ * The spec's inventory item table. `tracked` is a JSON boolean: the table types it string, but its
+ * sample is `true` and the product's `inventory_tracker` is a boolean. `fulfillment_location_id` is
+ * null unless `location_type` is `fulfillment`.
+ */
+export const ZInventoryItem = z.object({
+  id: ZId,
+  variant_id: ZId,
+  sku: z.string(),
+  cost: ZDecimal.describe('Cost per unit, decimal text.'),
+  tracked: z.boolean(),
+  location_type: z.string().describe('Samples: normal; fulfillment is named.'),
+  fulfillment_location_id: ZId.nullable(),
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+});
+export type InventoryItem = z.infer<typeof ZInventoryItem>;
+
+export const ZFulfillmentOrderStatus = z.enum(['open', 'released']);
+
+/** Body of `inventory_items/update` (decisions §11.3). */
+export const ZInventoryItemWebhook = z.object({ inventory_item: ZInventoryItem });
+export type InventoryItemWebhook = z.infer<typeof ZInventoryItemWebhook>;
+
+/** Body of `fulfillment_order/released`: id and status only, as the spec shows. */
+export const ZFulfillmentOrderWebhook = z.object({
+  fulfillment_order: z.object({ id: ZId, status: z.string().describe('released when the event is sent.') }),
+});
+export type FulfillmentOrderWebhook = z.infer<typeof ZFulfillmentOrderWebhook>;
+
+/** Topic -> body schema: the sender renders these, SDK users parse them. */
+export const webhookPayloadSchemas = {
+  'inventory_items/update': ZInventoryItemWebhook,
+  'fulfillment_order/released': ZFulfillmentOrderWebhook,
+} as const satisfies Record<WebhookTopic, z.ZodTypeAny>;
+export type WebhookPayloads = { [T in WebhookTopic]: z.infer<(typeof webhookPayloadSchemas)[T]> };
+
+/** decisions §10: the operator's change of an inventory item; every field optional. */
+export const ZInventoryItemUpdate = objectOf({
+  sku: text().optional(),
+  cost: z.union([z.string(), z.number()], { invalid_type_error: 'must be a decimal number' }).optional().describe('Decimal text (or a number).'),
+  tracked: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+  location_type: text().optional().describe('normal or fulfillment.'),
+  fulfillment_location_id: z
+    .union([z.string(), z.number()], { invalid_type_error: 'must be an id' })
+    .nullable()
+    .optional()
+    .describe('Required when location_type is fulfillment; cleared when it is normal.'),
+});
+export type InventoryItemUpdate = z.infer<typeof ZInventoryItemUpdate>;
+
+export const ZOperatorFulfillmentOrder = z.object({
+  id: ZId,
+  status: ZFulfillmentOrderStatus,
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+});
+export type OperatorFulfillmentOrder = z.infer<typeof ZOperatorFulfillmentOrder>;
+
+export const ZDeliveryStatus = z.enum(['pending', 'delivered', 'failed']);
+export type DeliveryStatus = z.infer<typeof ZDeliveryStatus>;
+
+export const ZWebhookAttempt = z.object({
+  number: z.number().int().describe('1 for the first attempt of a round; a redelivery starts a new round.'),
+  started_at: ZIsoTime,
+  duration_ms: z.number().int(),
+  response_status: z.number().int().nullable().describe('null when no answer came (connect error, timeout, refused address).'),
+  error: z.string().nullable(),
+  response_body: z.string().nullable().describe('At most 4 KB.'),
+});
+export type WebhookAttempt = z.infer<typeof ZWebhookAttempt>;
+
+export const ZWebhookDelivery = z.object({
+  id: ZId,
+  webhook_id: z.string().describe('X-Platform-Webhook-Id: the same on every attempt.'),
+  subscription_id: ZId,
+  app_id: ZId,
+  topic: ZWebhookTopic,
+  address: z.string().nullable().describe("The subscription's address; null when the subscription was removed."),
+  api_version: z.string(),
+  status: ZDeliveryStatus,
+  attempt_count: z.number().int(),
+  next_attempt_at: ZIsoTime,
+  triggered_at: ZIsoTime,
+  delivered_at: ZIsoTime.nullable(),
+  last_error: z.string().nullable(),
+  body: z.string().describe('The exact bytes sent and signed.'),
+  created_at: ZIsoTime,
+  updated_at: ZIsoTime,
+  attempts: z.array(ZWebhookAttempt).describe('Oldest first.'),
+});
+export type WebhookDelivery = z.infer<typeof ZWebhookDelivery>;
+
+export const ZListDeliveriesQuery = z.object({
+  status: queryText().optional().describe('pending, delivered or failed; absent lists all.'),
+  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
+  since_id: queryText().optional().describe('Records whose id is greater than this. Default 0.'),
+  page_info: queryText().optional().describe('The opaque cursor from the link header.'),
+});
+export type ListDeliveriesQuery = z.infer<typeof ZListDeliveriesQuery>;
+
+export const operatorWebhooksContract = c.router(
+  {
+    updateInventoryItem: {
+      method: 'PUT',
+      path: '/stores/:handle/inventory_items/:id',
+      body: objectOf({ inventory_item: ZInventoryItemUpdate }),
+      responses: { 200: z.object({ inventory_item: ZInventoryItem }) },
+      summary: 'Change an inventory item; emits inventory_items/update',
+      description: 'The change and one delivery per matching enabled subscription are written in one transaction (decisions §11.6).',
+    },
+    createFulfillmentOrder: {
+      method: 'POST',
+      path: '/stores/:handle/fulfillment_orders',
+      body: z.object({ fulfillment_order: z.object({}).optional() }).optional(),
+      responses: { 201: z.object({ fulfillment_order: ZOperatorFulfillmentOrder }) },
+      summary: 'Create a fulfillment order (status open); emits nothing',
+    },
+    releaseFulfillmentOrder: {
+      method: 'POST',
+      path: '/stores/:handle/fulfillment_orders/:id/release',
+      body: c.noBody(),
+      responses: { 200: z.object({ fulfillment_order: ZOperatorFulfillmentOrder }) },
+      summary: 'Release an open fulfillment order; emits fulfillment_order/released',
+      description: 'Only an open order can be released: releasing twice is 422, so the event is sent once.',
+    },
+    listWebhookDeliveries: {
+      method: 'GET',
+      path: '/stores/:handle/webhooks/deliveries',
+      query: ZListDeliveriesQuery,
+      responses: { 200: z.object({ deliveries: z.array(ZWebhookDelivery) }) },
+      summary: "A store's webhook deliveries with their attempts, ascending id, cursor-paginated",
+    },
+    redeliverWebhookDelivery: {
+      method: 'POST',
+      path: '/stores/:handle/webhooks/deliveries/:id/redeliver',
+      body: c.noBody(),
+      responses: { 200: z.object({ delivery: ZWebhookDelivery }) },
+      summary: 'Send a failed delivery again: pending, due now, with a fresh round of retries',
+      description: 'Only a failed delivery of an enabled subscription: anything else is 422.',
+    },
+  },
+  operatorRouterOptions,
+);
