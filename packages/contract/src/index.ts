@@ -4,5 +4,6 @@ export * from './shop.contract';
 export * from './operator.contract';
 export * from './metafield-definitions.contract';
 export * from './metafields.contract';
+export * from './resource-feedback.contract';
 export * from './contract';
 export * from './openapi';

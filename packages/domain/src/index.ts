@@ -7,3 +7,4 @@ export * from './errors';
 export * from './auth';
 export * from './metafields';
 export * from './signing';
+export * from './feedback';
