@@ -31,6 +31,7 @@ describe('product resource feedback route (spec "Product resource feedback")', (
   });
 
   it('appears in the OpenAPI document with its request and response fields', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the generated document is read field by field
     const doc = generateOpenApiDocument() as { paths: Record<string, Record<string, any>> };
     const op = doc.paths['/admin/openapi/{version}/products/{product_id}/resource_feedback.json']?.['post'];
     expect(op?.operationId).toBe('createResourceFeedback');
