@@ -190,6 +190,31 @@ describe('deleting the app leaves no feedback readable', () => {
   });
 });
 
+describe('deleting the product or the store leaves no feedback (foreign keys with cascade)', () => {
+  // No route deletes products or stores yet: the rows are deleted as a future route would, and the
+  // database must take the feedback with them on both providers.
+  const rowsOf = (where: { productId?: bigint; storeId?: bigint }) => t.db.prisma.resourceFeedback.count({ where });
+
+  it('a deleted product takes its feedback with it', async () => {
+    const product = freshProduct();
+    await s.api.post(product, { state: 'success', feedback_generated_at: at(0) });
+    expect(await rowsOf({ productId: BigInt(product) })).toBe(1);
+    await t.db.prisma.product.delete({ where: { id: BigInt(product) } });
+    expect(await rowsOf({ productId: BigInt(product) })).toBe(0);
+    expect((await operatorView(t, s.handle, product)).status).toBe(404);
+    expect((await s.api.post(product, { state: 'success', feedback_generated_at: at(1) })).status).toBe(404);
+  });
+
+  it('a deleted store takes every feedback of its products with it', async () => {
+    const doomed = await feedbackStore(t, 'stale-doomed', 1);
+    await doomed.api.post(doomed.productIds[0]!, { state: 'success', feedback_generated_at: at(0) });
+    const store = await t.db.prisma.store.findUniqueOrThrow({ where: { handle: 'stale-doomed' } });
+    expect(await rowsOf({ storeId: store.id })).toBe(1);
+    await t.db.prisma.store.delete({ where: { id: store.id } });
+    expect(await rowsOf({ storeId: store.id })).toBe(0);
+  });
+});
+
 describe('versions (spec Versioning 5)', () => {
   it('v20270301 serves the same shapes once it is released', async () => {
     const product = freshProduct();
