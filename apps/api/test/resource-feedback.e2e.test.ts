@@ -182,6 +182,14 @@ describe('404 for a product the store does not have (decisions §9.6)', () => {
     }
     expect((await operatorView(t, 'feedback-other', foreignProduct)).body.resource_feedback).toEqual([]);
   });
+
+  it('the path answers POST only: other methods are an unknown route (decisions §1.1)', async () => {
+    const url = `${t.origin}/admin/openapi/${VERSION}/products/${s.productIds[0]}/resource_feedback.json`;
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const r = await call(url, { method, token: s.app.token });
+      expect({ method, status: r.status, body: r.body }).toEqual({ method, status: 404, body: { errors: 'Not Found' } });
+    }
+  });
 });
 
 describe('access (decisions §5.5, §5.6)', () => {
