@@ -11,14 +11,18 @@ let foreignProduct: string;
 beforeAll(async () => {
   t = await startPlatform(PLATFORM_ENV);
   await setClock(t, START);
-  s = await feedbackStore(t, 'feedback-main', 12);
+  s = await feedbackStore(t, 'feedback-main', 24);
   foreignProduct = (await feedbackStore(t, 'feedback-other', 1)).productIds[0]!;
 });
 afterAll(async () => t?.close());
 
 let next = 0;
 /** A product of the main store no test has used yet. */
-const freshProduct = () => s.productIds[next++]!;
+const freshProduct = () => {
+  const id = s.productIds[next++];
+  if (id === undefined) throw new Error('every product of the suite is used: create more in beforeAll');
+  return id;
+};
 const stored = async (productId: string) => (await operatorView(t, s.handle, productId)).body.resource_feedback as Record<string, unknown>[];
 
 describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', () => {
@@ -92,7 +96,7 @@ describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', (
 });
 
 describe('bad input: 422 with `field: message`, nothing stored, never a 500 (decisions §4, §9)', () => {
-  const product = () => s.productIds[11]!;
+  const product = () => s.productIds[23]!;
   const good = { state: 'require_actions', feedback_generated_at: at(0) };
   const cases: [string, unknown, RegExp][] = [
     ['an unknown state', { ...good, state: 'done' }, /^resource_feedback\.state: must be one of require_actions, success/],

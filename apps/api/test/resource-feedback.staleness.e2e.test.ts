@@ -12,12 +12,16 @@ let s: Awaited<ReturnType<typeof feedbackStore>>;
 beforeAll(async () => {
   t = await startPlatform(PLATFORM_ENV);
   await setClock(t, START);
-  s = await feedbackStore(t, 'stale-main', 12);
+  s = await feedbackStore(t, 'stale-main', 24);
 });
 afterAll(async () => t?.close());
 
 let next = 0;
-const freshProduct = () => s.productIds[next++]!;
+const freshProduct = () => {
+  const id = s.productIds[next++];
+  if (id === undefined) throw new Error('every product of the suite is used: create more in beforeAll');
+  return id;
+};
 const view = async (productId: string) => (await operatorView(t, s.handle, productId)).body.resource_feedback as Record<string, any>[];
 
 describe('staleness (decisions §9.4)', () => {
@@ -58,6 +62,19 @@ describe('staleness (decisions §9.4)', () => {
     const r = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(10), resource_updated_at: at(5), messages: ['Same times'] });
     expect(r.status).toBe(200);
     expect(r.body.resource_feedback).toMatchObject({ state: 'require_actions', messages: ['Same times'] });
+  });
+
+  it('re-sending the very same feedback later changes nothing, not even updated_at', async () => {
+    const product = freshProduct();
+    const feedback = { state: 'require_actions', feedback_generated_at: at(3), resource_updated_at: at(0), messages: ['Same'] };
+    const first = await s.api.post(product, feedback);
+    await operator(t).advanceClock(30);
+    const again = await s.api.post(product, feedback);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const changed = await s.api.post(product, { ...feedback, messages: ['Same', 'And one more'] });
+    expect(changed.body.resource_feedback).toMatchObject({ messages: ['Same', 'And one more'], updated_at: inZone(30) });
+    await setClock(t, START);
   });
 
   it('without resource_updated_at (either side) only feedback_generated_at decides (docs/decisions.md)', async () => {
@@ -150,7 +167,7 @@ describe('one record per (store, app, product) (decisions §9.1)', () => {
 
 describe('the operator view (decisions §10)', () => {
   it('is an empty list for a product without feedback', async () => {
-    const r = await operatorView(t, s.handle, s.productIds[11]!);
+    const r = await operatorView(t, s.handle, s.productIds[23]!);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ resource_feedback: [] });
   });

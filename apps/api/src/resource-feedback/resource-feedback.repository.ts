@@ -62,7 +62,8 @@ export class ResourceFeedbackRepository {
         WHERE store_id = ${key.storeId} AND app_id = ${key.appId} AND product_id = ${key.productId}`;
       if (locked === 0) return undefined;
       const current = await tx.resourceFeedback.findUniqueOrThrow({ where: { storeId_appId_productId: key } });
-      if (isStale(current)) return { row: current, replaced: false };
+      // A stale feedback is ignored; one equal to the stored feedback changes nothing (not even updated_at).
+      if (isStale(current) || sameFeedback(current, data)) return { row: current, replaced: false };
       const row = await tx.resourceFeedback.update({
         where: { id: current.id },
         data: { ...stored(data), updatedAt: nextUpdatedAt(current.updatedAt, now) },
@@ -89,4 +90,13 @@ function stored(data: FeedbackData) {
     feedbackGeneratedAt: data.feedbackGeneratedAt,
     resourceUpdatedAt: data.resourceUpdatedAt,
   };
+}
+
+function sameFeedback(row: FeedbackRow, data: FeedbackData): boolean {
+  return (
+    row.state === data.state &&
+    row.messages === JSON.stringify(data.messages) &&
+    row.feedbackGeneratedAt.getTime() === data.feedbackGeneratedAt.getTime() &&
+    (row.resourceUpdatedAt?.getTime() ?? null) === (data.resourceUpdatedAt?.getTime() ?? null)
+  );
 }
