@@ -167,6 +167,22 @@ describe('bad input: 422 with `field: message`, nothing stored, never a 500 (dec
     expect(r.body.resource_feedback).toMatchObject({ state: 'require_actions', messages: ['Last wins'] });
   });
 
+  it('stores messages exactly as sent, control characters and NUL included (PostgreSQL text cannot hold a raw NUL)', async () => {
+    const product = freshProduct();
+    const messages = ['tab\there', 'nul\u0000byte', 'quote " and \\ backslash', '<script>alert(1)</script>'];
+    const r = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(0), messages });
+    expect(r.status).toBe(201);
+    expect(r.body.resource_feedback.messages).toEqual(messages);
+    expect((await stored(product))[0]?.messages).toEqual(messages);
+  });
+
+  it('bounds the message of a body with huge unknown field names', async () => {
+    const feedback = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`${'k'.repeat(50)}${i}`, i]));
+    const r = await s.api.post(s.productIds[23]!, { state: 'success', feedback_generated_at: at(0), ...feedback });
+    expect(r.status).toBe(422);
+    expect(r.body.errors.length).toBeLessThanOrEqual(16_384);
+  });
+
   it('accepts 50 messages of 1,000 characters (code points: emoji count once)', async () => {
     const product = freshProduct();
     const messages = Array.from({ length: 50 }, (_, i) => `${i}${'😀'.repeat(1000 - String(i).length)}`);

@@ -222,6 +222,16 @@ describe('deleting the product or the store leaves no feedback (foreign keys wit
     expect((await s.api.post(product, { state: 'success', feedback_generated_at: at(1) })).status).toBe(404);
   });
 
+  it('an uninstalled app (its installation deleted, the app kept, as for custom apps) leaves no feedback', async () => {
+    const product = freshProduct();
+    const kept = await privateApp(t, s.handle, 'Uninstalled');
+    await feedbackApi(t, kept.token).post(product, { state: 'success', feedback_generated_at: at(0) });
+    expect((await view(product)).map((f) => f.app.name)).toEqual(['Uninstalled']);
+    await t.db.prisma.installation.deleteMany({ where: { appId: BigInt(kept.id) } });
+    expect(await t.db.prisma.app.count({ where: { id: BigInt(kept.id) } })).toBe(1);
+    expect(await view(product)).toEqual([]);
+  });
+
   it('a deleted store takes every feedback of its products with it', async () => {
     const doomed = await feedbackStore(t, 'stale-doomed', 1);
     await doomed.api.post(doomed.productIds[0]!, { state: 'success', feedback_generated_at: at(0) });
