@@ -212,6 +212,14 @@ describe('404 for a product the store does not have (decisions §9.6)', () => {
   });
 });
 
+describe('the API reference (decisions §12.3)', () => {
+  it('/openapi.json documents the route and the operator view', async () => {
+    const doc = await call(`${t.origin}/openapi.json`);
+    expect(doc.body.paths['/admin/openapi/{version}/products/{product_id}/resource_feedback.json']?.post?.operationId).toBe('createResourceFeedback');
+    expect(doc.body.paths['/platform/v1/stores/{handle}/products/{id}/resource_feedback']?.get?.operationId).toBe('listProductResourceFeedback');
+  });
+});
+
 describe('access (decisions §5.5, §5.6)', () => {
   it('needs write_products: read_products alone is 403 naming write_products', async () => {
     const reader = await privateApp(t, s.handle, 'Reader', ['read_products']);
