@@ -7,6 +7,7 @@ import { CoreModule, type CoreParts } from './db/db.module';
 import { metafieldDefinitionsFeature } from './metafield-definitions/metafield-definitions.feature';
 import { metafieldsFeature } from './metafields/metafields.feature';
 import { webhooksFeature } from './webhooks/webhooks.feature';
+import { resourceFeedbackFeature } from './resource-feedback/resource-feedback.feature';
 import { HealthController } from './health/health.controller';
 import { AccessGuard, AccessService } from './http/access.guard';
 import { ErrorsFilter } from './http/errors.filter';
@@ -34,6 +35,7 @@ export class AppModule {
         ...metafieldDefinitionsFeature.controllers,
         ...metafieldsFeature.controllers,
         ...webhooksFeature.controllers,
+        ...resourceFeedbackFeature.controllers,
       ],
       providers: [
         AuthRepository,
@@ -49,6 +51,7 @@ export class AppModule {
         ...metafieldDefinitionsFeature.providers,
         ...metafieldsFeature.providers,
         ...webhooksFeature.providers,
+        ...resourceFeedbackFeature.providers,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorsFilter },
       ],

@@ -2,14 +2,15 @@ import { metafieldDefinitionsContract, operatorMetafieldDefinitionsContract } fr
 import { metafieldsContract, operatorMetafieldsContract } from './metafields.contract';
 import { operatorContract } from './operator.contract';
 import { productsContract } from './products.contract';
+import { operatorResourceFeedbackContract, resourceFeedbackContract } from './resource-feedback.contract';
 import { shopContract } from './shop.contract';
 import { operatorWebhooksContract, webhooksContract } from './webhooks.contract';
 
 /** The Admin API: every route under `/admin/openapi/:version`, flat, one key per route. */
-export const adminContract = { ...productsContract, ...shopContract, ...metafieldDefinitionsContract, ...metafieldsContract, ...webhooksContract };
+export const adminContract = { ...productsContract, ...shopContract, ...metafieldDefinitionsContract, ...metafieldsContract, ...webhooksContract, ...resourceFeedbackContract };
 
 /** Both surfaces, for the server's handlers and the OpenAPI document. */
 export const contract = {
   admin: adminContract,
-  operator: { ...operatorContract, ...operatorMetafieldDefinitionsContract, ...operatorMetafieldsContract, ...operatorWebhooksContract },
+  operator: { ...operatorContract, ...operatorMetafieldDefinitionsContract, ...operatorMetafieldsContract, ...operatorWebhooksContract, ...operatorResourceFeedbackContract },
 };

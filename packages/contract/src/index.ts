@@ -5,5 +5,6 @@ export * from './operator.contract';
 export * from './metafield-definitions.contract';
 export * from './metafields.contract';
 export * from './webhooks.contract';
+export * from './resource-feedback.contract';
 export * from './contract';
 export * from './openapi';

@@ -8,3 +8,4 @@ export * from './auth';
 export * from './metafields';
 export * from './signing';
 export * from './webhooks';
+export * from './feedback';
