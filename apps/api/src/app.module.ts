@@ -6,6 +6,7 @@ import { AuthService } from './auth/auth.service';
 import { CoreModule, type CoreParts } from './db/db.module';
 import { metafieldDefinitionsFeature } from './metafield-definitions/metafield-definitions.feature';
 import { metafieldsFeature } from './metafields/metafields.feature';
+import { oauthFeature } from './oauth/oauth.feature';
 import { HealthController } from './health/health.controller';
 import { AccessGuard } from './http/access.guard';
 import { ErrorsFilter } from './http/errors.filter';
@@ -32,6 +33,7 @@ export class AppModule {
         OperatorController,
         ...metafieldDefinitionsFeature.controllers,
         ...metafieldsFeature.controllers,
+        ...oauthFeature.controllers,
       ],
       providers: [
         AuthRepository,
@@ -45,6 +47,7 @@ export class AppModule {
         TokenReminderWorker,
         ...metafieldDefinitionsFeature.providers,
         ...metafieldsFeature.providers,
+        ...oauthFeature.providers,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorsFilter },
       ],

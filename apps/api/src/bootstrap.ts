@@ -12,6 +12,8 @@ import { canonicalUrl, installHttpConventions, MAX_BODY_BYTES } from './http/con
 import { HttpMetrics } from './http/metrics';
 import { createRateLimiter } from './http/rate-limiter';
 import { answerClientError, answerFrameworkError } from './http/transport-errors';
+import { installMerchantFormParser } from './merchant/merchant-forms';
+import { installOAuthHttp } from './oauth/oauth-raw-body';
 
 export interface Platform {
   app: NestFastifyApplication;
@@ -47,6 +49,9 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const rateLimiter = await createRateLimiter(config);
   installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics });
   registerDocsRoutes(fastify);
+  // Merchant form posts and the raw bytes the OAuth token calls are signed over (docs/oauth.md).
+  installMerchantFormParser(fastify);
+  installOAuthHttp(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter }), adapter, {
     bodyParser: false,

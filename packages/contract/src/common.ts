@@ -59,3 +59,5 @@ export type StoreStatus = z.infer<typeof ZStoreStatus>;
 /** `scope` is required; `alsoScopes` are further scopes the route needs (values on products need both sides, decisions §5.5). */
 export type AdminRouteMetadata = { auth: 'app'; scope: Scope; alsoScopes?: readonly Scope[]; paginated?: true };
 export type OperatorRouteMetadata = { auth: 'operator' };
+/** decisions §5.2: the OAuth token calls, signed with the app secret (headers appkey, timestamp, sign). */
+export type OAuthRouteMetadata = { auth: 'signed' };

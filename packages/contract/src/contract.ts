@@ -1,5 +1,6 @@
 import { metafieldDefinitionsContract, operatorMetafieldDefinitionsContract } from './metafield-definitions.contract';
 import { metafieldsContract, operatorMetafieldsContract } from './metafields.contract';
+import { oauthContract } from './oauth.contract';
 import { operatorContract } from './operator.contract';
 import { productsContract } from './products.contract';
 import { shopContract } from './shop.contract';
@@ -11,4 +12,6 @@ export const adminContract = { ...productsContract, ...shopContract, ...metafiel
 export const contract = {
   admin: adminContract,
   operator: { ...operatorContract, ...operatorMetafieldDefinitionsContract, ...operatorMetafieldsContract },
+  /** decisions §5.2: the signed token calls of custom and public apps. */
+  oauth: oauthContract,
 };
