@@ -13,7 +13,7 @@ import { HttpMetrics } from './http/metrics';
 import { createRateLimiter } from './http/rate-limiter';
 import { answerClientError, answerFrameworkError } from './http/transport-errors';
 import { installMerchantFormParser } from './merchant/merchant-forms';
-import { installOAuthHttp } from './oauth/oauth-raw-body';
+import { installOAuthHttp } from './oauth/oauth-http';
 
 export interface Platform {
   app: NestFastifyApplication;

@@ -1,6 +1,6 @@
 import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { SCOPE_WORDS } from '@platform/domain';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MerchantPageFilter } from '../merchant/merchant-errors.filter';
 import { html, layout, sendPage, signInNeededPage } from '../merchant/merchant-page';
 import { MerchantSessionsService } from '../merchant/merchant-sessions.service';
@@ -36,19 +36,6 @@ export class OAuthPagesController {
     const location = await this.grants.decide(request, session, store, request.body as Record<string, string> | undefined);
     void reply.code(303).headers({ location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).send();
   }
-
-  /** `/admin/oauth-web/#/oauth/authorize?...`: the query is in the fragment, which only the browser sees. */
-  @Get('/admin/oauth-web')
-  oauthWeb(@Res() reply: FastifyReply) {
-    const page = layout({
-      title: 'Continuing to the app installation',
-      body: html`<section class="card"><h1>Continuing to the app installation…</h1>
-<p id="oauth-web-note" class="muted">If nothing happens, this browser runs no scripts: open the app's installation link again in a browser that does.</p>
-</section>
-<script src="/admin/assets/oauth-web.js"></script>`,
-    });
-    return sendPage(reply, 200, page, { scripts: true });
-  }
 }
 
 function consentPage(asked: AuthorizeRequest, consentToken: string, sessionFormToken: string) {
@@ -72,4 +59,22 @@ function consentPage(asked: AuthorizeRequest, consentToken: string, sessionFormT
 </form>
 </section>`,
   });
+}
+
+/**
+ * `/admin/oauth-web/#/oauth/authorize?...` (decisions §5.2): the query is in the fragment, which only
+ * the browser sees; the page's script reads it and continues to the consent page. Served at both
+ * spellings of the path, so registered on Fastify directly (Nest drops a trailing slash).
+ */
+export function registerOAuthWebPage(fastify: FastifyInstance): void {
+  const page = layout({
+    title: 'Continuing to the app installation',
+    body: html`<section class="card"><h1>Continuing to the app installation…</h1>
+<p id="oauth-web-note" class="muted">If nothing happens, this browser runs no scripts: open the app's installation link again in a browser that does.</p>
+</section>
+<script src="/admin/assets/oauth-web.js"></script>`,
+  });
+  for (const url of ['/admin/oauth-web', '/admin/oauth-web/']) {
+    fastify.get(url, (_request, reply) => sendPage(reply, 200, page, { scripts: true }));
+  }
 }

@@ -17,7 +17,7 @@ import type { Config } from '../config';
 import { InjectConfig } from '../db/db.module';
 import { StoresService, type StoreRecord } from '../stores/stores.service';
 import { OAuthRepository } from './oauth.repository';
-import { rawBodyOf } from './oauth-raw-body';
+import { rawBodyOf } from './oauth-http';
 
 export interface IssuedToken {
   accessToken: string;

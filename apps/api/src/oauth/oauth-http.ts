@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { MAX_BODY_BYTES } from '../http/conventions';
 import { envelopeOf } from './oauth-envelope.filter';
+import { registerOAuthWebPage } from './oauth-pages.controller';
 
 /** The token calls, whose `sign` covers the exact body bytes (decisions §5.2). */
 export const OAUTH_TOKEN_PATH = '/admin/oauth/token/';
@@ -14,11 +15,13 @@ export function rawBodyOf(request: FastifyRequest): Uint8Array {
 }
 
 /**
- * What the token calls need from Fastify: their raw body bytes, and refusals raised before their
- * handler (malformed JSON, 413, an unknown /admin/oauth/token/ path) in their envelope too.
+ * What OAuth needs from Fastify itself: the token calls' raw body bytes, their refusals raised
+ * before their handler (malformed JSON, 413, an unknown /admin/oauth/token/ path) in their envelope
+ * too, and the fragment page at both spellings of its path.
  */
 export function installOAuthHttp(fastify: FastifyInstance): void {
   installOAuthRawBody(fastify);
+  registerOAuthWebPage(fastify);
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (!request.url.startsWith(OAUTH_TOKEN_PATH) || reply.statusCode < 400 || typeof payload !== 'string') return done(null, payload);
     let parsed: unknown;
