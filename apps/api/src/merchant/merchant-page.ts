@@ -81,8 +81,9 @@ export interface SendOptions {
 
 /**
  * Security headers of every merchant page: a strict CSP (nothing but the API's own style sheet and
- * scripts), no framing (X-Frame-Options DENY and frame-ancestors 'none'), no sniffing, no referrer
- * (sign-in links and consent URLs never leak to another site), never cached.
+ * scripts), no framing (X-Frame-Options DENY and frame-ancestors 'none'), no sniffing, never cached.
+ * Referrer-Policy same-origin: consent URLs never leak to another site, while the page's own form
+ * posts keep their real Origin header (with no-referrer, Chromium sends `Origin: null`).
  */
 export function pageHeaders(options: SendOptions = {}): Record<string, string> {
   const formAction = ["'self'", ...(options.formTargets ?? [])].join(' ');
@@ -100,7 +101,7 @@ export function pageHeaders(options: SendOptions = {}): Record<string, string> {
     'content-security-policy': csp,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
     ...options.headers,
   };

@@ -33,7 +33,7 @@ export class MerchantController {
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('token') token: unknown) {
     const store = await this.sessions.storeOfHost(request);
     await this.sessions.signIn(request, reply, store, token);
-    void reply.code(303).header('location', '/admin').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send();
+    void reply.code(303).header('location', '/admin').header('cache-control', 'no-store').header('referrer-policy', 'same-origin').send();
   }
 
   @Get('/admin')

@@ -34,7 +34,7 @@ export class OAuthPagesController {
     if (!session) return sendPage(reply, 401, signInNeededPage(store, '/admin'));
     this.sessions.checkOrigin(request);
     const location = await this.grants.decide(request, session, store, request.body as Record<string, string> | undefined);
-    void reply.code(303).headers({ location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).send();
+    void reply.code(303).headers({ location, 'cache-control': 'no-store', 'referrer-policy': 'same-origin' }).send();
   }
 }
 
@@ -49,7 +49,7 @@ function consentPage(asked: AuthorizeRequest, consentToken: string, sessionFormT
 <h1>Install ${app.name}?</h1>
 <p><strong>${app.name}</strong> (${app.kind === 'custom' ? 'a custom app made for this store' : 'a public app'}) asks for access to <strong>${store.name}</strong>. If you approve, it will be able to:</p>
 <ul class="scopes">${scopes.map((scope) => html`<li>${SCOPE_WORDS[scope]}<span class="name">${scope}</span></li>`)}</ul>
-<p class="muted">Then you go back to ${destination}. You can remove the app at any time.</p>
+<p class="muted">Then you go back to ${destination}.</p>
 <form method="post" action="/admin/oauth/authorize">
 <input type="hidden" name="consent_token" value="${consentToken}">
 <div class="actions">

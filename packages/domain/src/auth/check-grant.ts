@@ -61,5 +61,5 @@ export const SCOPE_WORDS: Readonly<Record<Scope, string>> = {
   write_fulfillments: 'See and change your fulfillment orders',
   read_metafields: 'See the extra fields (metafields) of your store',
   write_metafields: 'See and change the extra fields (metafields) of your store',
-  read_store_information: 'See your store information (name, address, currency, time zone)',
+  read_store_information: 'See your store information (name, e-mail, currency, time zone)',
 };
