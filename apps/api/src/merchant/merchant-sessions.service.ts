@@ -15,6 +15,12 @@ export const SIGN_IN_LINK_MINUTES = 10;
 export const SESSION_HOURS = 8;
 export const SESSION_COOKIE = 'platform_admin_session';
 
+/** The scheme and port links are built with: a request's (`request.protocol`, `request.port`). */
+export interface LinkBase {
+  protocol: string;
+  port: number | null;
+}
+
 export interface MerchantSession extends SessionRow {
   /** The token of the session's forms that need no one-time token (sign-out). */
   formToken: string;
@@ -31,20 +37,22 @@ export class MerchantSessionsService {
   ) {}
 
   /** The origin of a store's own host, in the scheme and port the request came with (decisions §1.4). */
-  storeOrigin(request: FastifyRequest, handle: string): string {
-    const port = request.port;
-    const scheme = request.protocol;
-    const defaultPort = scheme === 'https' ? 443 : 80;
-    return `${scheme}://${this.stores.domainOf(handle)}${port && port !== defaultPort ? `:${port}` : ''}`;
+  storeOrigin(via: LinkBase, handle: string): string {
+    const { protocol, port } = via;
+    const defaultPort = protocol === 'https' ? 443 : 80;
+    return `${protocol}://${this.stores.domainOf(handle)}${port && port !== defaultPort ? `:${port}` : ''}`;
   }
 
-  /** The operator's one-time sign-in link (`POST /platform/v1/stores/{handle}/admin_sessions`). */
-  async createSignInLink(request: FastifyRequest, handle: string): Promise<{ url: string }> {
+  /**
+   * The operator's one-time sign-in link (`POST /platform/v1/stores/{handle}/admin_sessions`, and
+   * the start command's line for the demo store), on the store's host in the caller's scheme and port.
+   */
+  async createSignInLink(via: LinkBase, handle: string): Promise<{ url: string }> {
     const store = await this.stores.get(handle);
     const token = newSecret();
     const now = this.clock.now();
     await this.repository.createLink(store.id, hashToken(token), new Date(now.getTime() + SIGN_IN_LINK_MINUTES * 60_000), now);
-    return { url: `${this.storeOrigin(request, store.handle)}/admin/sign-in?token=${token}` };
+    return { url: `${this.storeOrigin(via, store.handle)}/admin/sign-in?token=${token}` };
   }
 
   /** The store whose host the request names; merchant pages exist only there. */
