@@ -62,6 +62,12 @@ describe('merchant sessions (decisions §10)', () => {
     expect(again.headers.get('set-cookie')).toBeNull();
   });
 
+  it('opens one session when one link is opened twice at once', async () => {
+    const url = new URL((await op().call('/stores/alpha/admin_sessions', { method: 'POST' })).body.url);
+    const answers = await Promise.all([1, 2].map(() => call(`${t.origin}${url.pathname}${url.search}`, { headers: { host: url.host } })));
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 401]);
+  });
+
   it('refuses a link after 10 minutes, and on another store host', async () => {
     const late = new URL((await op().call('/stores/alpha/admin_sessions', { method: 'POST' })).body.url);
     const foreign = new URL((await op().call('/stores/alpha/admin_sessions', { method: 'POST' })).body.url);
@@ -212,6 +218,9 @@ describe('POST /admin/oauth/authorize: Approve, Decline, CSRF (decisions §5.2)'
     );
     expect((await postConsent(t, 'alpha', cookie, { consent_token: token, decision: 'approve' }, { origin: `http://${storeHost(t, 'alpha')}` })).status).toBe(303);
     expectPage(await postConsent(t, 'alpha', cookie, { consent_token: token, decision: 'approve' }), 403, /already used/);
+    const raced = consentTokenOf((await authorize('alpha', app, cookie)).text);
+    const both = await Promise.all([1, 2].map(() => postConsent(t, 'alpha', cookie, { consent_token: raced, decision: 'approve' })));
+    expect(both.map((a) => a.status).sort()).toEqual([303, 403]);
     const stale = consentTokenOf((await authorize('alpha', app, cookie)).text);
     await op().advanceClock(10 * 60 + 1);
     expectPage(await postConsent(t, 'alpha', cookie, { consent_token: stale, decision: 'approve' }), 403, /older than 10 minutes/);

@@ -98,6 +98,14 @@ describe('POST /admin/oauth/token/create (decisions §5.2)', () => {
     expectRefusal(await tokenCall(t, 'create', app, { body: { code: late }, nowMs: await serviceNow(t) }), 400, 'INVALID_GRANT', /expired/);
   });
 
+  it('gives one token for one code when two exchanges race', async () => {
+    const app = await createOAuthApp(t, 'public');
+    const c = await code('alpha', app);
+    const now = await serviceNow(t);
+    const answers = await Promise.all([1, 2, 3].map(() => tokenCall(t, 'create', app, { body: { code: c }, nowMs: now })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+  });
+
   it('answers a body that is not the contract in the envelope too', async () => {
     const app = await createOAuthApp(t, 'public');
     const now = await serviceNow(t);
