@@ -51,7 +51,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   registerDocsRoutes(fastify);
   // Merchant form posts and the raw bytes the OAuth token calls are signed over (docs/oauth.md).
   installMerchantFormParser(fastify);
-  installOAuthHttp(fastify);
+  installOAuthHttp(fastify, clock);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter }), adapter, {
     bodyParser: false,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { MAX_BODY_BYTES } from '../http/conventions';
+import { ADMIN_PREFIX, MAX_BODY_BYTES } from '../http/conventions';
 import { envelopeOf } from './oauth-envelope.filter';
 import { registerOAuthWebPage } from './oauth-pages.controller';
 
@@ -17,11 +17,16 @@ export function rawBodyOf(request: FastifyRequest): Uint8Array {
 /**
  * What OAuth needs from Fastify itself: the token calls' raw body bytes, their refusals raised
  * before their handler (malformed JSON, 413, an unknown /admin/oauth/token/ path) in their envelope
- * too, and the fragment page at both spellings of its path.
+ * too, the fragment page at both spellings of its path, and the shared clock read before them.
  */
-export function installOAuthHttp(fastify: FastifyInstance): void {
+export function installOAuthHttp(fastify: FastifyInstance, clock: { sync(): Promise<void> }): void {
   installOAuthRawBody(fastify);
   registerOAuthWebPage(fastify);
+  // decisions §10: every process reads the one shared (manual) clock before a time rule, as the
+  // Admin and operator APIs do: codes, sessions, links and token lifetimes are all times.
+  fastify.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/admin/') && !request.url.startsWith(ADMIN_PREFIX)) await clock.sync();
+  });
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (!request.url.startsWith(OAUTH_TOKEN_PATH) || reply.statusCode < 400 || typeof payload !== 'string') return done(null, payload);
     let parsed: unknown;
