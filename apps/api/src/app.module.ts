@@ -8,6 +8,7 @@ import { metafieldDefinitionsFeature } from './metafield-definitions/metafield-d
 import { metafieldsFeature } from './metafields/metafields.feature';
 import { webhooksFeature } from './webhooks/webhooks.feature';
 import { resourceFeedbackFeature } from './resource-feedback/resource-feedback.feature';
+import { oauthFeature } from './oauth/oauth.feature';
 import { HealthController } from './health/health.controller';
 import { AccessGuard, AccessService } from './http/access.guard';
 import { ErrorsFilter } from './http/errors.filter';
@@ -36,6 +37,7 @@ export class AppModule {
         ...metafieldsFeature.controllers,
         ...webhooksFeature.controllers,
         ...resourceFeedbackFeature.controllers,
+        ...oauthFeature.controllers,
       ],
       providers: [
         AuthRepository,
@@ -52,6 +54,7 @@ export class AppModule {
         ...metafieldsFeature.providers,
         ...webhooksFeature.providers,
         ...resourceFeedbackFeature.providers,
+        ...oauthFeature.providers,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorsFilter },
       ],

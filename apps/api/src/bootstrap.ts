@@ -13,6 +13,8 @@ import { installHttpConventions, MAX_BODY_BYTES, rewriteRequestTarget, type Acce
 import { HttpMetrics } from './http/metrics';
 import { createRateLimiter } from './http/rate-limiter';
 import { answerClientError, answerFrameworkError } from './http/transport-errors';
+import { installMerchantFormParser } from './merchant/merchant-forms';
+import { installOAuthHttp } from './oauth/oauth-http';
 
 export interface Platform {
   app: NestFastifyApplication;
@@ -58,6 +60,9 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const access: { check?: AccessCheck } = {};
   installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics, access });
   registerDocsRoutes(fastify);
+  // Merchant form posts and the raw bytes the OAuth token calls are signed over (docs/oauth.md).
+  installMerchantFormParser(fastify);
+  installOAuthHttp(fastify, clock);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter }), adapter, {
     bodyParser: false,

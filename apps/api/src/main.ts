@@ -3,6 +3,7 @@ import { migrate, redactUrl } from '@platform/db';
 import { latestStableVersion } from '@platform/domain';
 import { createPlatform } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
+import { MerchantSessionsService } from './merchant/merchant-sessions.service';
 import { DEMO_HANDLE, seedDemo } from './seed/demo-seed';
 
 function readConfig(): Config {
@@ -39,6 +40,9 @@ async function main(): Promise<void> {
     `  Operator token:  ${config.showOperatorToken ? config.operatorToken : 'from PLATFORM_OPERATOR_TOKEN (not shown)'}`,
   ];
   if (seed) {
+    // decisions §10: the start command prints a one-time sign-in link to the demo store's merchant pages.
+    const signIn = await platform.app.get(MerchantSessionsService).createSignInLink({ protocol: 'http', port }, DEMO_HANDLE);
+    lines.push(`  Merchant admin:  ${signIn.url}   (one-time sign-in link, 10 minutes)`);
     if (seed.token && seed.tokenValid) {
       lines.push(
         `  Demo token:      ${seed.token}`,

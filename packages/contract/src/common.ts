@@ -60,3 +60,5 @@ export type StoreStatus = z.infer<typeof ZStoreStatus>;
 /** `orScopes`: alternatives to `scope`, any one of them suffices (webhook routes: the route's own rules check the topic's scope). */
 export type AdminRouteMetadata = { auth: 'app'; scope: Scope; alsoScopes?: readonly Scope[]; orScopes?: readonly Scope[]; paginated?: true };
 export type OperatorRouteMetadata = { auth: 'operator' };
+/** decisions §5.2: the OAuth token calls, signed with the app secret (headers appkey, timestamp, sign). */
+export type OAuthRouteMetadata = { auth: 'signed' };

@@ -1,5 +1,6 @@
 import { metafieldDefinitionsContract, operatorMetafieldDefinitionsContract } from './metafield-definitions.contract';
 import { metafieldsContract, operatorMetafieldsContract } from './metafields.contract';
+import { oauthContract } from './oauth.contract';
 import { operatorContract } from './operator.contract';
 import { productsContract } from './products.contract';
 import { operatorResourceFeedbackContract, resourceFeedbackContract } from './resource-feedback.contract';
@@ -13,4 +14,6 @@ export const adminContract = { ...productsContract, ...shopContract, ...metafiel
 export const contract = {
   admin: adminContract,
   operator: { ...operatorContract, ...operatorMetafieldDefinitionsContract, ...operatorMetafieldsContract, ...operatorWebhooksContract, ...operatorResourceFeedbackContract },
+  /** decisions §5.2: the signed token calls of custom and public apps. */
+  oauth: oauthContract,
 };

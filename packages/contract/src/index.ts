@@ -2,6 +2,7 @@ export * from './common';
 export * from './products.contract';
 export * from './shop.contract';
 export * from './operator.contract';
+export * from './oauth.contract';
 export * from './metafield-definitions.contract';
 export * from './metafields.contract';
 export * from './webhooks.contract';

@@ -22,7 +22,7 @@ type Document = {
 const document = generateOpenApiDocument() as Document;
 const listProducts = document.paths['/admin/openapi/{version}/products/products.json']?.['get'];
 
-const routes = [...Object.entries(contract.admin), ...Object.entries(contract.operator)].map(([key, route]) => ({
+const routes = [...Object.entries(contract.admin), ...Object.entries(contract.operator), ...Object.entries(contract.oauth)].map(([key, route]) => ({
   key,
   method: route.method.toLowerCase(),
   path: route.path.replace(/:(\w+)/g, '{$1}'),
@@ -95,6 +95,20 @@ describe(generateOpenApiDocument.name, () => {
       expect(listProducts?.responses[status]?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorBody' });
     }
     expect(listProducts?.responses['402']?.description).toMatch(/frozen/);
+  });
+
+  it('declares the OAuth token calls with their signing headers and their own envelope (decisions §5.2)', () => {
+    for (const action of ['create', 'refresh', 'cancel']) {
+      const op = document.paths[`/admin/oauth/token/${action}`]?.['post'];
+      const headers = (op?.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+      expect(headers.sort()).toEqual(['appkey', 'sign', 'timestamp']);
+      expect(op?.security).toEqual([]);
+      const error = op?.responses['401']?.content?.['application/json'].schema;
+      expect(Object.keys(error?.properties ?? {})).toEqual(['code', 'i18nCode', 'message', 'data']);
+    }
+    const created = document.paths['/admin/oauth/token/create']?.['post']?.responses['200']?.content?.['application/json'].schema;
+    expect(Object.keys(created?.properties ?? {})).toEqual(['code', 'i18nCode', 'message', 'data']);
+    expect(Object.keys(created?.properties?.['data']?.properties ?? {})).toEqual(['accessToken', 'expireTime', 'scope']);
   });
 
   it('documents the version path parameter', () => {

@@ -1,6 +1,6 @@
 import type { AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
-import type { AdminRouteMetadata, OperatorRouteMetadata } from './common';
+import type { AdminRouteMetadata, OAuthRouteMetadata, OperatorRouteMetadata } from './common';
 import { contract } from './contract';
 
 type Operation = Parameters<NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>['operationMapper']>>[0];
@@ -35,8 +35,10 @@ const HEADERS = {
   },
 };
 
-function metadataOf(route: AppRoute): Partial<AdminRouteMetadata> | Partial<OperatorRouteMetadata> {
-  return (route.metadata ?? {}) as Partial<AdminRouteMetadata> | Partial<OperatorRouteMetadata>;
+type Metadata = Partial<AdminRouteMetadata> | Partial<OperatorRouteMetadata> | Partial<OAuthRouteMetadata>;
+
+function metadataOf(route: AppRoute): Metadata {
+  return (route.metadata ?? {}) as Metadata;
 }
 
 /**
@@ -47,6 +49,8 @@ function metadataOf(route: AppRoute): Partial<AdminRouteMetadata> | Partial<Oper
 function describeOperation(operation: Operation, route: AppRoute, errorBody: { schema?: Json }): Operation {
   const metadata = metadataOf(route);
   const admin = metadata.auth === 'app';
+  // decisions §5.2: the token calls answer in their own envelope and are signed, not bearer calls.
+  const signed = metadata.auth === 'signed';
   const orScopes = 'orScopes' in metadata && metadata.orScopes ? metadata.orScopes : [];
   const scope = 'scope' in metadata && metadata.scope ? [metadata.scope, ...orScopes].map((s) => `\`${s}\``).join(' or ') : undefined;
   const paginated = 'paginated' in metadata && metadata.paginated === true;
@@ -74,7 +78,7 @@ function describeOperation(operation: Operation, route: AppRoute, errorBody: { s
     // ts-rest names a response by its status unless its schema has a description.
     const description = raw['description'] === status ? (SUCCESS[code] ?? status) : raw['description'];
     let response: Json = { ...raw, description, headers };
-    if (code >= 400) {
+    if (code >= 400 && !signed) {
       const content = raw['content'] as { 'application/json'?: { schema?: Json } } | undefined;
       const schema = content?.['application/json']?.schema;
       if (schema && !errorBody.schema) {
@@ -90,7 +94,7 @@ function describeOperation(operation: Operation, route: AppRoute, errorBody: { s
     ...operation,
     ...(scope ? { description: [operation.description, `Required access scope: ${scope} (decisions §5.5).`].filter(Boolean).join('\n\n') } : {}),
     parameters,
-    security: admin ? [{ accessToken: [] }] : [{ operatorToken: [] }],
+    security: signed ? [] : admin ? [{ accessToken: [] }] : [{ operatorToken: [] }],
     responses,
   };
 }
@@ -107,13 +111,19 @@ export function generateOpenApiDocument(opts: { serverUrl?: string } = {}): obje
         description:
           'Admin API paths are /admin/openapi/{version}/... and are called with an app access token; ' +
           'operator paths (/platform/v1/...) with the operator token. JSON bodies are sent with ' +
-          '`Content-Type: application/json; charset=utf-8`. Every failure answers `{"errors": "<message>"}`. ' +
+          '`Content-Type: application/json; charset=utf-8`. Every failure answers `{"errors": "<message>"}` (the OAuth token calls answer in their own envelope). ' +
           'Times are ISO 8601 with the offset of the store\'s iana_timezone.',
       },
       ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
       tags: [
         { name: 'admin', description: 'Store data for apps, with an access token (Authorization: Bearer <ACCESS_TOKEN>).' },
         { name: 'operator', description: 'Platform team and merchant admin actions (decisions §10).' },
+        {
+          name: 'oauth',
+          description:
+            'Token calls of custom and public apps (decisions §5.2), signed with the headers appkey, timestamp and sign; ' +
+            'they answer {"code","i18nCode","message","data"}.',
+        },
       ],
       components: {
         securitySchemes: {

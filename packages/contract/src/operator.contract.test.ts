@@ -12,6 +12,7 @@ describe('operator routes (decisions §10)', () => {
       'updateStore PATCH /platform/v1/stores/:handle',
       'createApp POST /platform/v1/apps',
       'installApp POST /platform/v1/stores/:handle/apps/:appId/install',
+      'createAdminSession POST /platform/v1/stores/:handle/admin_sessions',
       'refreshAppToken POST /platform/v1/stores/:handle/apps/:appId/token/refresh',
       'deleteApp DELETE /platform/v1/stores/:handle/apps/:appId',
       'createProducts POST /platform/v1/stores/:handle/products',

@@ -68,7 +68,10 @@ export const ZAppCreate = z.object({
   kind: ZAppKind,
   scopes: z.array(z.string()).describe('Scopes of decisions §5.5.'),
   redirect_urls: z.array(z.string()).optional(),
-  store_handle: z.string().optional().describe('Required for a private app: the store it belongs to.'),
+  store_handle: z
+    .string()
+    .optional()
+    .describe('Required for a private app: the store it belongs to. A custom app may name its one store; otherwise its first approval binds it.'),
 });
 export type AppCreate = z.infer<typeof ZAppCreate>;
 
@@ -137,6 +140,13 @@ export const operatorContract = c.router(
       body: z.object({ scopes: z.array(z.string()) }),
       responses: { 201: z.object({ code: z.string() }) },
       summary: "The merchant's approval without the browser: an OAuth code for a custom or public app",
+    },
+    createAdminSession: {
+      method: 'POST',
+      path: '/stores/:handle/admin_sessions',
+      body: c.noBody(),
+      responses: { 201: z.object({ url: z.string().describe("Open in a browser: signs in to the store's merchant pages.") }) },
+      summary: "A one-time sign-in link to the store's merchant pages (10 minutes, single use)",
     },
     refreshAppToken: {
       method: 'POST',

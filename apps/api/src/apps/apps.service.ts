@@ -9,11 +9,11 @@ import {
   parseScopeList,
   tokenExpiresAt,
   type AppKind,
-  type Scope,
 } from '@platform/domain';
 import { randomBytes } from 'node:crypto';
 import { ClockService } from '../clock/clock.service';
 import { InjectDb } from '../db/db.module';
+import { OAuthGrantsService } from '../oauth/oauth-grants.service';
 import { StoresService } from '../stores/stores.service';
 
 /** decisions §5.1: opaque, URL-safe, 32 random bytes; only the SHA-256 is stored. */
@@ -46,6 +46,7 @@ export class AppsService {
     @InjectDb() private readonly db: Db,
     private readonly clock: ClockService,
     private readonly stores: StoresService,
+    private readonly grants: OAuthGrantsService,
   ) {}
 
   async create(input: AppCreate, fixedToken?: string) {
@@ -60,8 +61,13 @@ export class AppsService {
     if (input.kind === 'private' && !input.store_handle) {
       issues.push({ field: 'store_handle', message: "can't be blank for a private app" });
     }
+    if (input.kind === 'public' && input.store_handle) {
+      issues.push({ field: 'store_handle', message: 'must be absent for a public app, which installs on many stores' });
+    }
     if (issues.length > 0 || !scopes.ok) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
-    const store = input.kind === 'private' && input.store_handle ? await this.stores.get(input.store_handle) : undefined;
+    // A custom app may name its one store up front; otherwise its first approval binds it (docs/decisions.md).
+    const store = input.kind !== 'public' && input.store_handle ? await this.stores.get(input.store_handle) : undefined;
+    const privateStore = input.kind === 'private' ? store : undefined;
     const now = this.clock.now();
     const scopeText = scopes.value.join(',');
     const token = fixedToken ?? newSecret();
@@ -80,9 +86,9 @@ export class AppsService {
           updatedAt: now,
         },
       });
-      if (store) {
+      if (privateStore) {
         const installation = await tx.installation.create({
-          data: { storeId: store.id, appId: app.id, scopes: scopeText, createdAt: now, updatedAt: now },
+          data: { storeId: privateStore.id, appId: app.id, scopes: scopeText, createdAt: now, updatedAt: now },
         });
         await tx.accessToken.create({
           data: { installationId: installation.id, tokenHash: hashToken(token), expiresAt, createdAt: now },
@@ -91,7 +97,7 @@ export class AppsService {
       return app;
     });
     const body = { app: this.toOperator(app, store?.handle ?? null, store?.ianaTimezone ?? 'UTC') };
-    return store ? { ...body, access_token: token, expires_at: formatInZone(expiresAt, store.ianaTimezone) } : body;
+    return privateStore ? { ...body, access_token: token, expires_at: formatInZone(expiresAt, privateStore.ianaTimezone) } : body;
   }
 
   /** decisions §5.4: a merchant refresh; the previous token stays valid 5 more minutes. */
@@ -129,34 +135,23 @@ export class AppsService {
         where: { storeId: installation.storeId, appId: app.id, status: 'pending' },
         data: { status: 'failed', lastError: 'app uninstalled', leaseOwner: null, leaseUntil: null, updatedAt: this.clock.now() },
       });
+      // Codes and consent forms not yet used would install the app again: they go too (decisions §5.3).
+      await tx.oAuthCode.deleteMany({ where: { storeId: installation.storeId, appId: app.id, usedAt: null } });
+      await tx.oAuthConsent.deleteMany({ where: { storeId: installation.storeId, appId: app.id, usedAt: null } });
       if (app.kind === 'private') await tx.app.delete({ where: { id: app.id } });
     });
   }
 
-  /** The merchant's approval without the browser (decisions §10): a single-use code, 10 minutes. */
+  /**
+   * The merchant's approval without the browser (decisions §10): the same code the consent page
+   * gives (10 minutes, single use, bound to app, store and scopes). A custom app already bound to
+   * another store is refused with 422 (docs/decisions.md).
+   */
   async install(handle: string, appId: bigint, requested: string[]) {
     const store = await this.stores.get(handle);
     const app = await this.db.prisma.app.findUnique({ where: { id: appId } });
     if (!app || app.kind === 'private') throw new DomainError('NOT_FOUND', 'App not found');
-    const scopes = parseScopeList(requested);
-    if (!scopes.ok) throw new DomainError('VALIDATION_FAILED', `scopes: ${scopes.message}`);
-    if (scopes.value.length === 0) throw new DomainError('VALIDATION_FAILED', 'scopes: must name at least one scope');
-    const allowed = new Set(app.scopes.split(','));
-    const extra = scopes.value.filter((s: Scope) => !allowed.has(s));
-    if (extra.length > 0) throw new DomainError('VALIDATION_FAILED', `scopes: ${extra.join(', ')} not requested by the app`);
-    const code = newSecret(24);
-    const now = this.clock.now();
-    await this.db.prisma.oAuthCode.create({
-      data: {
-        codeHash: hashToken(code),
-        storeId: store.id,
-        appId: app.id,
-        scopes: scopes.value.join(','),
-        expiresAt: new Date(now.getTime() + 10 * 60_000),
-        createdAt: now,
-      },
-    });
-    return { code };
+    return this.grants.issueCode(store, app, requested, 'scopes');
   }
 
   private async installation(handle: string, appId: bigint) {

@@ -92,6 +92,14 @@ export function canonicalUrl(url: string): string {
   return query === -1 ? canonical : canonical + url.slice(query);
 }
 
+/** Query parameters that carry a secret (a one-time sign-in link's token, an OAuth code). */
+const SECRET_PARAMS = /([?&](?:token|code)=)[^&#]*/gi;
+
+/** The URL as a log line may hold it: secrets in the query replaced by `***`. */
+export function redactQuerySecrets(url: string): string {
+  return url.includes('?') ? url.replace(SECRET_PARAMS, '$1***') : url;
+}
+
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify({ errors: message }));
 }
@@ -225,7 +233,7 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     // pino's isLevelEnabled: the line's object is not even built when info is off.
     if ((request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? true) {
       request.log.info(
-        { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        { method: request.method, url: redactQuerySecrets(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
         'request completed',
       );
     }

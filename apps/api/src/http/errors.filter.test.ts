@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactQuerySecrets } from './conventions';
 import { describe, expect, it } from 'vitest';
 import { boundedMessage, formatZodError } from './errors.filter';
 
@@ -26,5 +27,13 @@ describe(boundedMessage.name, () => {
     expect(cut.length).toBeLessThanOrEqual(16_384);
     expect(cut.endsWith('…')).toBe(true);
     expect(cut).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+});
+
+describe('redactQuerySecrets', () => {
+  it('keeps a one-time sign-in token and an OAuth code out of the request log line', () => {
+    expect(redactQuerySecrets('/admin/sign-in?token=abc123')).toBe('/admin/sign-in?token=***');
+    expect(redactQuerySecrets('/cb?appkey=k&code=xyz&handle=demo')).toBe('/cb?appkey=k&code=***&handle=demo');
+    expect(redactQuerySecrets('/admin/openapi/v20260901/products/products.json?limit=5')).toBe('/admin/openapi/v20260901/products/products.json?limit=5');
   });
 });

@@ -1,9 +1,11 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Req } from '@nestjs/common';
 import { operatorContract } from '@platform/contract';
 import { DomainError, parseIsoInstant } from '@platform/domain';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
+import type { FastifyRequest } from 'fastify';
 import { AppsService } from '../apps/apps.service';
 import { ClockService } from '../clock/clock.service';
+import { MerchantSessionsService } from '../merchant/merchant-sessions.service';
 import { ProductsWriteService } from '../products/products-write.service';
 import type { ProductInput } from '../products/product-document';
 import { pathId } from '../http/ids';
@@ -18,10 +20,11 @@ export class OperatorController {
     private readonly apps: AppsService,
     private readonly products: ProductsWriteService,
     private readonly clock: ClockService,
+    private readonly sessions: MerchantSessionsService,
   ) {}
 
   @TsRestHandler(operatorContract)
-  handler() {
+  handler(@Req() request: FastifyRequest) {
     return tsRestHandler(operatorContract, {
       createStore: async ({ body }) => {
         const store = await this.stores.create(body.store);
@@ -39,6 +42,10 @@ export class OperatorController {
       installApp: async ({ params, body }) => ({
         status: 201 as const,
         body: await this.apps.install(params.handle, pathId(params.appId), body.scopes),
+      }),
+      createAdminSession: async ({ params }) => ({
+        status: 201 as const,
+        body: await this.sessions.createSignInLink(request, params.handle),
       }),
       refreshAppToken: async ({ params }) => ({
         status: 200 as const,

@@ -2,3 +2,4 @@ export * from './define-scopes';
 export * from './compute-token-expiry';
 export * from './hash-token';
 export * from './resolve-host';
+export * from './check-grant';

@@ -10,8 +10,12 @@ export const ERROR_STATUS = {
   INVALID_CURSOR: 400,
   // One record alone exceeds the 8 MB response cap; the caller must ask for fewer `fields` (decisions §3.4).
   RECORD_TOO_LARGE: 400,
+  // An OAuth code that is unknown, used, expired, or of another app or store (decisions §5.2).
+  INVALID_GRANT: 400,
   // Token missing, unknown, revoked, or sent to another store's host (decisions §1.3, §4).
   UNAUTHENTICATED: 401,
+  // A token call (decisions §5.2) whose appkey, timestamp or sign does not verify.
+  INVALID_SIGNATURE: 401,
   // Token past its lifetime; a separate code so the message can say `expired` (decisions §4, §5.3).
   TOKEN_EXPIRED: 401,
   // Store frozen or its plan expired (decisions §5.6).
@@ -20,6 +24,8 @@ export const ERROR_STATUS = {
   MISSING_SCOPE: 403,
   // The definition's `access` forbids this app the action, though it may see it (decisions §8.7).
   ACCESS_DENIED: 403,
+  // A merchant form posted without its one-time token, from another origin, or a second time (CSRF, replay).
+  FORM_REFUSED: 403,
   // Unknown route or resource, or one the caller may not even see (decisions §1.1, §4).
   NOT_FOUND: 404,
   // Malformed, unreleased or non-release API version (decisions §2.3).

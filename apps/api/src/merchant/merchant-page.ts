@@ -1,0 +1,141 @@
+import type { FastifyReply } from 'fastify';
+
+/** Text made safe for HTML (element content and quoted attribute values). */
+export function escapeHtml(value: unknown): string {
+  return String(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** HTML already escaped: what `html` returns, and what it inserts without escaping again. */
+export class Html {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+/**
+ * The only way pages build markup: every interpolated value is escaped unless it is itself `Html`
+ * (or an array of them), so a store or app name can never inject markup.
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0] ?? '';
+  values.forEach((value, i) => {
+    out += render(value) + (strings[i + 1] ?? '');
+  });
+  return new Html(out);
+}
+
+function render(value: unknown): string {
+  if (value instanceof Html) return value.text;
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (value === undefined || value === null || value === false) return '';
+  return escapeHtml(value);
+}
+
+export interface PageOptions {
+  title: string;
+  /** The store the page belongs to, shown in the header. */
+  storeName?: string;
+  /** A signed-in merchant's page gets the sign-out button (it needs the session's form token). */
+  signOut?: { formToken: string };
+  body: Html;
+}
+
+/** The one layout of the merchant pages: header, main column, the shared style sheet (no script). */
+export function layout(page: PageOptions): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${page.title}${page.storeName ? html` · ${page.storeName}` : ''}</title>
+<link rel="stylesheet" href="/admin/assets/admin.css">
+</head>
+<body>
+<header class="bar">
+  <span class="brand">${page.storeName ?? 'Platform'}</span>
+  ${page.signOut
+    ? html`<form method="post" action="/admin/sign-out" class="inline"><input type="hidden" name="form_token" value="${page.signOut.formToken}"><button type="submit" class="link">Sign out</button></form>`
+    : ''}
+</header>
+<main>
+${page.body}
+</main>
+</body>
+</html>
+`;
+}
+
+export interface SendOptions {
+  /** Origins a form on the page may lead to after posting (CSP form-action follows redirects). */
+  formTargets?: readonly string[];
+  /** Scripts the page loads, by path (each served by the API itself). */
+  scripts?: boolean;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Security headers of every merchant page: a strict CSP (nothing but the API's own style sheet and
+ * scripts), no framing (X-Frame-Options DENY and frame-ancestors 'none'), no sniffing, never cached.
+ * Referrer-Policy same-origin: consent URLs never leak to another site, while the page's own form
+ * posts keep their real Origin header (with no-referrer, Chromium sends `Origin: null`).
+ */
+export function pageHeaders(options: SendOptions = {}): Record<string, string> {
+  const formAction = ["'self'", ...(options.formTargets ?? [])].join(' ');
+  const csp = [
+    "default-src 'none'",
+    "style-src 'self'",
+    `script-src ${options.scripts ? "'self'" : "'none'"}`,
+    "img-src 'self'",
+    `form-action ${formAction}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': csp,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+    'cache-control': 'no-store',
+    ...options.headers,
+  };
+}
+
+export function sendPage(reply: FastifyReply, status: number, page: Html, options: SendOptions = {}): FastifyReply {
+  return reply.code(status).headers(pageHeaders(options)).send(page.text);
+}
+
+/** A plain page with a heading and a few paragraphs: errors, notices. */
+export function noticePage(title: string, paragraphs: (string | Html)[], storeName?: string): Html {
+  return layout({
+    title,
+    storeName,
+    body: html`<section class="card"><h1>${title}</h1>${paragraphs.map((p) => html`<p>${p}</p>`)}</section>`,
+  });
+}
+
+/**
+ * What a signed-out visitor of a merchant page sees (401): how to get a sign-in link, and a way
+ * back to the page they wanted once signed in.
+ */
+export function signInNeededPage(store: { name: string; handle: string }, returnPath: string): Html {
+  return layout({
+    title: 'Sign in to continue',
+    storeName: store.name,
+    body: html`<section class="card">
+<h1>Sign in to continue</h1>
+<p>This page is for the merchant of <strong>${store.name}</strong>, and you are not signed in.</p>
+<h2>How to sign in</h2>
+<p>Ask for a one-time sign-in link for the store <code>${store.handle}</code>. The platform team makes one with
+<code>POST /platform/v1/stores/${store.handle}/admin_sessions</code>; on a development machine <code>./dev.sh start</code> prints one for the demo store.</p>
+<p>Open the link in this browser (it works once, within 10 minutes), then come back here.</p>
+<div class="actions"><a class="button primary" href="${returnPath}">I have signed in: continue</a></div>
+</section>`,
+  });
+}

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import type { App } from '@platform/db';
+import {
+  DomainError,
+  formatInZone,
+  hashToken,
+  minimalScopeString,
+  resolveHost,
+  tokenExpiresAt,
+  verifyTokenRequest,
+} from '@platform/domain';
+import type { FastifyRequest } from 'fastify';
+import { newSecret } from '../apps/apps.service';
+import { AuthService } from '../auth/auth.service';
+import { ClockService } from '../clock/clock.service';
+import type { Config } from '../config';
+import { InjectConfig } from '../db/db.module';
+import { StoresService, type StoreRecord } from '../stores/stores.service';
+import { OAuthRepository } from './oauth.repository';
+import { rawBodyOf } from './oauth-http';
+
+export interface IssuedToken {
+  accessToken: string;
+  expireTime: string;
+  scope: string;
+}
+
+/** The token calls of custom and public apps (decisions §5.2, §5.3): create, refresh, cancel. */
+@Injectable()
+export class OAuthTokensService {
+  constructor(
+    private readonly repository: OAuthRepository,
+    private readonly stores: StoresService,
+    private readonly auth: AuthService,
+    private readonly clock: ClockService,
+    @InjectConfig() private readonly config: Config,
+  ) {}
+
+  /**
+   * The calling app, from `appkey`, `timestamp` and `sign` (decisions §5.2): the timestamp within 10
+   * minutes of the service clock, the sign compared in constant time over the exact body bytes.
+   */
+  async caller(request: FastifyRequest): Promise<App> {
+    const appKey = header(request, 'appkey');
+    if (!appKey) throw new DomainError('INVALID_SIGNATURE', 'The appkey, timestamp and sign headers are required');
+    const app = await this.repository.appByKey(appKey);
+    if (!app || app.kind === 'private') throw new DomainError('INVALID_SIGNATURE', 'appkey: no custom or public app has this key');
+    const check = verifyTokenRequest({
+      secret: app.appSecret,
+      rawBody: rawBodyOf(request),
+      timestamp: header(request, 'timestamp'),
+      sign: header(request, 'sign'),
+      nowMs: this.clock.now().getTime(),
+    });
+    if (!check.ok) throw new DomainError('INVALID_SIGNATURE', check.message);
+    return app;
+  }
+
+  /** `POST /admin/oauth/token/create {"code"}`: the code names the store; on a store's host it must be that store. */
+  async create(request: FastifyRequest, app: App, code: string): Promise<IssuedToken> {
+    const row = code.length > 0 && code.length <= 200 ? await this.repository.findCode(hashToken(code)) : null;
+    const now = this.clock.now();
+    if (!row) throw new DomainError('INVALID_GRANT', 'code: unknown');
+    if (row.appId !== app.id) throw new DomainError('INVALID_GRANT', 'code: was issued to another app');
+    if (row.usedAt) throw new DomainError('INVALID_GRANT', 'code: was already used (a code is single-use)');
+    if (row.expiresAt.getTime() <= now.getTime()) throw new DomainError('INVALID_GRANT', 'code: has expired (a code lives 10 minutes)');
+    const store = await this.stores.getById(row.storeId);
+    const host = resolveHost(request.host, this.config.baseDomain);
+    if (host.kind === 'store' && host.handle !== store.handle) {
+      throw new DomainError('INVALID_GRANT', `code: was issued for another store, not '${host.handle}'`);
+    }
+    this.auth.checkStoreStatus(store);
+    const token = newSecret();
+    const expiresAt = tokenExpiresAt(app.kind as 'custom' | 'public', now);
+    const exchanged = await this.repository.exchangeCode(row, { tokenHash: hashToken(token), expiresAt }, now);
+    // Another exchange of the same code won the race.
+    if (!exchanged) throw new DomainError('INVALID_GRANT', 'code: was already used (a code is single-use)');
+    return issued(token, expiresAt, row.scopes, store);
+  }
+
+  /** `POST /admin/oauth/token/refresh`: before expiry, a new token; the old one lives 5 more minutes. */
+  async refresh(request: FastifyRequest, app: App): Promise<IssuedToken> {
+    const store = await this.storeOfHost(request);
+    const installation = await this.installationOf(store, app);
+    const now = this.clock.now();
+    const live = installation.accessTokens.some((t) => t.expiresAt.getTime() > now.getTime());
+    if (!live) {
+      throw new DomainError('TOKEN_EXPIRED', 'The access token has expired; a token is refreshed before it expires, so authorize the app again');
+    }
+    this.auth.checkStoreStatus(store);
+    const token = newSecret();
+    const expiresAt = tokenExpiresAt(app.kind as 'custom' | 'public', now);
+    await this.repository.refresh(installation.id, { tokenHash: hashToken(token), expiresAt }, now);
+    return issued(token, expiresAt, installation.scopes, store);
+  }
+
+  /**
+   * `POST /admin/oauth/token/cancel`: every token of the app on the store is invalid at once and the
+   * installation goes. Allowed whatever the store's status: giving up access is never restricted.
+   */
+  async cancel(request: FastifyRequest, app: App): Promise<void> {
+    const store = await this.storeOfHost(request);
+    await this.installationOf(store, app);
+    await this.repository.removeInstallation(store.id, app.id);
+  }
+
+  /** decisions §1.2-§1.3: refresh and cancel name their store by the Host, `{handle}.{PLATFORM_BASE_DOMAIN}`. */
+  private async storeOfHost(request: FastifyRequest): Promise<StoreRecord> {
+    const host = resolveHost(request.host, this.config.baseDomain);
+    if (host.kind !== 'store') {
+      throw new DomainError('INVALID_PARAMETER', `Send this call to the store's host, {handle}.${this.config.baseDomain}: the host names the store`);
+    }
+    return this.stores.get(host.handle);
+  }
+
+  private async installationOf(store: StoreRecord, app: App) {
+    const installation = await this.repository.installation(store.id, app.id);
+    if (!installation) throw new DomainError('NOT_FOUND', `The app is not installed on store '${store.handle}'`);
+    return installation;
+  }
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** decisions §5.2: `scope` exactly the granted scopes, without read scopes a granted write scope implies. */
+function issued(token: string, expiresAt: Date, scopes: string, store: StoreRecord): IssuedToken {
+  return {
+    accessToken: token,
+    expireTime: formatInZone(expiresAt, store.ianaTimezone),
+    scope: minimalScopeString(scopes.split(',').filter(Boolean)),
+  };
+}
