@@ -140,6 +140,9 @@ const schemaScenario = (key, name, schema, makeValue, rounds = 2) => ({
   },
 });
 
+/** The last value K wrote: M's re-check is done when it is judged. */
+let recheckLastId = 0n;
+
 const SCENARIOS = {
   A: regexScenario('rev_regex', REVIEWER, () => text('ab', 65_536), "reviewer's"),
   B: regexScenario('dfa_overflow', '(a|b)*a(a|b){195}x', () => text('ab', 65_536, 100), 'no (?i): the DFA overflows to re2js'),
@@ -156,15 +159,15 @@ const SCENARIOS = {
   ),
   I: schemaScenario(
     'wide',
-    'schema: 298 properties (the most objects a schema may hold), values of 1,600 records: bulk set 25',
-    { type: 'array', items: { type: 'object', properties: Object.fromEntries(Array.from({ length: 298 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(60) }])) } },
-    () => JSON.stringify(Array.from({ length: 1_600 }, (_, i) => ({ [`p${i % 298}`]: 'v'.repeat(40), p1: 'abc' }))),
+    'schema: 296 properties (about the most objects a schema may hold), values of 1,600 records: bulk set 25',
+    { type: 'array', items: { type: 'object', properties: Object.fromEntries(Array.from({ length: 296 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(60) }])) } },
+    () => JSON.stringify(Array.from({ length: 1_600 }, (_, i) => ({ [`p${i % 296}`]: 'v'.repeat(40), p1: 'abc' }))),
   ),
   L: schemaScenario(
     'branches',
-    'schema: 99 oneOf branches each with its properties (a costly compile at the object bound): bulk set 25',
-    { type: 'array', items: { oneOf: Array.from({ length: 99 }, (_, i) => ({ type: 'object', required: [`k${i}`], properties: { [`k${i}`]: { const: i }, v: { type: 'string', minLength: 1 } } })) } },
-    () => JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ [`k${i % 99}`]: i % 99, v: 'x' }))),
+    'schema: 55 oneOf branches each with its properties (a costly compile near the object bound): bulk set 25',
+    { type: 'array', items: { oneOf: Array.from({ length: 55 }, (_, i) => ({ type: 'object', required: [`k${i}`], properties: { [`k${i}`]: { const: i }, v: { type: 'string', minLength: 1 } } })) } },
+    () => JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ [`k${i % 55}`]: i % 55, v: 'x' }))),
   ),
   J: {
     name: "schema: 20 definitions of 1,400 patternProperties each (the reviewer's; compile time and memory), then 20 of 100 (the most patterns a schema may hold)",
@@ -187,34 +190,38 @@ const SCENARIOS = {
     },
   },
   K: {
-    name: `re-check: 200 values of 64 KB, then ${REVIEWER} added by a definition update`,
+    name: 'writes without rules, the baseline of M: 200 values of 64 KB in 8 bulk sets of 25',
     async run(ctx) {
       await define(ctx, 'recheck', 'multi_line_text_field', []);
       const requests = [];
-      let lastId = 0n;
       for (let start = 0; start < 200 && !ctx.late(); start += 25) {
         const owners = ctx.products.slice(start, start + 25);
         const [r] = await bulk(ctx, 'recheck', 'multi_line_text_field', owners.map(() => text('ab', 65_536)), 1, owners);
         requests.push(r);
-        for (const m of JSON.parse(r.text).metafields ?? []) if (BigInt(m.id) > lastId) lastId = BigInt(m.id);
+        for (const m of JSON.parse(r.text).metafields ?? []) if (BigInt(m.id) > recheckLastId) recheckLastId = BigInt(m.id);
       }
+      return { requests };
+    },
+  },
+  M: {
+    name: `re-check: the 200 values of K, after ${REVIEWER} is added by a definition update`,
+    async run(ctx) {
       const started = performance.now();
       const update = await ctx.admin('/metafield_definition.json', {
         method: 'PUT',
         body: { definition: { owner_resource: 'products', namespace: 'stress', key: 'recheck', validations: [{ name: 'regex', value: REVIEWER }] } },
       });
-      requests.push(update);
+      const requests = [update];
       if (update.status !== 200) return { requests, refused: JSON.parse(update.text).errors };
       // The re-check goes through the values in id order: it is done when the last one carries its
       // verdict (invalid under the new rule). Asked for that one value alone, so the poll stays cheap.
       let judged = 0;
       while (!ctx.late() && judged === 0) {
         await new Promise((r) => setTimeout(r, 250));
-        const r = await op(`/stores/stress/metafields?valid=false&limit=1&since_id=${lastId - 1n}`, undefined, 'GET');
+        const r = await op(`/stores/stress/metafields?valid=false&limit=1&since_id=${recheckLastId - 1n}`, undefined, 'GET');
         judged = JSON.parse(r.text).metafields.length;
       }
-      judged = judged === 1 ? 200 : 0;
-      return { requests, recheck: { judged, ms: performance.now() - started } };
+      return { requests, recheck: { judged: judged === 1 ? 200 : 0, ms: performance.now() - started } };
     },
   },
 };
@@ -251,7 +258,7 @@ try {
     if (ONLY && !ONLY.includes(letter)) continue;
     if (apiExited) throw new Error('the API process exited');
     const deadline = performance.now() + SCENARIO_MAX_MS;
-    const ctx = { admin, products: letter === 'K' ? products : products.slice(0, 25), late: () => performance.now() > deadline };
+    const ctx = { admin, products: letter === 'K' || letter === 'M' ? products : products.slice(0, 25), late: () => performance.now() > deadline };
     // prom-client resets its event-loop delay histogram on every scrape: this one starts the window.
     await fetch(`${origin}/metrics`).then((r) => r.text()).catch(() => '');
     poller.send({ type: 'start' });
@@ -310,7 +317,7 @@ const lines = [
   '',
   '| Scenario | Load: answers | /healthz polls | p50 | p99 | max | Event-loop delay max | Heap after |',
   '|---|---|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.letter}. ${r.name} | ${what(r)} | ${r.polls} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.lag)} | ${Number.isFinite(r.heap) ? `${(r.heap / 1e6).toFixed(0)} MB` : 'n/a'} |`),
+  ...rows.map((r) => `| ${r.letter}. ${r.name.replace(/\|/g, '\\|')} | ${what(r)} | ${r.polls} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.lag)} | ${Number.isFinite(r.heap) ? `${(r.heap / 1e6).toFixed(0)} MB` : 'n/a'} |`),
 ];
 const table = lines.join('\n');
 console.log(`\n${table}\n`);
@@ -325,5 +332,5 @@ if (!process.env.STRESS_ROOT && !ONLY) {
     console.log('README.md stress table updated.');
   }
 }
-const worst = Math.max(...rows.map((r) => r.p99));
+const worst = Math.max(...rows.map((r) => r.p99).filter(Number.isFinite));
 console.log(`Goal (/healthz p99 under 100 ms in every scenario): ${worst < 100 ? 'met' : `not met (worst p99 ${ms(worst)})`}.`);
