@@ -22,10 +22,10 @@ import {
 export const SCHEMA_MAX_PATTERN_PROGRAM = 20_000;
 /**
  * Distinct patterns a schema may hold: each compiled pattern holds about 9 KB and more (re2js's
- * program, its DFA), and takes about 0.1 ms to compile and 0.5 ms of Ajv's code generation as a
- * patternProperties entry (1,400 of them: 15 MB and 0.8 s, issue 8).
+ * program, its DFA), and costs about 0.5 to 1 ms of compiling (re2js twice, its DFA, Ajv's code
+ * for a patternProperties entry): 1,400 of them took 15 MB and 0.8 s (issue 8), 100 up to 0.13 s.
  */
-export const SCHEMA_MAX_PATTERNS = 100;
+export const SCHEMA_MAX_PATTERNS = 50;
 
 // ---------------------------------------------------------------------------------------------
 // Where subschemas are. Keywords holding data, never schemas: nothing in them is marked (their
