@@ -31,17 +31,41 @@ export interface DefinitionRow {
 
 export type Compiled = { ok: true; validator: ValueValidator } | { ok: false; message: string };
 
-/** How many compiled validators stay in memory (least recently used go first). */
-const CACHE_SIZE = 1000;
+/** How many compiled validators stay in memory at most (least recently used go first). */
+export const VALIDATOR_CACHE_MAX_ENTRIES = 1000;
+/**
+ * The memory compiled validators may hold together, by the domain's estimate of each (its patterns'
+ * programs and DFA tables, its schema's compiled code): least recently used go first. Issue 8: 1,000
+ * entries of any size let 50 schemas of 1,400 patternProperties hold 1.5 GB. One definition holds
+ * at most the domain's DEFINITION_MAX_BYTES (8 MB), so at least eight of the largest fit.
+ */
+export const VALIDATOR_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** What a cached refusal (a definition that does not compile) holds, besides its message. */
+const REFUSAL_BYTES = 200;
+
+const bytesOf = (compiled: Compiled): number => (compiled.ok ? compiled.validator.bytes : REFUSAL_BYTES + 2 * compiled.message.length);
 
 /**
  * Compiled validators, cached per definition version (id, rulesRevision, updatedAt) so the write
  * path and the re-check never recompile regexes and schemas for every value (decisions §8.9, §8.12).
- * Writes without a definition use the type's basic check alone, cached per type.
+ * Writes without a definition use the type's basic check alone, cached per type. Bounded by count
+ * and by estimated memory.
  */
 @Injectable()
 export class MetafieldValidators {
   private readonly cache = new Map<string, Compiled>();
+  private bytes = 0;
+  /** The memory bound (a field rather than a constructor parameter: Nest injects the constructor's). */
+  maxBytes = VALIDATOR_CACHE_MAX_BYTES;
+
+  /** The estimated memory the cached validators hold (never above the bound once a call returns). */
+  get accountedBytes(): number {
+    return this.bytes;
+  }
+
+  get size(): number {
+    return this.cache.size;
+  }
 
   forDefinition(definition: DefinitionRow): Compiled {
     const key = `d:${definition.id}:${definition.rulesRevision}:${definition.updatedAt.getTime()}`;
@@ -69,8 +93,16 @@ export class MetafieldValidators {
       return hit;
     }
     const made = make();
+    const size = bytesOf(made);
+    // One larger than the whole bound (a smaller bound than a definition may hold) is used, not kept.
+    if (size > this.maxBytes) return made;
     this.cache.set(key, made);
-    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+    this.bytes += size;
+    while (this.cache.size > VALIDATOR_CACHE_MAX_ENTRIES || this.bytes > this.maxBytes) {
+      const oldest = this.cache.keys().next().value as string;
+      this.bytes -= bytesOf(this.cache.get(oldest)!);
+      this.cache.delete(oldest);
+    }
     return made;
   }
 }

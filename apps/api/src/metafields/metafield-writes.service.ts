@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { checkMetaobjectReferences, DomainError, formatIssues, makeIssue, type Issue, type MetaobjectReference } from '@platform/domain';
+import {
+  checkMetaobjectReferences,
+  DomainError,
+  formatIssues,
+  makeIssue,
+  REQUEST_CHECK_BUDGET,
+  YIELD_EVERY_UNITS,
+  type CheckMeter,
+  type Issue,
+  type MetaobjectReference,
+} from '@platform/domain';
 import { ClockService } from '../clock/clock.service';
 import { isUniqueViolation, prismaCode } from '../db/prisma-errors';
 import {
@@ -132,8 +142,12 @@ export class MetafieldWritesService {
     const writes: PlannedWrite[] = [];
     const matched: (DefinitionRow | undefined)[] = [];
     const references: MetaobjectReference[] = [];
-    entries.forEach((entry, i) => {
-      if (!wellFormed[i]) return;
+    // decisions §8.11: the values of one request spend at most REQUEST_CHECK_BUDGET units together,
+    // and the event loop is given back between values (checkPacer).
+    const pace = checkPacer();
+    for (const [i, entry] of entries.entries()) {
+      await pace.between();
+      if (!wellFormed[i]) continue;
       const namespace = namespaces[i]!;
       const definition = definitionOf(namespace, entry.key);
       const where = entry.prefix === '' ? '' : `${entry.prefix.slice(0, -1)}: `;
@@ -143,20 +157,20 @@ export class MetafieldWritesService {
         // decisions §8.2: only that app writes there. Refused by the name alone (as a definition
         // create there is), whether or not a definition exists there, so nothing leaks.
         readOnly ??= `${entry.prefix}${writeDeniedMessage(named, namespace, entry.key, definition)}`;
-        return;
+        continue;
       }
       const access = valueAccess(caller, namespace, definition, 'write_values');
       if (access.outcome === 'not_found') {
         // decisions §8.7: what the app may not see does not exist for it.
         hidden ??= `${where}Not Found`;
-        return;
+        continue;
       }
       if (access.outcome === 'forbidden') {
         readOnly ??= `${where}${writeDeniedMessage(access, namespace, entry.key, definition)}`;
-        return;
+        continue;
       }
       const type = this.typeOf(entry, definition, issues);
-      if (type === undefined) return;
+      if (type === undefined) continue;
       const compiled = definition ? this.validators.forDefinition(definition) : this.validators.forType(type);
       if (!compiled.ok) {
         issues.push(
@@ -164,12 +178,12 @@ export class MetafieldWritesService {
             ? makeIssue(`${entry.prefix}value`, `cannot be checked: the definition ${namespace}.${entry.key} is invalid (${compiled.message})`)
             : makeIssue(`${entry.prefix}type`, compiled.message.replace(/^type: /, '')),
         );
-        return;
+        continue;
       }
-      const result = compiled.validator(entry.value, { version: ctx.version });
+      const result = compiled.validator(entry.value, { version: ctx.version, meter: pace.meter });
       if (!result.ok) {
         issues.push(...prefixIssues(result.issues, entry.prefix));
-        return;
+        continue;
       }
       for (const ref of result.references) references.push({ ...ref, field: `${entry.prefix}${ref.field}` });
       writes.push({
@@ -182,7 +196,7 @@ export class MetafieldWritesService {
         checkedRevision: definition?.rulesRevision ?? 0,
       });
       matched.push(definition);
-    });
+    }
 
     if (references.length > 0) {
       const found = await this.repository.metaobjectDefinitions(ctx.storeId, references.map((r) => r.id));
@@ -209,6 +223,39 @@ export class MetafieldWritesService {
     }
     return type;
   }
+}
+
+/**
+ * Paces the values of one request or re-check step (decisions §8.11, §8.12): `between()` before each
+ * value gives the event loop back (setImmediate) once the values since the last time spent
+ * YIELD_EVERY_UNITS, so other requests and /healthz are answered between long checks (one value
+ * spends at most the domain's VALUE_CHECK_BUDGET), and refuses the rest with 422 once the values so
+ * far spent `budget`.
+ */
+export function checkPacer(budget = REQUEST_CHECK_BUDGET, tooCostly: (budget: number) => Error = requestTooCostly) {
+  const meter: CheckMeter = { spent: 0 };
+  let lastYield = 0;
+  return {
+    meter,
+    /** Whether the budget is spent (the next value may not start). */
+    get exhausted() {
+      return meter.spent >= budget;
+    },
+    async between(): Promise<void> {
+      if (meter.spent >= budget) throw tooCostly(budget);
+      if (meter.spent - lastYield >= YIELD_EVERY_UNITS) {
+        lastYield = meter.spent;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}
+
+function requestTooCostly(budget: number): DomainError {
+  return new DomainError(
+    'VALIDATION_FAILED',
+    `metafields: are too costly to check together in one request (their checks would take more than ${budget.toLocaleString('en-US')} units of work, about 0.8 s; send fewer or smaller values per request)`,
+  );
 }
 
 /** Prisma's P2034: a transaction failed on a write conflict or a deadlock (PostgreSQL); trying again is safe. */

@@ -1,13 +1,30 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { checkMetaobjectReferences, RULES_ONLY, type Issue, type MetaobjectReference } from '@platform/domain';
+import { checkMetaobjectReferences, REQUEST_CHECK_BUDGET, RULES_ONLY, type Issue, type MetaobjectReference } from '@platform/domain';
 import type { Config } from '../config';
 import { InjectConfig } from '../db/db.module';
 import { MetafieldValidators, type Compiled, type DefinitionRow } from './metafield-rules';
-import { isWriteConflict } from './metafield-writes.service';
+import { checkPacer, isWriteConflict } from './metafield-writes.service';
 import { MetafieldsRepository } from './metafields.repository';
 import { LeaseLost, RecheckRepository, type RecheckRow, type Verdict } from './recheck.repository';
 
 export type RecheckSettings = Config['metafieldRecheck'];
+
+/**
+ * Text one batch may read (and its transaction compare and write back), about 2 MB: reading values
+ * is synchronous work on the event loop too (200 values of 64 KB, 13 MB, held it for some 150 ms).
+ * A job's first batch reads at most BATCH_MAX_BYTES / 128 KB (the largest value) rows; later ones as
+ * many as the average size of the values before them allows, up to the batch size.
+ */
+export const BATCH_MAX_BYTES = 2 * 1024 * 1024;
+const FIRST_BATCH_ROWS = BATCH_MAX_BYTES / (128 * 1024);
+
+/** The next batch's size: as many values as fit BATCH_MAX_BYTES at the average size of the last ones. */
+function nextBatchSize(rows: readonly RecheckRow[], batchSize: number): number {
+  let chars = 0;
+  for (const row of rows) chars += row.value.length;
+  const average = Math.max(1, chars / Math.max(rows.length, 1));
+  return Math.max(1, Math.min(batchSize, Math.floor(BATCH_MAX_BYTES / average)));
+}
 
 /** What one pass did: nothing to claim, a job finished, or a job left pending (stopped early). */
 export type PassResult = 'idle' | 'done' | 'paused';
@@ -29,6 +46,8 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
   private timer: NodeJS.Timeout | undefined;
   private closing = false;
   private readonly running = new Set<Promise<PassResult>>();
+  /** Work units one step (one batch's transaction) may spend judging values: the domain's REQUEST_CHECK_BUDGET. */
+  stepBudget = REQUEST_CHECK_BUDGET;
 
   constructor(
     private readonly jobs: RecheckRepository,
@@ -105,15 +124,18 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
       if (job.cursor === 0n) await this.jobs.adoptOrphans(definition);
       const compiled = this.validators.forDefinition(definition);
       let cursor = job.cursor;
+      let size = Math.min(this.settings.batchSize, FIRST_BATCH_ROWS);
       for (let batches = 0; batches < maxBatches && !this.closing; batches++) {
-        const rows = await this.jobs.batch(definition, cursor, this.settings.batchSize);
+        const rows = await this.jobs.batch(definition, cursor, size);
         if (rows.length === 0) {
           await this.jobs.finish(job.id, lease);
           return 'done';
         }
-        const verdicts = await this.judge(definition, compiled, rows);
+        // A step judges the batch's values up to the step's work budget; the rest are the next step's.
+        const { verdicts, through } = await this.judge(definition, compiled, rows);
         const next = new Date(Date.now() + this.settings.leaseMs);
-        cursor = rows[rows.length - 1]!.id;
+        cursor = through;
+        size = nextBatchSize(rows, this.settings.batchSize);
         await this.jobs.commitBatch(job.id, lease, next, cursor, definition.rulesRevision, verdicts);
         lease = next;
       }
@@ -132,17 +154,37 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  /** Both validation levels against the definition's current rules, references looked up once per batch. */
-  private async judge(definition: DefinitionRow & { storeId: bigint }, compiled: Compiled, rows: RecheckRow[]): Promise<Verdict[]> {
-    if (!compiled.ok) return rows.map((row) => ({ ...row, valid: false, reasons: [`definition: is invalid (${compiled.message})`] }));
+  /**
+   * Both validation levels against the definition's current rules, references looked up once per
+   * batch. One step spends at most the domain's REQUEST_CHECK_BUDGET (and one value's budget more),
+   * giving the event loop back between values (decisions §8.12, issue 8): a step that runs out
+   * judges the values so far, and `through` (the new cursor) is the last of them.
+   */
+  private async judge(
+    definition: DefinitionRow & { storeId: bigint },
+    compiled: Compiled,
+    batch: RecheckRow[],
+  ): Promise<{ verdicts: Verdict[]; through: bigint }> {
+    if (!compiled.ok) {
+      return {
+        verdicts: batch.map((row) => ({ ...row, valid: false, reasons: [`definition: is invalid (${compiled.message})`] })),
+        through: batch[batch.length - 1]!.id,
+      };
+    }
     const issues = new Map<bigint, Issue[]>();
     const references: (MetaobjectReference & { row: bigint })[] = [];
     const unjudged = new Set<bigint>();
-    for (const row of rows) {
+    const pace = checkPacer(this.stepBudget);
+    const rows: RecheckRow[] = [];
+    for (const row of batch) {
+      // The first value of a step always runs, so every step moves the cursor.
+      if (rows.length > 0 && pace.exhausted) break;
+      await pace.between().catch(() => undefined);
+      rows.push(row);
       let result;
       try {
         // The definition's rules alone: emptiness is the writing version's rule (decisions §2.6).
-        result = compiled.validator(row.value, RULES_ONLY);
+        result = compiled.validator(row.value, { ...RULES_ONLY, meter: pace.meter });
       } catch (error) {
         // A bug in judging one value must not stop the job for every other value of the definition:
         // this one keeps its verdict, the rest are judged.
@@ -160,11 +202,12 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
         if (missing.length > 0) issues.set(ref.row, [...(issues.get(ref.row) ?? []), ...missing]);
       }
     }
-    return rows
+    const verdicts = rows
       .filter((row) => !unjudged.has(row.id))
       .map((row) => {
         const found = issues.get(row.id) ?? [];
         return { ...row, valid: found.length === 0, reasons: found.map((i) => i.message) };
       });
+    return { verdicts, through: rows[rows.length - 1]!.id };
   }
 }

@@ -90,26 +90,22 @@ describe('program bound (decisions §8.11; RE2 refuses programs over its budget,
   });
 
   it('refuses a pattern of a huge program without compiling it', () => {
-    const started = performance.now();
     expect(compileRe2('a{1000}'.repeat(40_000)).ok).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   // The costliest shapes of program at the bound, each searching the largest value without a match
-  // (a match would end the search early). The bound was chosen so these answer in about 60 ms.
+  // (a match would end the search early). The bound was chosen so these answer in about 60 ms; how
+  // long they take is measured by bench/stress and bench/rules, not asserted here (machines are noisy).
   it.each([
     ['[\\s\\S]{597}[^a]', LARGEST_VALUE],
     ['(?:[a-z]|[0-9]){597}[^a]', LARGEST_VALUE],
     ['a{0,298}[^a]', LARGEST_VALUE],
     ['(?:a|b)*a(?:a|b){594}[^ab]', 'ab'.repeat(32_768)],
     ['[\\s\\S]{597}[^é]', 'é'.repeat(32_768)],
-  ])('the worst accepted pattern %s searches the largest value well under 200 ms', (source, text) => {
+  ])('the worst accepted pattern %s is within the program bound and searches the largest value', (source, text) => {
     const compiled = pattern(source);
     expect(compiled.size).toBeLessThanOrEqual(REGEX_MAX_PROGRAM_SIZE);
     expect(compiled.size).toBeGreaterThan(REGEX_MAX_PROGRAM_SIZE - 10);
-    const started = performance.now();
     expect(compiled.test(text)).toBe(false);
-    // Measured at 60 ms; the margin absorbs a slower or busier machine.
-    expect(performance.now() - started).toBeLessThan(200);
   });
 });

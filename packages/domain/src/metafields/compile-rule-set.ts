@@ -31,7 +31,17 @@ export interface CompiledRuleSet {
   readonly checks: readonly ElementCheck[];
   readonly metaobjectDefinitionId: string | null;
   readonly references: readonly DefinitionReference[];
+  /** Memory the compiled rules hold, estimated in bytes (their texts, patterns and schemas). */
+  readonly bytes: number;
 }
+
+/**
+ * Memory one definition's compiled rules may hold, estimated (compile-regex, compile-schema): its
+ * compiled validator is cached per definition (the API's cache is bounded by the sum of these), so
+ * one definition cannot take a large share of it (issue 8: a schema of 1,400 patternProperties held
+ * 15 MB, and 50 such definitions 1.5 GB).
+ */
+export const DEFINITION_MAX_BYTES = 8 * 1024 * 1024;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -58,6 +68,7 @@ export function checkRuleSet(type: MetafieldType | null, validations: unknown, i
   const seen = new Set<RuleName>();
   const present = new Set<RuleName>();
   const rules: NormalizedRule[] = [];
+  let bytes = 0;
   list.forEach((entry: unknown, i) => {
     const at = `validations[${i}]`;
     if (!isRecord(entry)) {
@@ -95,9 +106,15 @@ export function checkRuleSet(type: MetafieldType | null, validations: unknown, i
       return;
     }
     compiled.set(name, { rule: result, index: i });
+    // The rule's text (kept, and read into sets or bounds) and what its compiler reports holding.
+    bytes += 2 * (value as string).length + (result.bytes ?? 0);
     rules.push({ name, value: value as string });
   });
   checkConstraints(compiled, present, issues);
+  if (bytes > DEFINITION_MAX_BYTES) {
+    const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+    issues.push(makeIssue('validations', `are too costly to compile: they would hold about ${mb(bytes)} in memory (at most ${mb(DEFINITION_MAX_BYTES)} per definition)`));
+  }
   if (type === null || issues.length !== before) return undefined;
   const checks: ElementCheck[] = [];
   // With choices, every value that passes is one of at most 128 strings: each one's regex verdict is
@@ -116,6 +133,7 @@ export function checkRuleSet(type: MetafieldType | null, validations: unknown, i
     listMax: compiled.get('list.max')?.rule.count ?? null,
     checks,
     metaobjectDefinitionId: id,
+    bytes,
     references:
       reference === undefined || id === null
         ? []

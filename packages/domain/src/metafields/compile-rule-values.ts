@@ -3,6 +3,7 @@ import { boundCheck, parseBound, type Bound } from './compile-bounds';
 import { compileRe2 } from './compile-regex';
 import { compileJsonSchema } from './compile-schema';
 import { ruleFailure, type ElementCheck } from './define-checks';
+import { trySpend } from './schema-check-budget';
 import {
   ALLOWED_DOMAINS_MAX,
   CHOICES_MAX,
@@ -31,6 +32,8 @@ export interface CompiledRule {
   readonly choices?: ReadonlySet<string>;
   /** regex: the same check, keeping the verdicts of `known` strings once taken (see compile-rule-set). */
   readonly checkKnowing?: (known: Iterable<string>) => ElementCheck;
+  /** Memory held beyond the rule's text, estimated in bytes (a compiled pattern or schema). */
+  readonly bytes?: number;
 }
 
 /** Compiles rule `name` for values of `type` (the element type for lists); a string is the problem. */
@@ -136,6 +139,10 @@ const maxPrecision: RuleCompiler = (_type, raw) => {
   return { check: (v) => ((v as DecimalValue).fractionDigits > n ? fail : null) };
 };
 
+const REGEX_TOO_COSTLY = ruleFailure(
+  'is too costly to check against this regular expression (it would take more than the work one value may cost) (rule regex)',
+);
+
 const regex: RuleCompiler = (_type, raw) => {
   const compiled = compileRe2(raw);
   if (!compiled.ok) {
@@ -145,9 +152,16 @@ const regex: RuleCompiler = (_type, raw) => {
   }
   const re = compiled.pattern;
   const fail = ruleFailure('does not match the regular expression (rule regex)');
+  // Charged before the search, at the rate of the engine that runs it (compile-regex): a search
+  // that would take the value past its budget is not started (decisions §8.11).
+  const search = (text: string): boolean | undefined => (trySpend(re.unitsPerChar * text.length) ? re.test(text) : undefined);
   // Searches the value (decisions §8.11): authors anchor with ^...$ to match the whole value.
   return {
-    check: (v) => (re.test((v as TextValue).text) ? null : fail),
+    bytes: re.bytes,
+    check: (v) => {
+      const verdict = search((v as TextValue).text);
+      return verdict === undefined ? REGEX_TOO_COSTLY : verdict ? null : fail;
+    },
     checkKnowing: (known) => {
       // Verdicts of the choices, taken as each is first written (not all at once here: the choices
       // may hold 300,000 characters, and each search is bounded only per value).
@@ -157,7 +171,8 @@ const regex: RuleCompiler = (_type, raw) => {
         const text = (v as TextValue).text;
         let verdict = verdicts.get(text);
         if (verdict === undefined) {
-          verdict = re.test(text);
+          verdict = search(text);
+          if (verdict === undefined) return REGEX_TOO_COSTLY;
           if (choices.has(text)) verdicts.set(text, verdict);
         }
         return verdict ? null : fail;
@@ -191,6 +206,7 @@ const schema: RuleCompiler = (_type, raw) => {
   if (!compiled.ok) return compiled.message;
   const run = compiled.check;
   return {
+    bytes: compiled.bytes,
     check: (v) => {
       const json = v as JsonValue;
       const problem = run(json.value, json.text);

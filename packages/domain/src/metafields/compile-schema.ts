@@ -11,10 +11,10 @@ import {
   spend,
   UNIQUE_ITEM_UNITS,
 } from './schema-check-budget';
-import { RE2_ENGINE, schemaFormats } from './schema-formats';
+import { RE2_ENGINE, schemaFormats, withPatternSession, type PatternSession } from './schema-formats';
 
 export { SCHEMA_CHECK_BUDGET, schemaCheckMeter } from './schema-check-budget';
-export { SCHEMA_MAX_PATTERN_PROGRAM } from './mark-schema';
+export { SCHEMA_MAX_PATTERN_PROGRAM, SCHEMA_MAX_PATTERNS } from './mark-schema';
 
 // The `schema` rule (decisions §8.11): JSON Schema 2020-12 by default, draft-07 when `$schema` says
 // so, compiled once at definition time. Bounded so that one definition cannot stall the service:
@@ -40,19 +40,20 @@ export { SCHEMA_MAX_PATTERN_PROGRAM } from './mark-schema';
 export const SCHEMA_MAX_LENGTH = RULE_VALUE_MAX_LENGTH;
 export const SCHEMA_MAX_DEPTH = 32;
 /**
- * Objects and arrays a schema may hold. A 300,000-character schema of 2,900 described properties
- * (about 100 characters each) has 2,902 and compiles in about a second. Compile time grows with
- * this count, not with the text (descriptions and enum values are cheap): measured on Node 20, one
- * core, the costliest shapes at 3,000 objects (1,500 oneOf branches each with its properties,
- * 3,000 `$dynamicRef`s) took up to 1.8 s, long allOf lists about 0.6 s. It is paid when the
- * definition is created or changed, and once per process on first use of the definition.
+ * Objects and arrays a schema may hold. Compile time grows with this count, not with the text
+ * (descriptions and enum values are cheap), and Ajv's compile is synchronous, on the event loop:
+ * measured on Node 20, one core, the costliest shapes at 3,000 objects (1,500 oneOf branches each
+ * with its properties, 3,000 `$dynamicRef`s) took up to 1.8 s, 2,900 described properties about
+ * 1 s (issue 8: one definition stalled every request for that long, and a schema of 1,400
+ * patternProperties compiled to 15 MB). 300 keeps the costliest compile near 0.15 s. It is paid
+ * when the definition is created or changed, and once per process on first use of the definition.
  */
-export const SCHEMA_MAX_NODES = 3_000;
+export const SCHEMA_MAX_NODES = 300;
 /**
  * With `unevaluatedProperties` or `unevaluatedItems`, Ajv's compile grows faster than the schema
  * (it tracks what every branch evaluates): 1,000 objects compiled in 0.6 s, 3,000 in 3.8 s.
  */
-export const SCHEMA_MAX_NODES_UNEVALUATED = 1_000;
+export const SCHEMA_MAX_NODES_UNEVALUATED = 100;
 /** Values nested deeper than this are refused by a schema rule rather than walked recursively. */
 export const SCHEMA_VALUE_MAX_DEPTH = 256;
 type Dialect = '2020-12' | 'draft-07';
@@ -165,7 +166,29 @@ function countNodes(value: unknown, limit: number): number {
 /** Checks one parsed JSON value; null when it conforms, else the problem (`/a must be integer`). */
 export type SchemaCheck = (data: unknown, text: string) => string | null;
 
-export type SchemaResult = { readonly ok: true; readonly check: SchemaCheck } | { readonly ok: false; readonly message: string };
+export type SchemaResult =
+  | {
+      readonly ok: true;
+      readonly check: SchemaCheck;
+      /** Memory the compiled schema holds, estimated in bytes (its code, its patterns' programs and DFAs). */
+      readonly bytes: number;
+    }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * DFA building all of one schema's patterns may do together (match-dfa's allowance): work of about
+ * 60 ms at most, and 1,000,000 table cells (4 MB). Patterns compiled past it stay on re2js, charged
+ * at its rate when they search; which ones is decided by the schema alone (Ajv compiles its
+ * patterns in the schema's order).
+ */
+export const SCHEMA_DFA_BUILD_WORK = 800_000;
+export const SCHEMA_DFA_CELLS = 1_000_000;
+/**
+ * Memory of Ajv's compiled schema (its generated code and the schema environment): measured about
+ * 2 KB per object or array of the schema, plus the schema's text.
+ */
+const AJV_BYTES_PER_NODE = 2_000;
+const AJV_BYTES_PER_CHAR = 4;
 
 const TOO_COSTLY = 'is too costly to check against this schema (it would take more than the work one value may cost)';
 
@@ -204,8 +227,9 @@ export function compileJsonSchema(text: string): SchemaResult {
     return { ok: false, message: `is not a valid JSON Schema: ${describe(meta.errors?.[0] ?? undefined)}` };
   }
   let validate;
+  const patterns: PatternSession = { allowance: { work: SCHEMA_DFA_BUILD_WORK, cells: SCHEMA_DFA_CELLS }, bytes: 0 };
   try {
-    validate = compilerAjv(dialect).compile(schema as object | boolean);
+    validate = withPatternSession(patterns, () => compilerAjv(dialect).compile(schema as object | boolean));
   } catch (e) {
     if (e instanceof RangeError) return { ok: false, message: 'is too complex to compile' };
     return { ok: false, message: `is not a valid JSON Schema: ${e instanceof Error ? e.message : String(e)}` };
@@ -216,6 +240,7 @@ export function compileJsonSchema(text: string): SchemaResult {
   const run = validate;
   return {
     ok: true,
+    bytes: AJV_BYTES_PER_NODE * nodes + AJV_BYTES_PER_CHAR * text.length + patterns.bytes,
     check: (data, raw) => {
       if (jsonDepthExceeds(raw, SCHEMA_VALUE_MAX_DEPTH)) return `is nested too deeply to check (maximum depth is ${SCHEMA_VALUE_MAX_DEPTH})`;
       // Out of budget, or a schema that recurses in place (`$ref` to itself) out of stack.

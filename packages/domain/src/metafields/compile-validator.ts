@@ -11,6 +11,7 @@ import { checkedTypeOf, isSupportedType } from './define-types';
 import type { EmptyValue, ParsedValue } from './define-values';
 import { InvalidDefinitionError, makeIssue, type Issue, type Result } from './format-issues';
 import { valueParserFor } from './parse-value';
+import { meteredValue, trySpend, VALUE_UNITS_PER_CHAR } from './schema-check-budget';
 
 // Both validation levels for values of one definition (spec "Rules on the array" 4-6), compiled
 // once: the basic check, then, only when it passes, the rules.
@@ -28,6 +29,17 @@ export interface ValidateContext {
    * are checked inline. Otherwise check `references` of the result in one query afterwards.
    */
   readonly metaobjectExists?: (metaobjectId: string, definitionId: string | null) => boolean;
+  /**
+   * Told the work units the value's check spent (check-budget.ts): a caller bounds the total of a
+   * request or of a re-check step with it. One value never spends much more than VALUE_CHECK_BUDGET
+   * (past it the value is refused as too costly to check).
+   */
+  readonly meter?: CheckMeter;
+}
+
+/** Work units spent by the checks it was given to (see ValidateContext.meter). */
+export interface CheckMeter {
+  spent: number;
 }
 
 export type ValueResult =
@@ -39,7 +51,14 @@ export type ValueResult =
     }
   | { readonly ok: false; readonly issues: Issue[] };
 
-export type ValueValidator = (raw: string, ctx: ValidateContext) => ValueResult;
+export interface ValueValidator {
+  (raw: string, ctx: ValidateContext): ValueResult;
+  /** Memory the compiled validator holds, estimated in bytes (for caches bounded by memory). */
+  readonly bytes: number;
+}
+
+/** What compiling the basic check and a definition's simple rules holds: a few closures. */
+const VALIDATOR_BASE_BYTES = 2_000;
 
 export interface ValidatorDefinition {
   readonly type: string;
@@ -56,6 +75,20 @@ const EMPTY: ValueResult = Object.freeze({ ok: true, value: Object.freeze({ kind
 const scratch: Issue[] = [];
 
 function build(set: CompiledRuleSet): ValueValidator {
+  const judge = judgeWith(set);
+  const validate = (raw: string, ctx: ValidateContext): ValueResult => {
+    const { result, spent } = meteredValue(() => {
+      // Reading the text and the basic check, before any rule.
+      trySpend(VALUE_UNITS_PER_CHAR * raw.length);
+      return judge(raw, ctx);
+    });
+    if (ctx.meter !== undefined) ctx.meter.spent += spent;
+    return result;
+  };
+  return Object.assign(validate, { bytes: VALIDATOR_BASE_BYTES + set.bytes });
+}
+
+function judgeWith(set: CompiledRuleSet): (raw: string, ctx: ValidateContext) => ValueResult {
   const parse = valueParserFor(set.type);
   const checks = set.checks;
   const checkCount = checks.length;

@@ -55,15 +55,20 @@ export {
   SCHEMA_MAX_NODES,
   SCHEMA_MAX_NODES_UNEVALUATED,
   SCHEMA_MAX_PATTERN_PROGRAM,
+  SCHEMA_MAX_PATTERNS,
   SCHEMA_VALUE_MAX_DEPTH,
   SCHEMA_CHECK_BUDGET,
+  SCHEMA_DFA_BUILD_WORK,
+  SCHEMA_DFA_CELLS,
 } from './compile-schema';
-export { REGEX_MAX_PROGRAM_SIZE } from './compile-regex';
-export type { DefinitionReference, NormalizedRule } from './compile-rule-set';
+export { REGEX_MAX_PROGRAM_SIZE, DFA_UNITS_PER_CHAR, RE2JS_UNITS_PER_INSTRUCTION_CHAR } from './compile-regex';
+export { VALUE_CHECK_BUDGET, VALUE_UNITS_PER_CHAR, REQUEST_CHECK_BUDGET, YIELD_EVERY_UNITS } from './schema-check-budget';
+export { DEFINITION_MAX_BYTES, type DefinitionReference, type NormalizedRule } from './compile-rule-set';
 export {
   compileValidator,
   tryCompileValidator,
   RULES_ONLY,
+  type CheckMeter,
   type ValidateContext,
   type ValueResult,
   type ValueValidator,

@@ -20,6 +20,12 @@ import {
 
 /** Instructions of all of a schema's distinct patterns together (each also at most REGEX_MAX_PROGRAM_SIZE). */
 export const SCHEMA_MAX_PATTERN_PROGRAM = 20_000;
+/**
+ * Distinct patterns a schema may hold: each compiled pattern holds about 9 KB and more (re2js's
+ * program, its DFA), and costs about 0.5 to 1 ms of compiling (re2js twice, its DFA, Ajv's code
+ * for a patternProperties entry): 1,400 of them took 15 MB and 0.8 s (issue 8), 100 up to 0.13 s.
+ */
+export const SCHEMA_MAX_PATTERNS = 50;
 
 // ---------------------------------------------------------------------------------------------
 // Where subschemas are. Keywords holding data, never schemas: nothing in them is marked (their
@@ -34,6 +40,11 @@ const READS_ALL_ITEMS: ReadonlySet<string> = new Set([
   'maxProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'items', 'prefixItems', 'additionalItems',
   'contains', 'unevaluatedItems',
 ]);
+// Maps whose every listed name is looked up in the data on each application: measured up to 900 ns
+// per name and application on wide maps (Ajv's generated function for 100 properties and more is
+// too large for V8 to optimize), so each name is charged LISTED_NAME_UNITS.
+const LOOKED_UP_MAPS: ReadonlySet<string> = new Set(['properties', 'dependentSchemas', 'dependencies']);
+const LISTED_NAME_UNITS = 1_000;
 // Keywords holding a map of names to subschemas (a `$ref` may point into one, not at it).
 const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 // Every other keyword holding an object holds a subschema, and one holding an array, subschemas
@@ -71,12 +82,17 @@ export interface Marking {
 function patternSize(source: string, marking: Marking): number {
   const known = marking.patterns.get(source);
   if (known !== undefined) return known;
+  if (marking.patterns.size >= SCHEMA_MAX_PATTERNS) {
+    marking.problem ??= `has too many distinct patterns (at most ${SCHEMA_MAX_PATTERNS})`;
+    return 0;
+  }
   marking.estimated += Math.min(estimateProgramSize(source), REGEX_MAX_ESTIMATED_SIZE + 1);
   if (marking.estimated > 2 * REGEX_MAX_ESTIMATED_SIZE) {
     marking.problem ??= `has patterns too large to compile (at most ${SCHEMA_MAX_PATTERN_PROGRAM} instructions in all)`;
     return 0;
   }
-  const compiled = compileSchemaPattern(source);
+  // Only its size and syntax are read here: the DFA is built when Ajv compiles it (schema-formats).
+  const compiled = compileSchemaPattern(source, { dfa: false });
   if (!compiled.ok) {
     marking.problem ??= compiled.tooLarge
       ? `has a pattern too large, ${JSON.stringify(source)}: ${compiled.message}`
@@ -112,8 +128,9 @@ export function markSchema(node: unknown, marking: Marking): void {
     }
     if (READS_ALL_ITEMS.has(key)) perItem = Math.max(perItem, DATA_ITEM_UNITS);
     if (key === 'pattern' && typeof value === 'string') {
+      // The search itself is charged per character when it runs, at its engine's rate (schema-formats).
       fixed += PATTERN_TEST_UNITS;
-      perChar += patternSize(value, marking);
+      patternSize(value, marking);
       continue;
     }
     if (key === 'format' && typeof value === 'string') {
@@ -129,10 +146,11 @@ export function markSchema(node: unknown, marking: Marking): void {
     if (MAP_KEYWORDS.has(key) && isRecord(value)) {
       // Each listed name is looked up on every application; each pattern searches every key.
       for (const name of Object.keys(value)) {
-        fixed += OWN_ITEM_UNITS;
+        fixed += LOOKED_UP_MAPS.has(key) ? LISTED_NAME_UNITS : OWN_ITEM_UNITS;
         if (key === 'patternProperties') {
+          // Each key's search is charged when it runs (schema-formats).
           perItem += PATTERN_TEST_UNITS;
-          perChar += patternSize(name, marking);
+          patternSize(name, marking);
         }
         const entry = value[name];
         // An array entry is draft-07 `dependencies`' list of names, read on every application.

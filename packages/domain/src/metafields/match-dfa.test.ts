@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import { compileDfaTest } from './match-dfa';
+import { compileDfa } from './match-dfa';
+
+const compileDfaTest = (re: RE2JS) => compileDfa(re)?.test;
 
 const dfa = (source: string) => {
   const re = RE2JS.compile(source);
@@ -30,7 +32,7 @@ const text = fc
   .array(fc.constantFrom('a', 'b', 'c', '_', '1', ' ', '\n', 'é', '😀', 'Z', '-'), { maxLength: 14 })
   .map((chars) => chars.join(''));
 
-describe(compileDfaTest.name, () => {
+describe(compileDfa.name, () => {
   it('answers exactly as re2js on generated patterns and texts (search semantics)', () => {
     let runs = 0;
     let compiled = 0;
@@ -85,13 +87,22 @@ describe(compileDfaTest.name, () => {
     expect(test('aaa')).toBe(true);
   });
 
-  it('leaves to re2js what it does not run, and falls back past its state budget with the same answers', () => {
+  it('leaves to re2js what it does not run, or cannot build whole within its budget, decided by the pattern alone', () => {
     expect(compileDfaTest(RE2JS.compile('(?i)abc'))).toBeUndefined();
-    // (a|b)*a(a|b){12}: a DFA needs 2^13 states for it, more than the budget.
-    const source = '(?:a|b)*a(?:a|b){12}';
-    const re = RE2JS.compile(source);
-    const test = compileDfaTest(re)!;
-    const texts = fc.sample(fc.array(fc.constantFrom('a', 'b'), { minLength: 10, maxLength: 40 }).map((c) => c.join('')), { numRuns: 300, seed: 7 });
-    for (const s of texts) expect(test(s)).toBe(re.test(s));
+    // (a|b)*a(a|b){12}: a DFA needs 2^13 states for it, more than the budget; built whole when it
+    // is compiled, so no text searched later moves it from one engine to the other.
+    expect(compileDfa(RE2JS.compile('(?:a|b)*a(?:a|b){12}'))).toBeUndefined();
+    const small = compileDfa(RE2JS.compile('(?:a|b)*a(?:a|b){5}'))!;
+    expect(small.test('xxabbbbbxx')).toBe(true);
+    expect(small.bytes).toBeGreaterThan(64 * 3 * 4);
+  });
+
+  it('takes the work and cells of its build from an allowance shared by several patterns', () => {
+    const shared = { work: 1_000_000, cells: 1_000_000 };
+    expect(compileDfa(RE2JS.compile('^[a-z]{1,50}$'), shared)).toBeDefined();
+    expect(shared.work).toBeLessThan(1_000_000);
+    expect(shared.cells).toBeLessThan(1_000_000);
+    // Nothing left: the next pattern stays on re2js.
+    expect(compileDfa(RE2JS.compile('^[a-z]{1,50}$'), { work: 0, cells: 1_000_000 })).toBeUndefined();
   });
 });

@@ -3,12 +3,14 @@ import type { RE2JS } from 're2js';
 /*
  * decisions §8.11: a faster engine for the patterns users write most, with the same answers and the
  * same linear-time bound as RE2. re2js compiles the pattern (its syntax, its checks, its program);
- * this runs that program as a lazily built DFA specialised to one question, "does the pattern match
- * anywhere?", over the code points of a JavaScript string: one table lookup per character once the
- * states a workload visits are built. A state is built once, in time linear in the program, so the
- * total is linear in the text. When a program needs more states than the budget, the pattern stays
- * on re2js, which is linear too. Programs this does not handle (case folding, lookbehind) are left
- * to re2js from the start.
+ * this runs that program as a DFA specialised to one question, "does the pattern match anywhere?",
+ * over the code points of a JavaScript string: one table lookup per character.
+ *
+ * The whole DFA (every state reachable on any text, every character class) is built when the
+ * pattern is compiled, within a budget of states, cells and work; a program that needs more stays
+ * on re2js for good, as do programs this does not handle (case folding, lookbehind). So which engine
+ * searches is decided by the pattern alone, never by the texts searched before: the cost charged
+ * for a search (compile-regex) is the same in every process, and so is a verdict of "too costly".
  */
 
 // re2js's instruction opcodes and empty-width flags (RE2's), pinned with re2js 2.10.0 and checked
@@ -46,25 +48,12 @@ const DEAD = -3;
 /** States a pattern may build before it is left to re2js: bounds memory per compiled pattern. */
 const MAX_STATES = 2048;
 /** Transition-table cells (states x character classes) one pattern may hold: 1 MB. */
-const MAX_CELLS = 1 << 18;
+export const DFA_MAX_CELLS = 1 << 18;
 /**
- * Cells all the patterns of the process may hold together: 64 MB. Validators are cached per
- * definition, and one schema may hold many patterns, so the per-pattern bound alone would let the
- * tables of many patterns grow past any limit; past this one, new states are not built and the
- * patterns concerned stay on re2js. Cells of patterns no longer referenced are given back when the
- * garbage collector takes them.
+ * Instructions visited while building the whole DFA (every state, every character class): at most
+ * about 30 ms on the machine the guide describes. Past it the pattern stays on re2js.
  */
-const PROCESS_MAX_CELLS = 1 << 24;
-let processCells = 0;
-const giveBack = new FinalizationRegistry<{ cells: number }>((held) => {
-  processCells -= held.cells;
-});
-/**
- * Instructions visited while building states, over the pattern's life. A pattern whose DFA keeps
- * growing (an exponential one, on varied text) costs at most this before re2js takes over, about
- * 20 to 40 ms on the machine the guide describes.
- */
-const MAX_BUILD_WORK = 150_000;
+const MAX_BUILD_WORK = 400_000;
 
 interface Inst {
   op: number;
@@ -166,27 +155,27 @@ class Dfa {
   private readonly anchored: boolean;
   private readonly needsLine: boolean;
   private readonly needsWord: boolean;
-  private readonly ids = new Map<string, number>();
-  private readonly pcs: Int32Array[] = [];
+  private ids = new Map<string, number>();
+  private pcs: Int32Array[] = [];
   private readonly flags: number[] = [];
   /**
    * Every state's transitions in one table, a row of numClasses cells per state: the next state's
    * row offset (state x numClasses), or UNBUILT, MATCHED or DEAD.
    */
   private table = new Int32Array(0);
-  /** The cells this DFA holds against the process budget, given back when it is collected. */
-  private readonly held = { cells: 0 };
   /** Per state: 0 not known yet, 1 no match at the end of the text, 2 a match there. */
   private readonly endVerdicts: number[] = [];
   private readonly start: number;
   /** Marks of the instructions a closure has visited: `visited[pc] === epoch` (no allocation per closure). */
   private readonly visited: Int32Array;
   private epoch = 0;
-  private work = 0;
+  work = 0;
   overflowed = false;
 
-  constructor(private readonly prog: Prog) {
-    giveBack.register(this, this.held);
+  constructor(
+    private readonly prog: Prog,
+    private readonly allowance: DfaAllowance,
+  ) {
     this.visited = new Int32Array(prog.inst.length);
     let empties = 0;
     for (const inst of prog.inst) if (inst.op === EMPTY_WIDTH) empties |= inst.arg;
@@ -268,13 +257,7 @@ class Dfa {
     const known = this.ids.get(key);
     if (known !== undefined) return known;
     const cellsAfter = (this.pcs.length + 1) * this.numClasses;
-    const growth = cellsAfter > this.table.length ? Math.min(Math.max(cellsAfter, this.table.length * 2), MAX_CELLS) - this.table.length : 0;
-    if (
-      this.pcs.length >= MAX_STATES ||
-      cellsAfter > MAX_CELLS ||
-      this.work > MAX_BUILD_WORK ||
-      processCells + growth > PROCESS_MAX_CELLS
-    ) {
+    if (this.pcs.length >= MAX_STATES || cellsAfter > this.allowance.cells || this.work > this.allowance.work) {
       this.overflowed = true;
       return UNBUILT;
     }
@@ -284,11 +267,9 @@ class Dfa {
     this.flags.push(kept);
     const needed = this.pcs.length * this.numClasses;
     if (needed > this.table.length) {
-      const size = Math.min(Math.max(needed, this.table.length * 2), MAX_CELLS);
+      const size = Math.min(Math.max(needed, this.table.length * 2), DFA_MAX_CELLS);
       const grown = new Int32Array(size).fill(UNBUILT);
       grown.set(this.table);
-      processCells += size - this.table.length;
-      this.held.cells = size;
       this.table = grown;
     }
     this.endVerdicts.push(0);
@@ -305,10 +286,18 @@ class Dfa {
     return flags;
   }
 
-  /** Builds the transition of `state` on the class of `r`. */
-  private step(state: number, cls: number, r: number): number {
+  /**
+   * Builds the transition of `state` on the class of `r`. `closures` keeps the state's closures by
+   * the flags they were taken under: every class with the same flags shares one.
+   */
+  private step(state: number, cls: number, r: number, closures: Map<number, number[]>): number {
     const flags = this.before(state, r);
-    const pcs = this.closure(this.pcs[state]!, flags);
+    let pcs = closures.get(flags);
+    if (pcs === undefined) {
+      pcs = this.closure(this.pcs[state]!, flags);
+      closures.set(flags, pcs);
+    }
+    this.work += pcs.length;
     const cell = state * this.numClasses + cls;
     if (this.hasMatch(pcs)) return (this.table[cell] = MATCHED);
     const next: number[] = [];
@@ -343,12 +332,39 @@ class Dfa {
     return verdict === 2;
   }
 
-  /** true / false, or undefined when the state budget ran out (the caller asks re2js). */
-  test(s: string): boolean | undefined {
-    if (this.start < 0) return this.start === MATCHED ? true : this.start === DEAD ? false : undefined;
+  /**
+   * Builds every state reachable from the start on any text, every transition and every end
+   * verdict; false when a budget (states, cells, work) runs out first. Afterwards `test` only reads.
+   */
+  complete(): boolean {
+    if (this.start < 0) return !this.overflowed;
+    for (let state = 0; state < this.pcs.length; state++) {
+      const closures = new Map<number, number[]>();
+      for (let cls = 0; cls < this.numClasses; cls++) {
+        if (this.table[state * this.numClasses + cls] !== UNBUILT) continue;
+        if (this.step(state, cls, this.reps[cls]!, closures) === UNBUILT || this.work > this.allowance.work) return false;
+      }
+      this.endMatches(state);
+    }
+    const cells = this.pcs.length * this.numClasses;
+    if (this.table.length > cells) this.table = this.table.slice(0, cells);
+    // What only building needed.
+    this.ids = new Map();
+    this.pcs = [];
+    return true;
+  }
+
+  /** Memory the built DFA holds, in bytes (its tables and the character classes). */
+  bytes(): number {
+    return this.table.byteLength + this.classes.latin1.byteLength + this.classes.bounds.byteLength + 8 * this.endVerdicts.length + 256;
+  }
+
+  /** Whether the pattern matches anywhere in `s` (call after `complete`). */
+  test(s: string): boolean {
+    if (this.start < 0) return this.start === MATCHED;
     const { latin1, bounds } = this.classes;
     const width = this.numClasses;
-    let table = this.table;
+    const table = this.table;
     let row = this.start * width;
     const n = s.length;
     for (let i = 0; i < n; i++) {
@@ -365,37 +381,45 @@ class Dfa {
         }
         cls = classOf(bounds, r);
       }
-      let next = table[row + cls]!;
-      if (next === UNBUILT) {
-        const state = this.step(row / width, cls, this.reps[cls]!);
-        if (state === UNBUILT) return undefined;
-        table = this.table;
-        next = state < 0 ? state : state * width;
-      }
+      const next = table[row + cls]!;
       if (next < 0) return next === MATCHED;
       row = next;
     }
-    return this.endMatches(row / width);
+    return this.endVerdicts[row / width] === 2;
   }
 }
 
+/** A built DFA: its search, and the memory it holds. */
+export interface DfaMatcher {
+  readonly test: (s: string) => boolean;
+  readonly bytes: number;
+}
+
 /**
- * A DFA matcher for the compiled re2js pattern `re` (search semantics, like `re.test`), or
- * undefined when this engine does not run its program. Past its state budget it answers with
- * `re.test` from then on.
+ * What DFAs built from now on may still use: work (instructions visited) and table cells. One
+ * pattern gets at most MAX_BUILD_WORK and DFA_MAX_CELLS; the patterns of one schema share an
+ * allowance (compile-schema), so a schema of many patterns cannot take many times as long.
  */
-export function compileDfaTest(re: RE2JS): ((s: string) => boolean) | undefined {
+export interface DfaAllowance {
+  work: number;
+  cells: number;
+}
+
+/**
+ * The DFA of the compiled re2js pattern `re` (search semantics, like `re.test`), built whole; or
+ * undefined when this engine does not run its program or it needs more than the budget (the
+ * pattern then stays on re2js). The work and cells it used are taken from `shared` when given.
+ */
+export function compileDfa(re: RE2JS, shared?: DfaAllowance): DfaMatcher | undefined {
   const prog = programOf(re);
   if (!prog) return undefined;
-  let dfa: Dfa | undefined = new Dfa(prog);
-  if (dfa.overflowed) return undefined;
-  return (s: string) => {
-    if (dfa !== undefined) {
-      const verdict = dfa.test(s);
-      if (verdict !== undefined) return verdict;
-      // Past its budget for good: its tables go back to the process.
-      dfa = undefined;
-    }
-    return re.test(s);
-  };
+  const allowance = { work: Math.min(MAX_BUILD_WORK, shared?.work ?? MAX_BUILD_WORK), cells: Math.min(DFA_MAX_CELLS, shared?.cells ?? DFA_MAX_CELLS) };
+  if (allowance.work <= 0 || allowance.cells <= 0) return undefined;
+  const dfa = new Dfa(prog, allowance);
+  const built = !dfa.overflowed && dfa.complete();
+  if (shared) shared.work -= dfa.work;
+  if (!built) return undefined;
+  const matcher = { test: (s: string) => dfa.test(s), bytes: dfa.bytes() };
+  if (shared) shared.cells -= (matcher.bytes >> 2);
+  return matcher;
 }

@@ -1,9 +1,12 @@
 import { _, type KeywordCxt, type KeywordDefinition } from 'ajv';
 import N from 'ajv/dist/compile/names';
 
-// The work budget of one `schema` rule check (see compile-schema): validation work grows with
-// schema x value and, through `$ref`s, without bound, so every subschema carries a counting keyword
-// and a check that would spend more than SCHEMA_CHECK_BUDGET units is stopped.
+// The work budget of one value's check. Searches (the `regex` rule, a schema's patterns) cost their
+// measured rate per character (compile-regex), and `schema` rule work grows with schema x value and,
+// through `$ref`s, without bound, so every subschema carries a counting keyword: a check that would
+// spend more than VALUE_CHECK_BUDGET units is stopped and the value refused as too costly to check.
+// The units a value spent are reported to the caller, which bounds a request's or a re-check
+// step's total (decisions §8.11, §8.12).
 
 /**
  * Units of work one value's check may spend (see `spend`): at most about 1.3 ns each on the
@@ -12,7 +15,20 @@ import N from 'ajv/dist/compile/names';
  * fifth of it. (The first check of a definition in a process also pays V8's compile of the
  * generated code: about 0.1 s for the largest schemas.)
  */
-export const SCHEMA_CHECK_BUDGET = 60_000_000;
+export const VALUE_CHECK_BUDGET = 60_000_000;
+/**
+ * Units the values of one request (a bulk set of 25, say), or one step of the background re-check,
+ * may spend together: ten values at their worst, about 0.8 s of one core. Checked before each value
+ * (so at most one value's budget more is spent); the caller yields to the event loop between values,
+ * so no single value's check (at most VALUE_CHECK_BUDGET) holds it longer than one value.
+ */
+export const REQUEST_CHECK_BUDGET = 10 * 60_000_000;
+/** The caller yields to the event loop once the values it judged since the last yield spent this. */
+export const YIELD_EVERY_UNITS = 4_000_000;
+/** The budget of a `schema` rule check: the value's (a schema check is part of it). */
+export const SCHEMA_CHECK_BUDGET = VALUE_CHECK_BUDGET;
+/** Every value's check spends this per character of its text (reading and the basic check). */
+export const VALUE_UNITS_PER_CHAR = 4;
 
 // What one application of a subschema costs, in units of about a nanosecond (calibrated by
 // measurement on the costliest shapes, see the tests): a fixed part per application (Ajv's code
@@ -34,10 +50,13 @@ export const CANONICAL_UNITS_PER_CHAR = 64;
 /** The regex format compiles the data: per instruction of its estimated program. */
 export const PATTERN_COMPILE_UNITS_PER_INSTRUCTION = 1500;
 
-// The work budget of one check. Checks are synchronous and never nested, so one counter serves.
+// The work budget of one check. Checks are synchronous and a value's check is never nested in
+// another's, so one counter serves.
 
 let remaining = 0;
-let budget = SCHEMA_CHECK_BUDGET;
+/** Units spent by work that was done (a charge refused for lack of budget is not work done). */
+let done = 0;
+let budget = VALUE_CHECK_BUDGET;
 /** Only a value's check spends: the meta-schema's check of a schema at definition time does not. */
 let metering = false;
 
@@ -55,6 +74,22 @@ export function spend(units: number): void {
   if (!metering) return;
   remaining -= units;
   if (remaining < 0) throw new BudgetExceeded();
+  done += units;
+}
+
+/**
+ * Spends `units` if that many remain and answers true; otherwise spends everything left (so the
+ * rest of the value's check is refused too) and answers false. Outside a metered check: true.
+ */
+export function trySpend(units: number): boolean {
+  if (!metering) return true;
+  if (units > remaining) {
+    remaining = -1;
+    return false;
+  }
+  remaining -= units;
+  done += units;
+  return true;
 }
 
 /** Units for the data of one application: per item (array items, object keys) and per character (string length, key lengths). */
@@ -108,17 +143,43 @@ export const COST: KeywordDefinition = {
 
 
 /**
- * Runs one value's check on a fresh budget; `tooCostly` when it ran out (or out of stack: a schema
- * that recurses in place through `$ref`).
+ * Runs a schema check on what remains of the value's budget (a fresh budget when called outside a
+ * value's check); `tooCostly` when it ran out (or out of stack: a schema that recurses in place
+ * through `$ref`).
  */
 export function metered<T>(check: () => T, tooCostly: T): T {
+  if (metering) {
+    try {
+      return check();
+    } catch (e) {
+      if (e instanceof BudgetExceeded || e instanceof RangeError) return tooCostly;
+      throw e;
+    }
+  }
   remaining = budget;
+  done = 0;
   metering = true;
   try {
     return check();
   } catch (e) {
     if (e instanceof BudgetExceeded || e instanceof RangeError) return tooCostly;
     throw e;
+  } finally {
+    metering = false;
+  }
+}
+
+/**
+ * Runs one value's whole check on a fresh budget of VALUE_CHECK_BUDGET units; `spent` is the work
+ * it did (at most the budget: a search refused for lack of budget was not run, and costs nothing).
+ */
+export function meteredValue<T>(check: () => T): { result: T; spent: number } {
+  remaining = budget;
+  done = 0;
+  metering = true;
+  try {
+    const result = check();
+    return { result, spent: done };
   } finally {
     metering = false;
   }

@@ -3,18 +3,48 @@ import type { RegExpEngine } from 'ajv/dist/types';
 import formatsPlugin, { type FormatName } from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { compileSchemaPattern, isSchemaPattern } from './compile-regex';
+import type { DfaAllowance } from './match-dfa';
 import { PATTERN_COMPILE_UNITS_PER_INSTRUCTION, spend } from './schema-check-budget';
 
 // Patterns and formats of `schema` rules on RE2 (decisions §8.11): a user's pattern never reaches JS RegExp.
 
+/**
+ * The schema being compiled (compile-schema): its patterns share one DFA allowance and add up the
+ * memory they hold. Compiles are synchronous and never nested, so one slot serves.
+ */
+export interface PatternSession {
+  readonly allowance: DfaAllowance;
+  bytes: number;
+}
+let session: PatternSession | undefined;
+
+/** Runs `compile` with its patterns counted in `counted`. */
+export function withPatternSession<T>(counted: PatternSession, compile: () => T): T {
+  session = counted;
+  try {
+    return compile();
+  } finally {
+    session = undefined;
+  }
+}
+
 export const RE2_ENGINE: RegExpEngine = Object.assign(
   (pattern: string, flags: string) => {
-    const compiled = compileSchemaPattern(pattern);
+    const compiled = compileSchemaPattern(pattern, { allowance: session?.allowance });
     // Every pattern was checked before compiling (see markSchema); this cannot fail.
     if (!compiled.ok) throw new Error(`pattern ${pattern}: ${compiled.message}`);
-    const { test } = compiled.pattern;
-    // Ajv shares compiled patterns by this key, so it must identify the pattern.
-    return { test, toString: () => `/${pattern}/${flags}` };
+    if (session) session.bytes += compiled.pattern.bytes;
+    const { test, unitsPerChar } = compiled.pattern;
+    // Ajv shares compiled patterns by this key, so it must identify the pattern. Every search
+    // (`pattern` on a string, each `patternProperties` pattern on each key) is charged before it
+    // runs, at the measured rate of the engine that runs it (decisions §8.11).
+    return {
+      test: (s: string) => {
+        spend(unitsPerChar * s.length);
+        return test(s);
+      },
+      toString: () => `/${pattern}/${flags}`,
+    };
   },
   { code: 're2js' },
 );

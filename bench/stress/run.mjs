@@ -1,0 +1,336 @@
+#!/usr/bin/env node
+// bench/stress: the costliest validation inputs we know of, sent to the real API (SQLite, loopback,
+// temp data dir) while another process polls /healthz every ~10 ms on its own connection. Reports
+// the /healthz latency (p50/p99/max) per scenario: the goal is p99 under 100 ms throughout.
+// One command: `pnpm --filter @platform/bench run bench:stress` (also part of `pnpm bench`).
+// STRESS_ROOT=<a built checkout> runs another tree's API (to measure a commit before a fix);
+// STRESS_ONLY=<letters> runs some scenarios; STRESS_NO_README=1 leaves README.md alone.
+import { fork, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..', '..');
+const root = process.env.STRESS_ROOT ?? repo;
+const require = createRequire(import.meta.url);
+const { RE2JS } = require('re2js');
+const VERSION = 'v20260901';
+const OPERATOR = 'bench-operator-token-0123456789';
+/** No scenario runs longer than this (then it is reported as cut short). */
+const SCENARIO_MAX_MS = Number(process.env.STRESS_SCENARIO_MAX_MS ?? 120_000);
+const ONLY = process.env.STRESS_ONLY;
+
+if (!process.env.STRESS_ROOT) {
+  const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: repo, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(1);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-stress-'));
+const port = 20000 + Math.floor(Math.random() * 20000);
+const origin = `http://127.0.0.1:${port}`;
+const api = spawn(process.execPath, [join(root, 'apps/api/dist/main.js')], {
+  env: {
+    ...process.env,
+    DATABASE_URL: `file:${join(dir, 'stress.db')}`,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PLATFORM_OPERATOR_TOKEN: OPERATOR,
+    PLATFORM_SECRET: 'bench-secret-0123456789abcdef',
+    PLATFORM_SEED_DEMO: 'false',
+    PLATFORM_SENDER: 'off',
+    PLATFORM_RATE_LIMIT_CAPACITY: '1000000000',
+    LOG_LEVEL: 'warn',
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+let apiExited = false;
+api.once('exit', () => {
+  apiExited = true;
+});
+
+async function waitReady() {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${origin}/readyz`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('API not ready');
+}
+
+async function call(path, { method = 'POST', body, token } = {}) {
+  const started = performance.now();
+  const r = await fetch(`${origin}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(SCENARIO_MAX_MS),
+  });
+  const text = await r.text();
+  return { status: r.status, text, ms: performance.now() - started };
+}
+
+const op = (path, body, method = 'POST') => call(`/platform/v1${path}`, { method, body, token: OPERATOR });
+
+// ---- inputs ----------------------------------------------------------------------------------
+
+let seed = 42;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+/** `n` characters drawn from `alphabet` (code points), with `every`-th an `insert` (0: none). */
+function text(alphabet, n, every = 0, insert = 'x') {
+  const chars = [...alphabet];
+  let out = '';
+  for (let i = 1; i <= n; i++) out += every > 0 && i % every === 0 ? insert : chars[Math.floor(random() * chars.length)];
+  return out;
+}
+const programSize = (p) => RE2JS.compile(p).matcher('').programSize();
+/** The largest `{n}` for which `make(n)` compiles to at most `max` instructions. */
+function fit(make, max = 600) {
+  let n = 1;
+  while (programSize(make(n + 1)) <= max) n++;
+  return make(n);
+}
+
+const REVIEWER = '(?i)(a|b)*a(a|b){195}x';
+const WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu amber azure beige coral cyan ivory jade khaki lemon lilac mauve ochre olive peach plum ruby rust sable scarlet sepia tan teal umber violet wheat'.split(' ');
+function alternation() {
+  let n = WORDS.length;
+  while (programSize(`(?i)\\b(?:${WORDS.slice(0, n).join('|')})\\b`) > 600) n--;
+  return `(?i)\\b(?:${WORDS.slice(0, n).join('|')})\\b`;
+}
+
+// ---- scenarios -------------------------------------------------------------------------------
+
+/** A definition through the Admin API; `refused` holds the 422 text when it is refused. */
+async function define(ctx, key, type, validations) {
+  const r = await ctx.admin('/metafield_definition.json', { body: { definition: { owner_resource: 'products', namespace: 'stress', key, name: key, type, validations } } });
+  if (r.status === 201) return { ok: true, id: JSON.parse(r.text).definition.id };
+  if (r.status === 422) return { ok: false, refused: JSON.parse(r.text).errors };
+  throw new Error(`define ${key}: ${r.status} ${r.text.slice(0, 300)}`);
+}
+
+/** `rounds` bulk sets of one value per product (up to 25) under stress.<key>. */
+async function bulk(ctx, key, type, values, rounds = 2, owners = ctx.products) {
+  const results = [];
+  for (let round = 0; round < rounds && !ctx.late(); round++) {
+    const metafields = values.map((value, i) => ({ owner_resource: 'products', owner_id: owners[i], namespace: 'stress', key, type, value }));
+    results.push(await ctx.admin('/metafields_set.json', { body: { metafields } }));
+  }
+  return results;
+}
+
+const regexScenario = (key, pattern, makeValue, note) => ({
+  name: `regex ${pattern.length > 60 ? `${pattern.slice(0, 57)}...` : pattern}: bulk set 25 x 64 KB${note ? ` (${note})` : ''}`,
+  async run(ctx) {
+    const d = await define(ctx, key, 'multi_line_text_field', [{ name: 'regex', value: pattern }]);
+    if (!d.ok) return { refused: d.refused };
+    return { requests: await bulk(ctx, key, 'multi_line_text_field', Array.from({ length: 25 }, makeValue)) };
+  },
+});
+
+const schemaScenario = (key, name, schema, makeValue, rounds = 2) => ({
+  name,
+  async run(ctx) {
+    const d = await define(ctx, key, 'json', [{ name: 'schema', value: JSON.stringify(schema) }]);
+    if (!d.ok) return { refused: d.refused };
+    return { requests: await bulk(ctx, key, 'json', Array.from({ length: 25 }, makeValue), rounds) };
+  },
+});
+
+/** The last value K wrote: M's re-check is done when it is judged. */
+let recheckLastId = 0n;
+
+const SCENARIOS = {
+  A: regexScenario('rev_regex', REVIEWER, () => text('ab', 65_536), "reviewer's"),
+  B: regexScenario('dfa_overflow', '(a|b)*a(a|b){195}x', () => text('ab', 65_536, 100), 'no (?i): the DFA overflows to re2js'),
+  C: schemaScenario('rev_schema', `schema pattern ${REVIEWER}: bulk set 25 strings of 100,000 characters (reviewer's)`, { type: 'string', pattern: REVIEWER }, () => JSON.stringify(text('ab', 100_000))),
+  D: regexScenario('nested', fit((n) => `(?i)((a|b)+)+a(a|b){${n}}x`), () => text('ab', 65_536, 150), 'nested quantifiers'),
+  E: regexScenario('alternation', alternation(), () => text('abcdefghiklmnoprstuvwxyz', 65_536), 'huge (?i) alternation'),
+  F: regexScenario('unicode', fit((n) => `(?i)(\\pL|ǅ)*ǅ[\\pL\\pN]{${n}}x`), () => text('ǅéßkKſ', 32_768, 120), '(?i) Unicode classes, 32,768 characters of 1-2 bytes'),
+  G: regexScenario('bigclass', fit((n) => `(?i)[a-zà-ÿ\\p{Greek}]*[a-zà-ÿ]{${n}}[\\p{Cyrillic}]`), () => text('abcàéσ', 32_768), '(?i) big classes, 32,768 characters of 1-2 bytes'),
+  H: schemaScenario(
+    'patterns_on_keys',
+    'schema: 30 patternProperties of ~580 instructions on a 128 KB object of keys: bulk set 25',
+    { type: 'object', patternProperties: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`(?i)(a|b)*a(a|b){${190 - i}}x`, true])) },
+    () => JSON.stringify(Object.fromEntries(Array.from({ length: 1_900 }, (_, i) => [`${i}${text('ab', 60)}`, 0]))),
+  ),
+  I: schemaScenario(
+    'wide',
+    'schema: 296 properties (about the most objects a schema may hold), values of 1,600 records: bulk set 25',
+    { type: 'array', items: { type: 'object', properties: Object.fromEntries(Array.from({ length: 296 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(60) }])) } },
+    () => JSON.stringify(Array.from({ length: 1_600 }, (_, i) => ({ [`p${i % 296}`]: 'v'.repeat(40), p1: 'abc' }))),
+  ),
+  L: schemaScenario(
+    'branches',
+    'schema: 55 oneOf branches each with its properties (a costly compile near the object bound): bulk set 25',
+    { type: 'array', items: { oneOf: Array.from({ length: 55 }, (_, i) => ({ type: 'object', required: [`k${i}`], properties: { [`k${i}`]: { const: i }, v: { type: 'string', minLength: 1 } } })) } },
+    () => JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ [`k${i % 55}`]: i % 55, v: 'x' }))),
+  ),
+  J: {
+    name: "schema: 20 definitions of 1,400 patternProperties each (the reviewer's; compile time and memory), then 20 of 50 (the most patterns a schema may hold)",
+    async run(ctx) {
+      const requests = [];
+      let refused;
+      for (let k = 0; k < 40 && !ctx.late(); k++) {
+        const count = k < 20 ? 1_400 : 50;
+        const schema = { type: 'object', patternProperties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`^k${k}_${i}[a-z]{0,8}$`, k < 20 ? { type: 'string', maxLength: 10 } : true])) };
+        const started = performance.now();
+        const d = await define(ctx, `pp_${k}`, 'json', [{ name: 'schema', value: JSON.stringify(schema) }]);
+        requests.push({ status: d.ok ? 201 : 422, ms: performance.now() - started });
+        if (!d.ok) {
+          refused = d.refused;
+          continue;
+        }
+        requests.push(...(await bulk(ctx, `pp_${k}`, 'json', ['{"k0_1":"a"}'], 1)));
+      }
+      return { requests, refused };
+    },
+  },
+  K: {
+    name: 'writes without rules, the baseline of M: 200 values of 64 KB in 8 bulk sets of 25',
+    async run(ctx) {
+      await define(ctx, 'recheck', 'multi_line_text_field', []);
+      const requests = [];
+      for (let start = 0; start < 200 && !ctx.late(); start += 25) {
+        const owners = ctx.products.slice(start, start + 25);
+        const [r] = await bulk(ctx, 'recheck', 'multi_line_text_field', owners.map(() => text('ab', 65_536)), 1, owners);
+        requests.push(r);
+        for (const m of JSON.parse(r.text).metafields ?? []) if (BigInt(m.id) > recheckLastId) recheckLastId = BigInt(m.id);
+      }
+      return { requests };
+    },
+  },
+  M: {
+    name: `re-check: the 200 values of K, after ${REVIEWER} is added by a definition update`,
+    async run(ctx) {
+      const started = performance.now();
+      const update = await ctx.admin('/metafield_definition.json', {
+        method: 'PUT',
+        body: { definition: { owner_resource: 'products', namespace: 'stress', key: 'recheck', validations: [{ name: 'regex', value: REVIEWER }] } },
+      });
+      const requests = [update];
+      if (update.status !== 200) return { requests, refused: JSON.parse(update.text).errors };
+      // The re-check goes through the values in id order: it is done when the last one carries its
+      // verdict (invalid under the new rule). Asked for that one value alone, so the poll stays cheap.
+      let judged = 0;
+      while (!ctx.late() && judged === 0) {
+        await new Promise((r) => setTimeout(r, 250));
+        const r = await op(`/stores/stress/metafields?valid=false&limit=1&since_id=${recheckLastId - 1n}`, undefined, 'GET');
+        judged = JSON.parse(r.text).metafields.length;
+      }
+      return { requests, recheck: { judged: judged === 1 ? 200 : 0, ms: performance.now() - started } };
+    },
+  },
+};
+
+// ---- run -------------------------------------------------------------------------------------
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const started = performance.now();
+const rows = [];
+let poller;
+try {
+  await waitReady();
+  await op('/stores', { store: { handle: 'stress', name: 'Stress' } });
+  const app = JSON.parse(
+    (await op('/apps', { app: { name: 'stress', kind: 'private', scopes: ['read_products', 'write_products', 'read_metafields', 'write_metafields'], store_handle: 'stress' } })).text,
+  );
+  const made = JSON.parse((await op('/stores/stress/products', { products: Array.from({ length: 200 }, (_, i) => ({ title: `Stress ${i}` })) })).text);
+  const products = made.products.map((p) => p.id);
+  const admin = (path, init = {}) => call(`/admin/openapi/${VERSION}${path}`, { token: app.access_token, ...init });
+
+  poller = fork(join(here, 'poll.mjs'), [], { env: { ...process.env, POLL_ORIGIN: origin }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise((r) => poller.once('message', r));
+  const series = () =>
+    new Promise((resolve) => {
+      poller.once('message', resolve);
+      poller.send({ type: 'stop' });
+    });
+
+  for (const [letter, scenario] of Object.entries(SCENARIOS)) {
+    if (ONLY && !ONLY.includes(letter)) continue;
+    if (apiExited) throw new Error('the API process exited');
+    const deadline = performance.now() + SCENARIO_MAX_MS;
+    const ctx = { admin, products: letter === 'K' || letter === 'M' ? products : products.slice(0, 25), late: () => performance.now() > deadline };
+    // prom-client resets its event-loop delay histogram on every scrape: this one starts the window.
+    await fetch(`${origin}/metrics`).then((r) => r.text()).catch(() => '');
+    poller.send({ type: 'start' });
+    const t0 = performance.now();
+    let outcome;
+    try {
+      outcome = await scenario.run(ctx);
+    } catch (e) {
+      outcome = { error: e.message };
+    }
+    const elapsed = performance.now() - t0;
+    const { latencies, failures } = await series();
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const metrics = await fetch(`${origin}/metrics`).then((r) => r.text()).catch(() => '');
+    const heap = Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(metrics)?.[1] ?? NaN);
+    const lag = Number(/^nodejs_eventloop_lag_max_seconds (\S+)/m.exec(metrics)?.[1] ?? NaN) * 1000;
+    const row = { letter, name: scenario.name, elapsed, polls: sorted.length, failures, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN, heap, lag, outcome, cut: ctx.late() };
+    rows.push(row);
+    const statuses = (outcome.requests ?? []).map((r) => r.status).join(',');
+    console.log(
+      `${letter} ${scenario.name}\n   ${(elapsed / 1000).toFixed(1)} s, polls ${row.polls}, p50 ${row.p50?.toFixed(1)} ms, p99 ${row.p99?.toFixed(1)} ms, max ${row.max?.toFixed(0)} ms; ` +
+        `statuses ${statuses || '-'}${outcome.refused ? `; refused: ${outcome.refused.slice(0, 200)}` : ''}${outcome.error ? `; error: ${outcome.error}` : ''}` +
+        `${outcome.recheck ? `; re-check judged ${outcome.recheck.judged} in ${(outcome.recheck.ms / 1000).toFixed(1)} s` : ''}; event-loop delay max ${lag.toFixed(0)} ms; heap ${(heap / 1e6).toFixed(0)} MB`,
+    );
+    for (const r of outcome.requests ?? []) if (r.status >= 400 && r.text) console.log(`   ${r.status}: ${r.text.slice(0, 240)}`);
+  }
+} finally {
+  poller?.send({ type: 'exit' });
+  api.kill('SIGTERM');
+  await new Promise((r) => (apiExited ? r() : api.once('exit', r)));
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// ---- report ----------------------------------------------------------------------------------
+
+const ms = (n) => (Number.isFinite(n) ? `${n < 10 ? n.toFixed(1) : n.toFixed(0)} ms` : 'n/a');
+function what(row) {
+  const o = row.outcome;
+  if (o.error) return `error: ${o.error}`;
+  const parts = [];
+  if (o.refused) parts.push(`definition refused (422): ${o.refused.replace(/\|/g, '\\|').slice(0, 140)}`);
+  const requests = o.requests ?? [];
+  if (requests.length > 0) {
+    const counts = {};
+    for (const r of requests) counts[r.status] = (counts[r.status] ?? 0) + 1;
+    const slowest = Math.max(...requests.map((r) => r.ms));
+    parts.push(`${Object.entries(counts).map(([s, n]) => `${n} x ${s}`).join(', ')}; slowest request ${(slowest / 1000).toFixed(2)} s`);
+  }
+  if (o.recheck) parts.push(`re-check judged ${o.recheck.judged}/200 in ${(o.recheck.ms / 1000).toFixed(1)} s`);
+  if (row.cut) parts.push(`cut short at ${SCENARIO_MAX_MS / 1000} s`);
+  return parts.join('; ');
+}
+const lines = [
+  `Run ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, on a shared machine; ` +
+    `/healthz polled every 10 ms on its own connection from another process while each scenario runs (one request at a time); event-loop delay is the server's own (prom-client) over the scenario; load average ${loadavg()[0].toFixed(0)} at the end; total ${((performance.now() - started) / 1000).toFixed(0)} s.`,
+  '',
+  '| Scenario | Load: answers | /healthz polls | p50 | p99 | max | Event-loop delay max | Heap after |',
+  '|---|---|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.letter}. ${r.name.replace(/\|/g, '\\|')} | ${what(r)} | ${r.polls} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.lag)} | ${Number.isFinite(r.heap) ? `${(r.heap / 1e6).toFixed(0)} MB` : 'n/a'} |`),
+];
+const table = lines.join('\n');
+console.log(`\n${table}\n`);
+if (!process.env.STRESS_ROOT && !ONLY) {
+  writeFileSync(join(repo, 'bench/results/stress.md'), `${table}\n`);
+  const readmePath = join(repo, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = '<!-- bench:stress:start -->';
+  const end = '<!-- bench:stress:end -->';
+  if (!process.env.STRESS_NO_README && readme.includes(start) && readme.includes(end)) {
+    writeFileSync(readmePath, readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), `${start}\n${table}\n${end}`));
+    console.log('README.md stress table updated.');
+  }
+}
+const worst = Math.max(...rows.map((r) => r.p99).filter(Number.isFinite));
+console.log(`Goal (/healthz p99 under 100 ms in every scenario): ${worst < 100 ? 'met' : `not met (worst p99 ${ms(worst)})`}.`);
