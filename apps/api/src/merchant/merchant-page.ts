@@ -111,6 +111,11 @@ export function sendPage(reply: FastifyReply, status: number, page: Html, option
   return reply.code(status).headers(pageHeaders(options)).send(page.text);
 }
 
+/** The links between the signed-in merchant's pages. */
+export function nav(): Html {
+  return html`<nav class="nav"><a href="/admin">Home</a><a href="/admin/products">Products</a><a href="/admin/apps">Apps</a></nav>`;
+}
+
 /** A plain page with a heading and a few paragraphs: errors, notices. */
 export function noticePage(title: string, paragraphs: (string | Html)[], storeName?: string): Html {
   return layout({
