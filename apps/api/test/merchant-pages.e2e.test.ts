@@ -150,7 +150,7 @@ describe('products and their resource feedback (issue 9)', () => {
     expect(r.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(r.text).not.toContain('<script>');
     expect(r.text).toContain('Add an image');
-    expect(r.text).toContain('2026-11-22T11:59:30+08:00'); // feedback_generated_at of the first, in Asia/Shanghai
+    expect(r.text).toContain('<time datetime="2026-11-22T11:59:30+08:00">2026-11-22 11:59:30 +08:00</time>'); // feedback_generated_at of the first, in Asia/Shanghai
     expect(r.text).toContain('2026-11-22T12:00:00+08:00');
   });
 

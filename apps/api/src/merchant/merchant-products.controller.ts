@@ -5,7 +5,7 @@ import { pathId, toId } from '../http/ids';
 import { ProductsRepository, type ProductRow } from '../products/products.repository';
 import { ResourceFeedbackService } from '../resource-feedback/resource-feedback.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
-import { html, layout, nav, sendPage, signInNeededPage, type Html } from './merchant-page';
+import { html, layout, nav, sendPage, signInNeededPage, when, type Html } from './merchant-page';
 import { MerchantSessionsService } from './merchant-sessions.service';
 
 /** Products per page of the merchant's products list. */
@@ -99,9 +99,9 @@ ${pager(previous, next)}</section>`,
 <p><span class="state ${f.state === 'success' ? 'ok' : 'warn'}">${STATE_WORDS[f.state] ?? f.state}</span></p>
 ${f.messages.length > 0 ? html`<ul class="messages">${f.messages.map((m) => html`<li>${m}</li>`)}</ul>` : ''}
 <dl>
-<dt>Feedback generated</dt><dd>${f.feedback_generated_at}</dd>
-<dt>Product updated</dt><dd>${f.resource_updated_at}</dd>
-<dt>Received</dt><dd>${f.updated_at}</dd>
+<dt>Feedback generated</dt><dd>${when(f.feedback_generated_at)}</dd>
+<dt>Product updated</dt><dd>${when(f.resource_updated_at)}</dd>
+<dt>Received</dt><dd>${when(f.updated_at)}</dd>
 </dl>
 </article>`,
     );

@@ -7,7 +7,7 @@ import { DeliveriesRepository } from '../webhooks/deliveries.repository';
 import { deliveryJson, DeliveriesService } from '../webhooks/deliveries.service';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { MerchantPageFilter } from './merchant-errors.filter';
-import { html, layout, nav, sendPage, signInNeededPage } from './merchant-page';
+import { html, layout, nav, sendPage, signInNeededPage, when } from './merchant-page';
 import { MerchantSessionsRepository, type InstalledApp } from './merchant-sessions.repository';
 import { MerchantSessionsService, type MerchantSession } from './merchant-sessions.service';
 
@@ -27,7 +27,7 @@ type Delivery = ReturnType<typeof deliveryJson>;
 
 function attemptLine(a: Delivery['attempts'][number]) {
   const answer = a.response_status === null ? 'no answer' : `HTTP ${a.response_status}`;
-  return html`<li>#${a.number} · ${a.started_at} · ${answer} · ${a.duration_ms} ms${a.error ? html` · <span class="error-text">${a.error}</span>` : ''}</li>`;
+  return html`<li>#${a.number} · ${when(a.started_at)} · ${answer} · ${a.duration_ms} ms${a.error ? html` · <span class="error-text">${a.error}</span>` : ''}</li>`;
 }
 
 /** The apps installed on the store and each app's recent webhook deliveries, with redelivery (issue 10; docs/webhooks.md). */
@@ -50,7 +50,7 @@ export class MerchantWebhooksController {
     const apps = await this.repository.installedApps(store.id);
     const items = apps.map(
       (app) => html`<li><a href="/admin/apps/${app.id.toString()}/deliveries">${app.name}</a>
-<span class="muted">${app.kind} · ${minimalScopeString(app.scopes.split(','))} · since ${formatInZone(app.createdAt, store.ianaTimezone)}</span></li>`,
+<span class="muted">${app.kind} · ${minimalScopeString(app.scopes.split(','))} · since ${when(formatInZone(app.createdAt, store.ianaTimezone))}</span></li>`,
     );
     return sendPage(
       reply,
@@ -130,7 +130,7 @@ ${deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : deliveries.map((d)
           title: 'Not redelivered',
           storeName: store.name,
           signOut: { formToken: session.formToken },
-          body: html`<section class="card error"><h1>Not redelivered</h1><p>Delivery #${id.toString()} was not redelivered: ${error.message}.</p>
+          body: html`<section class="card error"><h1>Not redelivered</h1><p>Delivery #${id.toString()} was not redelivered: ${error.message.replace(/^[a-z_]+: /, '')}.</p>
 <div class="actions"><a class="button primary" href="/admin/apps/${app.id.toString()}/deliveries">Back to the deliveries</a></div></section>`,
         }),
       );
@@ -152,8 +152,8 @@ ${deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : deliveries.map((d)
 <dt>Webhook id</dt><dd><code>${d.webhook_id}</code></dd>
 <dt>Address</dt><dd>${d.address ?? html`<span class="muted">(subscription removed)</span>`}</dd>
 <dt>Attempts</dt><dd>${d.attempt_count}</dd>
-${d.status === 'pending' ? html`<dt>Next attempt</dt><dd>${d.next_attempt_at}</dd>` : ''}
-${d.delivered_at ? html`<dt>Delivered</dt><dd>${d.delivered_at}</dd>` : ''}
+${d.status === 'pending' ? html`<dt>Next attempt</dt><dd>${when(d.next_attempt_at)}</dd>` : ''}
+${d.delivered_at ? html`<dt>Delivered</dt><dd>${when(d.delivered_at)}</dd>` : ''}
 ${d.last_error ? html`<dt>Last error</dt><dd class="error-text">${d.last_error}</dd>` : ''}
 </dl>
 ${d.attempts.length > 0 ? html`<ol class="attempts">${d.attempts.map(attemptLine)}</ol>` : ''}
