@@ -232,6 +232,17 @@ describe('apps and their deliveries (issue 10)', () => {
     expect((await t.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveredId } })).status).toBe('delivered');
   });
 
+  it('redelivers once when Redeliver is pressed twice at once: one 303, one 422 notice', async () => {
+    await t.db.prisma.webhookDelivery.update({ where: { id: failedId }, data: { status: 'failed', lastError: 'HTTP 500' } });
+    const token = formToken(await page('shop', deliveriesPath(checker.id)));
+    const answers = await Promise.all([1, 2].map(() => post('shop', redeliverPath(checker.id, failedId), `form_token=${token}`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 422]);
+    expect((await t.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failedId } })).status).toBe('pending');
+    // The notice speaks only of a pending delivery of this page.
+    expect((await page('shop', `${deliveriesPath(checker.id)}?redelivered=${deliveredId}`)).text).not.toContain('pending again');
+    expect((await page('shop', `${deliveriesPath(checker.id)}?redelivered=${foreignDeliveryId}`)).text).not.toContain('pending again');
+  });
+
   it('refuses a redelivery when the delivery\'s subscription is disabled, with a notice (422)', async () => {
     await t.db.prisma.webhookDelivery.update({ where: { id: failedId }, data: { status: 'failed' } });
     const row = await t.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failedId } });

@@ -78,7 +78,9 @@ ${apps.length === 0 ? html`<p>No app is installed on this store yet.</p>` : html
     ]);
     const details = await this.deliveries.details(rows);
     const deliveries = rows.map((row) => deliveryJson(row, details, store.ianaTimezone));
-    const requeued = typeof redelivered === 'string' ? toId(redelivered) : undefined;
+    // The notice after a redelivery, only about a delivery of this page that is pending.
+    const requeuedId = typeof redelivered === 'string' ? toId(redelivered) : undefined;
+    const requeued = rows.find((row) => row.id === requeuedId && row.status === 'pending')?.id;
     const subscriptionRows = subscriptions.map(
       (s) => html`<li><strong>${s.topic}</strong> <span class="state ${s.status === 'enabled' ? 'ok' : 'warn'}">${s.status}</span><br>
 <code>${s.address}</code>${s.status === 'disabled' && s.disabledReason ? html`<br><span class="muted">Disabled: ${DISABLED_WORDS[s.disabledReason] ?? s.disabledReason}</span>` : ''}</li>`,
