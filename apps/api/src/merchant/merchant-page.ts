@@ -111,6 +111,19 @@ export function sendPage(reply: FastifyReply, status: number, page: Html, option
   return reply.code(status).headers(pageHeaders(options)).send(page.text);
 }
 
+/**
+ * A time as the API renders it (`2026-11-22T12:00:00+08:00`, the store's zone), shown with spaces
+ * so that it wraps between date, time and offset on a phone; the exact text stays in `datetime`.
+ */
+export function when(iso: string): Html {
+  return html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/(Z|[+-]\d\d:\d\d)$/, ' $1')}</time>`;
+}
+
+/** The links between the signed-in merchant's pages. */
+export function nav(): Html {
+  return html`<nav class="nav"><a href="/admin">Home</a><a href="/admin/products">Products</a><a href="/admin/apps">Apps</a></nav>`;
+}
+
 /** A plain page with a heading and a few paragraphs: errors, notices. */
 export function noticePage(title: string, paragraphs: (string | Html)[], storeName?: string): Html {
   return layout({

@@ -3,7 +3,7 @@ import { DomainError, formatInZone, minimalScopeString } from '@platform/domain'
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MerchantPageFilter } from './merchant-errors.filter';
 import { loadAssets } from './merchant-assets';
-import { html, layout, sendPage, signInNeededPage } from './merchant-page';
+import { html, layout, nav, sendPage, signInNeededPage } from './merchant-page';
 import { MerchantSessionsRepository } from './merchant-sessions.repository';
 import { MerchantSessionsService } from './merchant-sessions.service';
 
@@ -43,7 +43,7 @@ export class MerchantController {
     if (!session) return sendPage(reply, 401, signInNeededPage(store, '/admin'));
     const apps = await this.repository.installedApps(store.id);
     const rows = apps.map(
-      (app) => html`<tr><td>${app.name}</td><td>${app.kind}</td><td>${minimalScopeString(app.scopes.split(','))}</td><td>${formatInZone(app.createdAt, store.ianaTimezone)}</td></tr>`,
+      (app) => html`<tr><td><a href="/admin/apps/${app.id.toString()}/deliveries">${app.name}</a></td><td>${app.kind}</td><td>${minimalScopeString(app.scopes.split(','))}</td><td>${formatInZone(app.createdAt, store.ianaTimezone)}</td></tr>`,
     );
     return sendPage(
       reply,
@@ -52,7 +52,7 @@ export class MerchantController {
         title: 'Apps',
         storeName: store.name,
         signOut: { formToken: session.formToken },
-        body: html`<section class="card"><h1>Installed apps</h1>${
+        body: html`${nav()}<section class="card"><h1>Installed apps</h1>${
           apps.length === 0
             ? html`<p class="muted">No app is installed on this store yet.</p>`
             : html`<table><thead><tr><th>App</th><th>Kind</th><th>Scopes</th><th>Since</th></tr></thead><tbody>${rows}</tbody></table>`

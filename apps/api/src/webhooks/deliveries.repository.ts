@@ -47,6 +47,17 @@ export class DeliveriesRepository {
     });
   }
 
+  /** An app's newest deliveries on a store, newest first (the merchant's deliveries page, docs/webhooks.md). */
+  recentForApp(storeId: bigint, appId: bigint, take: number): Promise<WebhookDelivery[]> {
+    return this.db.prisma.webhookDelivery.findMany({ where: { storeId, appId }, orderBy: { id: 'desc' }, take });
+  }
+
+  /** The app a delivery of this store is for; undefined when the store has no such delivery. */
+  async appOf(storeId: bigint, id: bigint): Promise<bigint | undefined> {
+    const row = await this.db.prisma.webhookDelivery.findFirst({ where: { id, storeId }, select: { appId: true } });
+    return row?.appId;
+  }
+
   async details(deliveries: readonly WebhookDelivery[]): Promise<DeliveryDetails> {
     const ids = deliveries.map((d) => d.id);
     const subscriptionIds = [...new Set(deliveries.map((d) => d.subscriptionId))];

@@ -24,7 +24,8 @@ function attemptJson(a: WebhookAttempt, timeZone: string) {
   };
 }
 
-function deliveryJson(d: WebhookDelivery, details: DeliveryDetails, timeZone: string) {
+/** The `delivery` object of the operator API (decisions §10), times in the store's zone; the merchant's deliveries page shows it too. */
+export function deliveryJson(d: WebhookDelivery, details: DeliveryDetails, timeZone: string) {
   return {
     id: d.id.toString(),
     webhook_id: d.webhookId,

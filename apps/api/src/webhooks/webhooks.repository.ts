@@ -80,6 +80,11 @@ export class WebhooksRepository {
     });
   }
 
+  /** An app's subscriptions on a store, by id, at most `take` (the merchant's deliveries page). */
+  listForApp(storeId: bigint, appId: bigint, take: number): Promise<WebhookSubscription[]> {
+    return this.db.prisma.webhookSubscription.findMany({ where: { storeId, appId }, orderBy: { id: 'asc' }, take });
+  }
+
   /** Keyset page on (store_id, app_id, id), nearest to the boundary first. */
   page(q: SubscriptionPageQuery): Promise<WebhookSubscription[]> {
     const next = q.direction === 'next';
