@@ -37,3 +37,9 @@ export { versionStatus, deprecationNotice, DEPRECATION_NOTICE_DAYS } from './ver
 export type { VersionStatus } from './versions';
 export { adminContract } from '@platform/contract';
 export type * from '@platform/contract';
+export { verifyWebhook, webhookErrorAnswer, WebhookVerificationError, BODY_ALREADY_PARSED_MESSAGE } from './webhooks';
+export type { HeadersLike, VerifiedWebhook, WebhookFailure, WebhookPayload, WebhookTopic } from './webhooks';
+export { createOAuth, OAuthError } from './oauth';
+export type { AuthorizeUrlInput, OAuthFailure, OAuthOptions, PlatformOAuth, VerifiedCallback } from './oauth';
+export { memoryTokenStore } from './token-store';
+export type { StoredToken, TokenStore } from './token-store';

@@ -22,7 +22,7 @@ describe('client.admin', () => {
   it('has a method for every Admin route of the contract, bound to that route', () => {
     expect(adminRoutes.length).toBeGreaterThan(0);
     const missing = adminRoutes.filter(([path, route]) => {
-      const method = methodAt(path) as { route?: AppRoute } | undefined;
+      const method = methodAt(path) as (((...args: unknown[]) => unknown) & { route?: AppRoute }) | undefined;
       return typeof method !== 'function' || method.route !== route;
     });
     expect(missing.map(([path]) => path)).toEqual([]);

@@ -145,6 +145,7 @@ export function createTransport(options: TransportOptions & { bucketKey: string 
 
     for (let attempt = 0; ; attempt += 1) {
       await bucket?.acquire(request.signal, (info) => emit({ type: 'throttle', ...base, ...info }));
+      if (request.signal?.aborted) throw abortReason(request.signal);
       const headers: Record<string, string> = { Accept: 'application/json', ...request.headers, Authorization: `Bearer ${await token()}` };
       if (body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
       emit({ type: 'request', ...base, attempt });
