@@ -56,5 +56,5 @@ const shared: Options = {
 
 export default defineConfig([
   { ...shared, entry: { index: 'src/index.ts' }, clean: true },
-  { ...shared, entry: { sqlite: 'src/sqlite.ts', express: 'src/express.ts', fastify: 'src/fastify.ts', nestjs: 'src/nestjs.ts' }, platform: 'node' },
+  { ...shared, entry: { sqlite: 'src/sqlite.ts', express: 'src/express.ts', fastify: 'src/fastify.ts', nestjs: 'src/nestjs.ts' }, platform: 'node', shims: true },
 ]);
