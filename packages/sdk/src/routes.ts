@@ -82,6 +82,7 @@ export type Page<R extends AppRoute> = SuccessBody<R> & {
 
 export type RouteResult<R extends AppRoute> = IsPaginated<R> extends true ? Page<R> : SuccessBody<R>;
 
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "every argument optional" is exactly `{} extends Args`
 type Call<R extends AppRoute> = {} extends RouteArgs<R>
   ? (args?: RouteArgs<R>) => Promise<RouteResult<R>>
   : (args: RouteArgs<R>) => Promise<RouteResult<R>>;

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- operator answers are arbitrary JSON, read field by field */
 /*
  * The real API, booted from apps/api/dist/main.js on a loopback port with a SQLite file of its own:
  * what the SDK's live tests, the pack test and the README examples run against. No mocks.
