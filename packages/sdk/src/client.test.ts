@@ -55,3 +55,32 @@ describe(createClient.name, () => {
     );
   });
 });
+
+describe('iterate', () => {
+  it('sends the query once, then each next link exactly as the service wrote it (decisions §6.2, §6.5)', async () => {
+    const base = 'https://demo.myplatform.com/admin/openapi/v20260901/metafield_definitions.json';
+    // Links with a parameter order and an extra parameter the SDK would never build.
+    const pages: Record<string, { ids: string[]; link?: string }> = {
+      [`${base}?namespace=custom&limit=1`]: { ids: ['1'], link: `<${base}?zz=1&page_info=p2&limit=1>; rel="next"` },
+      [`${base}?zz=1&page_info=p2&limit=1`]: { ids: ['2'], link: `<${base}?page_info=p3&limit=1>; rel="next", <${base}?page_info=p1>; rel="prev"` },
+      [`${base}?page_info=p3&limit=1`]: { ids: ['3'], link: `<${base}?page_info=p2&limit=1>; rel="previous"` },
+    };
+    const urls: string[] = [];
+    const fetch = (async (url: string) => {
+      urls.push(url);
+      const page = pages[url];
+      if (!page) return new Response('{"errors":"Not Found"}', { status: 404 });
+      return new Response(JSON.stringify({ metafield_definitions: page.ids.map((id) => ({ id })) }), {
+        headers: { 'content-type': 'application/json', ...(page.link ? { link: page.link } : {}) },
+      });
+    }) as unknown as typeof globalThis.fetch;
+    const client = createClient({ storeDomain: 'demo.myplatform.com', accessToken: 't', apiVersion: 'v20260901', fetch, rateLimit: false });
+    const ids: string[] = [];
+    for await (const definition of client.admin.listMetafieldDefinitions.iterate({ query: { namespace: 'custom', limit: 1 } })) ids.push(definition.id);
+    expect(ids).toEqual(['1', '2', '3']);
+    expect(urls).toEqual(Object.keys(pages));
+    const second = await client.admin.listMetafieldDefinitions.page(`${base}?zz=1&page_info=p2&limit=1`);
+    expect(second.previous).toEqual({ url: `${base}?page_info=p1`, pageInfo: 'p1', limit: undefined, fields: undefined });
+    expect(second.next).toMatchObject({ pageInfo: 'p3', limit: 1 });
+  });
+});

@@ -79,3 +79,15 @@ describe(routeUrl.name, () => {
     );
   });
 });
+
+describe(isPaginatedRoute.name, () => {
+  it('sees page_info through a refined or optional query schema', async () => {
+    const { z } = await import('zod');
+    const query = z.object({ page_info: z.string().optional() });
+    const route = (q: unknown) => ({ method: 'GET', path: '/x', query: q, responses: {} }) as unknown as AppRoute;
+    expect(isPaginatedRoute(route(query.refine(() => true)))).toBe(true);
+    expect(isPaginatedRoute(route(query.optional()))).toBe(true);
+    expect(isPaginatedRoute(route(z.object({ id: z.string() })))).toBe(false);
+    expect(isPaginatedRoute(route(undefined))).toBe(false);
+  });
+});

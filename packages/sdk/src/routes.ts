@@ -65,7 +65,12 @@ type IsPaginated<R extends AppRoute> = R['metadata'] extends { paginated: true }
 /** The runtime twin of `IsPaginated`. */
 export function isPaginatedRoute(route: AppRoute): boolean {
   if ((route.metadata as { paginated?: unknown } | undefined)?.paginated === true) return true;
-  const shape = (route.query as { shape?: Record<string, unknown> } | null | undefined)?.shape;
+  // Look through refinements and wrappers (`.refine`, `.optional`) to the object's shape.
+  let schema = route.query as { shape?: unknown; _def?: { schema?: unknown; innerType?: unknown } } | null | undefined;
+  for (let depth = 0; schema && schema.shape === undefined && depth < 5; depth += 1) {
+    schema = (schema._def?.schema ?? schema._def?.innerType) as typeof schema;
+  }
+  const shape = schema?.shape;
   return typeof shape === 'object' && shape !== null && 'page_info' in shape;
 }
 
@@ -171,7 +176,14 @@ function makeMethod(ctx: RouteContext, route: AppRoute): unknown {
       throw new TypeError(`page: ${target.origin} is not the client's origin ${origin}; the access token is not sent there`);
     }
     // An absolute link is sent as it stands (spec Pagination rule 4), not re-serialised.
-    return toPage(await ctx.send({ method: route.method, url: ABSOLUTE.test(url) ? url : target.toString(), ...options }));
+    return toPage(
+      await ctx.send({
+        method: route.method,
+        url: ABSOLUTE.test(url) ? url : target.toString(),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.headers ? { headers: options.headers } : {}),
+      }),
+    );
   };
 
   const method = Object.assign(call, { route });
@@ -181,7 +193,8 @@ function makeMethod(ctx: RouteContext, route: AppRoute): unknown {
     iterate: (args: AnyArgs = {}) =>
       paginate(async (next) => {
         // Later pages carry the first request's filters in their link (decisions §6.2): only the URL is sent.
-        const current = (next === undefined ? await call(args) : await page(next, args)) as Record<string, unknown> & { link: PageLinks };
+        const options: CallOptions = { ...(args.signal ? { signal: args.signal } : {}), ...(args.headers ? { headers: args.headers } : {}) };
+        const current = (next === undefined ? await call(args) : await page(next, options)) as Record<string, unknown> & { link: PageLinks };
         const key = arrayKey(current);
         return { items: key ? (current[key] as unknown[]) : [], link: current.link };
       }),
