@@ -151,3 +151,11 @@ describe(createTransport.name, () => {
     expect(lines.some((l) => l.startsWith('debug [platform-sdk] GET /admin/openapi/v20260901/merchants/shop.json -> 200'))).toBe(true);
   });
 });
+
+describe('a 2xx that is not JSON', () => {
+  it('is a PlatformError naming the request, not a bare SyntaxError', async () => {
+    const fetch = (async () => new Response('<html>login</html>', { status: 200 })) as unknown as typeof globalThis.fetch;
+    const send = createTransport({ accessToken: 't', fetch, bucketKey: 'non-json', rateLimit: false });
+    await expect(send({ method: 'GET', url: URL_ })).rejects.toThrow(/GET \/admin\/openapi\/v20260901\/merchants\/shop\.json: HTTP 200 with a body that is not JSON/);
+  });
+});

@@ -1,5 +1,5 @@
 import { abortReason, systemClock, type Clock } from './clock';
-import { apiErrorFromResponse, PlatformApiError, PlatformNetworkError, PlatformTimeoutError, type RequestIdentity } from './errors';
+import { apiErrorFromResponse, PlatformApiError, PlatformError, PlatformNetworkError, PlatformTimeoutError, type RequestIdentity } from './errors';
 import { createLeakyBucket, sharedBucket, type LeakyBucket, type RateLimitOptions } from './limiter';
 
 export interface RetryOptions {
@@ -189,7 +189,14 @@ export function createTransport(options: TransportOptions & { bucketKey: string 
         });
         if (response.ok) {
           const text = await response.text();
-          return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as unknown) : {}, traceId };
+          let parsed: unknown = {};
+          try {
+            if (text) parsed = JSON.parse(text);
+          } catch {
+            // A 2xx that is not the API's JSON (a captive portal, a misrouted proxy): say which request.
+            throw new PlatformError(`${method} ${path}: HTTP ${response.status} with a body that is not JSON (traceId ${traceId ?? '-'})`);
+          }
+          return { status: response.status, headers: response.headers, body: parsed, traceId };
         }
         const error = await apiErrorFromResponse(response, identity, clock.now());
         if (!statuses.has(error.status) || attempt >= maxRetries) throw error;
