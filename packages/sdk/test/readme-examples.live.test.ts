@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startLiveServer, type LiveServer } from './live-server';
 
 const SDK_DIR = resolve(__dirname, '..');
+const TSC = require.resolve('typescript/bin/tsc', { paths: [SDK_DIR] });
 const READMES = { 'packages/sdk/README.md': join(SDK_DIR, 'README.md'), 'README.md': join(REPO_ROOT, 'README.md') };
 
 /** The programs of a README, in order. */
@@ -46,6 +47,26 @@ describe('README examples', () => {
   it('finds the marked examples', () => {
     expect(examplesOf(readFileSync(READMES['packages/sdk/README.md'], 'utf8')).length).toBeGreaterThanOrEqual(4);
     expect(examplesOf(readFileSync(READMES['README.md'], 'utf8')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('type-check under tsc --strict against the built package', () => {
+    const files: string[] = [];
+    for (const [name, file] of Object.entries(READMES)) {
+      examplesOf(readFileSync(file, 'utf8')).forEach((program, i) => {
+        const path = join(dir, `${name.replace(/\W/g, '_')}-${i + 1}.mts`);
+        // `export {}` makes each file a module of its own, so top-level names do not collide.
+        writeFileSync(path, `${program}\nexport {};\n`);
+        files.push(path);
+      });
+    }
+    const flags = ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node'];
+    let out = '';
+    try {
+      execFileSync(process.execPath, [TSC, ...flags, ...files], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+    } catch (error) {
+      out = String((error as { stdout?: string }).stdout ?? error);
+    }
+    expect(out).toBe('');
   });
 
   for (const [name, file] of Object.entries(READMES)) {
