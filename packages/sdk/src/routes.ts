@@ -5,7 +5,6 @@ import {
   type AppRouteMutation,
   type AppRouter,
   type ClientInferResponseBody,
-  type ParamsFromUrl,
   type Prettify,
   type ZodInputOrType,
 } from '@ts-rest/core';
@@ -25,9 +24,20 @@ type SuccessStatus<R extends AppRoute> = Extract<keyof R['responses'], 200 | 201
 /** The body of a 2xx answer of `R` (both bodies' union when a route has two, e.g. 200 and 201). */
 export type SuccessBody<R extends AppRoute> = ClientInferResponseBody<R, SuccessStatus<R>>;
 
+type IdentChar =
+  | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm' | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
+  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M' | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
+  | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_';
+type Ident<S extends string, Acc extends string = ''> = S extends `${infer C}${infer Rest}` ? (C extends IdentChar ? Ident<Rest, `${Acc}${C}`> : Acc) : Acc;
+/**
+ * The `:name` parameters of a path, a name ending where an identifier does (`/webhooks/:id.json` has
+ * `id`), as the server's router reads them; ts-rest's own `ParamsFromUrl` would read `id.json`.
+ */
+export type PathParamNames<P extends string> = P extends `${string}:${infer Rest}` ? Ident<Rest> | PathParamNames<Rest> : never;
+
 /** Path parameters the caller gives: the route's, without `version` (the client's). */
 export type PathArgs<R extends AppRoute> = Omit<
-  R extends { pathParams: infer P extends z.ZodTypeAny } ? z.input<P> : ParamsFromUrl<R['path']>,
+  R extends { pathParams: infer P extends z.ZodTypeAny } ? z.input<P> : { [K in PathParamNames<R['path']>]: string | number },
   'version'
 >;
 /** Query values as the contract declares them (text), or numbers, booleans and arrays (joined with commas). */
