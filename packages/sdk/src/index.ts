@@ -38,7 +38,7 @@ export type { VersionStatus } from './versions';
 export { adminContract } from '@platform/contract';
 export type * from '@platform/contract';
 export { verifyWebhook, webhookErrorAnswer, WebhookVerificationError, BODY_ALREADY_PARSED_MESSAGE } from './webhooks';
-export type { HeadersLike, VerifiedWebhook, WebhookFailure, WebhookPayload, WebhookTopic } from './webhooks';
+export type { HeadersLike, PayloadSchemasOf, VerifiedWebhook, WebhookFailure, WebhookPayload, WebhookTopic } from './webhooks';
 export { createOAuth, OAuthError } from './oauth';
 export type { AuthorizeUrlInput, OAuthFailure, OAuthOptions, PlatformOAuth, VerifiedCallback } from './oauth';
 export { memoryTokenStore } from './token-store';

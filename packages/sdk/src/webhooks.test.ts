@@ -1,5 +1,5 @@
 import { signWebhookBody } from '@platform/domain/signing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from './webhooks';
 
 const SECRET = 'secret-0123456789';
@@ -61,5 +61,17 @@ describe(verifyWebhook.name, () => {
 
   it('wants a secret', () => {
     expect(() => verifyWebhook(BODY, headers('x'), '')).toThrow(TypeError);
+  });
+});
+
+describe('WebhookPayload', () => {
+  it("is typed by topic from a contract module's webhookPayloadSchemas, and plain JSON without them", async () => {
+    const { z } = await import('zod');
+    const schemas = { 'inventory_items/update': z.object({ inventory_item: z.object({ id: z.string(), sku: z.string() }) }) };
+    expect(schemas['inventory_items/update'].parse({ inventory_item: { id: '1', sku: 'a' } })).toEqual({ inventory_item: { id: '1', sku: 'a' } });
+    type Schemas = import('./webhooks').PayloadSchemasOf<{ webhookPayloadSchemas: typeof schemas }>;
+    expectTypeOf<import('./webhooks').WebhookPayload<'inventory_items/update', Schemas>>().toEqualTypeOf<{ inventory_item: { id: string; sku: string } }>();
+    expectTypeOf<import('./webhooks').WebhookPayload<'fulfillment_order/released', Schemas>>().toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf<import('./webhooks').PayloadSchemasOf<{ other: 1 }>>().toEqualTypeOf<Record<never, never>>();
   });
 });

@@ -8,11 +8,12 @@ import { PlatformError } from './errors';
 export type WebhookTopic = 'inventory_items/update' | 'fulfillment_order/released';
 
 // The contract's payload schemas by topic type each payload; until a contract carries them, payloads are plain JSON objects.
-type PayloadSchemas = typeof Contract extends { webhookPayloadSchemas: infer S } ? S : Record<never, never>;
+/** A module's `webhookPayloadSchemas` (zod schemas by topic), or none. */
+export type PayloadSchemasOf<M> = M extends { webhookPayloadSchemas: infer S } ? S : Record<never, never>;
 /** The body of a webhook of `T`, typed from the contract's `webhookPayloadSchemas`. */
-export type WebhookPayload<T extends string> = T extends keyof PayloadSchemas
-  ? PayloadSchemas[T] extends z.ZodTypeAny
-    ? z.output<PayloadSchemas[T]>
+export type WebhookPayload<T extends string, S = PayloadSchemasOf<typeof Contract>> = T extends keyof S
+  ? S[T] extends z.ZodTypeAny
+    ? z.output<S[T]>
     : Record<string, unknown>
   : Record<string, unknown>;
 
