@@ -1,2 +1,3 @@
 import { platformVitestConfig } from '@platform/vitest-config';
-export default platformVitestConfig();
+// nest: the NestJS webhook handler is tested in a real Nest app (decorators need SWC).
+export default platformVitestConfig({ nest: true, testTimeout: 60_000, hookTimeout: 180_000 });

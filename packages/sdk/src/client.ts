@@ -1,21 +1,27 @@
-import { adminContract, type ListedProduct, type Product, type ProductField, type Shop } from '@platform/contract';
-import { insertParamsIntoPath, type AppRoute, type ClientInferResponseBody } from '@ts-rest/core';
-import { apiErrorFromResponse } from './errors';
-import { linksOf, paginate, type PageLinks } from './pagination';
+import type { ListedProduct, Product, ProductField, Shop } from '@platform/contract';
+import { systemClock } from './clock';
+import type { PageRef } from './pagination';
+import { createAdminMethods, type AdminContract, type AdminMethods, type CallOptions, type Page } from './routes';
+import { createTransport, emitter, type TransportOptions } from './transport';
+import { deprecationNotice } from './versions';
 
-export interface ClientOptions {
+export interface ClientOptions extends Omit<TransportOptions, 'accessToken'> {
   /** The store's domain, e.g. `demo.myplatform.com` (https is assumed unless a scheme is given). */
   storeDomain?: string;
   /** Where the API listens, e.g. `http://127.0.0.1:3000`; the token then identifies the store (decisions §1.3). */
   baseUrl?: string;
-  accessToken: string;
+  /** The token, or a function giving the current one (a token store that refreshes, see `createOAuth`). */
+  accessToken: string | (() => string | Promise<string>);
   /** e.g. `v20260901`; the service serves the newest 8 quarterly versions (decisions §2). */
   apiVersion: string;
-  /** Defaults to the global `fetch`. */
-  fetch?: typeof fetch;
+  /**
+   * Requests of one (app, store) share one pacing bucket in this process. With a string token the
+   * key is the store and the token; with a token function give the key yourself (e.g. `${appKey}:${handle}`).
+   */
+  rateLimitKey?: string;
 }
 
-export interface ListProductsOptions {
+export interface ListProductsOptions extends CallOptions {
   /** Records per page, 1..1000 (default 50). */
   limit?: number;
   /** First page: records whose id is greater than this. */
@@ -38,25 +44,28 @@ export type ProductsFor<Q> = 'fields' extends keyof Q
     : ListedProduct
   : Product;
 
-export interface ProductPage<P = Product> {
-  products: P[];
-  link: PageLinks;
-  traceId?: string;
-}
+export type ProductPage<P = Product> = Omit<Page<AdminContract['listProducts']>, 'products'> & { products: P[] };
 
 export interface PlatformClient {
+  /** Every Admin route of the contract, by route key, typed from it (`client.admin.createMetafieldDefinition({ body })`). */
+  admin: AdminMethods;
   products: {
     /** One page of products, ascending id, with the parsed `link` header. */
     list<const Q extends ListProductsOptions = Record<never, never>>(query?: Q): Promise<ProductPage<ProductsFor<Q>>>;
     /** Every product: the first page for `query`, then each `next` link as it stands. */
-    iterate<const Q extends ListProductsOptions = Record<never, never>>(query?: Q): AsyncIterableIterator<ProductsFor<Q>>;
+    iterate<const Q extends ListProductsOptions = Record<never, never>>(query?: Q): AsyncGenerator<ProductsFor<Q>, void, undefined>;
     /** The page at a `link` URL (`next` or `previous`); the URL carries the first request's `fields`. */
-    page(url: string): Promise<ProductPage<ListedProduct>>;
+    page(link: string | PageRef, options?: CallOptions): Promise<ProductPage<ListedProduct>>;
   };
   shop: {
-    get(): Promise<Shop>;
+    get(options?: CallOptions): Promise<Shop>;
   };
+  readonly apiVersion: string;
+  /** `{scheme}://{host}`, no trailing slash. */
+  readonly baseUrl: string;
 }
+
+const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
 
 /** `https://{storeDomain}` (or the domain as given when it has a scheme), or `baseUrl`; no trailing slash. */
 export function resolveBaseUrl(options: Pick<ClientOptions, 'storeDomain' | 'baseUrl'>): string {
@@ -64,8 +73,7 @@ export function resolveBaseUrl(options: Pick<ClientOptions, 'storeDomain' | 'bas
   if ((storeDomain === undefined) === (baseUrl === undefined)) {
     throw new TypeError('createClient: give exactly one of storeDomain or baseUrl');
   }
-  const raw =
-    storeDomain === undefined ? (baseUrl as string) : /^[a-z][a-z\d+.-]*:\/\//i.test(storeDomain) ? storeDomain : `https://${storeDomain}`;
+  const raw = storeDomain === undefined ? (baseUrl as string) : SCHEME.test(storeDomain) ? storeDomain : `https://${storeDomain}`;
   try {
     new URL(raw);
   } catch {
@@ -74,86 +82,46 @@ export function resolveBaseUrl(options: Pick<ClientOptions, 'storeDomain' | 'bas
   return raw.replace(/\/+$/, '');
 }
 
-function listQuery(query: ListProductsOptions): URLSearchParams {
-  const search = new URLSearchParams();
-  if (query.limit !== undefined) search.set('limit', String(query.limit));
-  if (query.since_id !== undefined) search.set('since_id', query.since_id);
-  if (query.page_info !== undefined) search.set('page_info', query.page_info);
-  if (query.fields !== undefined) search.set('fields', typeof query.fields === 'string' ? query.fields : query.fields.join(','));
-  return search;
-}
-
-interface Sent<T> {
-  body: T;
-  headers: Headers;
-}
-
-/**
- * One authenticated request. Failures become `PlatformApiError`; network errors propagate as they are.
- * Bodies are typed from the contract but not re-validated, so fields the service adds later are kept.
- */
-export function createSender(options: Pick<ClientOptions, 'accessToken' | 'fetch'>) {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') throw new TypeError('createClient: this runtime has no fetch; pass options.fetch');
-  return async function send<T>(method: string, url: string, body?: unknown): Promise<Sent<T>> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${options.accessToken}`, Accept: 'application/json' };
-    if (body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
-    const response = await fetchImpl(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    if (!response.ok) throw await apiErrorFromResponse(response);
-    return { body: (await response.json()) as T, headers: response.headers };
+function productQuery(query: ListProductsOptions = {}) {
+  const { signal, headers, fields, ...rest } = query;
+  return {
+    query: { ...rest, ...(fields !== undefined ? { fields: typeof fields === 'string' ? fields : fields.join(',') } : {}) },
+    ...(signal ? { signal } : {}),
+    ...(headers ? { headers } : {}),
   };
 }
 
-type OkBody<R extends AppRoute> = ClientInferResponseBody<R, 200>;
+let anonymous = 0;
 
 export function createClient(options: ClientOptions): PlatformClient {
   const base = resolveBaseUrl(options);
   if (!options.accessToken) throw new TypeError('createClient: accessToken is required');
   if (!options.apiVersion) throw new TypeError('createClient: apiVersion is required');
-  const send = createSender(options);
-
-  // Paths come from the contract only; the version is the one path parameter Admin routes share.
-  const call = <R extends AppRoute>(route: R, search?: URLSearchParams) => {
-    const params = { version: encodeURIComponent(options.apiVersion) };
-    const query = search?.toString();
-    const url = `${base}${insertParamsIntoPath<string>({ path: route.path, params })}${query ? `?${query}` : ''}`;
-    return send<OkBody<R>>(route.method, url);
-  };
-
-  const toPage = ({ body, headers }: Sent<OkBody<typeof adminContract.listProducts>>): ProductPage<ListedProduct> => ({
-    products: body.products,
-    link: linksOf(headers),
-    traceId: headers.get('traceId') ?? undefined,
-  });
-
-  // The token goes only where the client was pointed: a link naming another origin (a proxy that
-  // rewrote the host, a tampered header) is refused rather than followed with the credentials.
-  const origin = new URL(base).origin;
-  const page = async (url: string) => {
-    const target = new URL(url, `${base}/`);
-    if (target.origin !== origin) {
-      throw new TypeError(`page: ${target.origin} is not the client's origin ${origin}; the access token is not sent there`);
-    }
-    // An absolute link is sent as it stands (spec Pagination rule 4), not re-serialised.
-    return toPage(await send(adminContract.listProducts.method, /^[a-z][a-z\d+.-]*:/i.test(url) ? url : target.toString()));
-  };
-  // With `fields`, the listing returns the requested fields (decisions §6.4), which is what ProductsFor says.
-  const list = async <Q extends ListProductsOptions>(query?: Q) =>
-    toPage(await call(adminContract.listProducts, listQuery(query ?? {}))) as ProductPage<ProductsFor<Q>>;
+  const clock = options.clock ?? systemClock;
+  const notice = deprecationNotice(options.apiVersion, new Date(clock.now()));
+  if (notice) {
+    const emit = options.onEvent || options.logger ? emitter(options) : undefined;
+    const event = { type: 'deprecation' as const, apiVersion: options.apiVersion, ...notice };
+    if (emit) emit(event);
+    else console.warn(`[platform-sdk] ${notice.message}`);
+  }
+  const key =
+    typeof options.accessToken === 'string' ? options.accessToken : (options.rateLimitKey ?? `client-${(anonymous += 1)}`);
+  const send = createTransport({ ...options, bucketKey: `${new URL(base).origin}|${key}` });
+  const admin = createAdminMethods({ base, apiVersion: options.apiVersion, send });
 
   return {
+    admin,
     products: {
-      list,
-      iterate: <Q extends ListProductsOptions>(query?: Q) =>
-        paginate(async (next) => {
-          // Later pages carry the first request's filters in their link (decisions §6.2).
-          const current = next === undefined ? await list(query) : ((await page(next)) as ProductPage<ProductsFor<Q>>);
-          return { items: current.products, link: current.link };
-        }),
-      page,
+      // With `fields`, the listing returns the requested fields (decisions §6.4), which is what ProductsFor says.
+      list: (query) => admin.listProducts(productQuery(query)) as Promise<never>,
+      iterate: (query) => admin.listProducts.iterate(productQuery(query)) as AsyncGenerator<never, void, undefined>,
+      page: (link, callOptions) => admin.listProducts.page(link, callOptions),
     },
     shop: {
-      get: async () => (await call(adminContract.getShop)).body.data,
+      get: async (callOptions) => (await admin.getShop(callOptions)).data,
     },
+    apiVersion: options.apiVersion,
+    baseUrl: base,
   };
 }

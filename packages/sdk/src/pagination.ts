@@ -3,12 +3,41 @@ import { parseLinkHeader, type PageLinks } from '@platform/domain/pagination';
 
 export type { PageLinks };
 
+/** A `link` URL, parsed: what the next (or previous) request will send. `url` is what is requested, as it stands. */
+export interface PageRef {
+  url: string;
+  /** The opaque cursor (decisions §6.2). */
+  pageInfo: string;
+  limit: number | undefined;
+  fields: string[] | undefined;
+}
+
 /**
  * A response's `link` header, parsed by the same rule the server is tested against: `rel="prev"`
  * counts as previous, URLs are kept exactly as sent (decisions §6.5). No header, no links.
  */
 export function linksOf(headers: Headers): PageLinks {
   return parseLinkHeader(headers.get('link'));
+}
+
+/** A link URL read into its parts; undefined for no URL. */
+export function pageRef(url: string | undefined): PageRef | undefined {
+  if (url === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  const params = parsed?.searchParams;
+  const limit = params?.get('limit');
+  const fields = params?.get('fields');
+  return {
+    url,
+    pageInfo: params?.get('page_info') ?? '',
+    limit: limit ? Number(limit) : undefined,
+    fields: fields ? fields.split(',') : undefined,
+  };
 }
 
 /**

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { fakeClock } from '../test/fake-clock';
+import { PlatformApiError, PlatformNetworkError, PlatformTimeoutError } from './errors';
+import { createTransport, type SdkEvent, type TransportOptions } from './transport';
+
+const URL_ = 'https://demo.myplatform.com/admin/openapi/v20260901/merchants/shop.json?x=1';
+let keys = 0;
+
+type Step = { status: number; headers?: Record<string, string>; body?: unknown } | 'network';
+
+/** A scripted fetch: one step per call, recording what was sent. */
+function scripted(steps: Step[]) {
+  const calls: { method: string; headers: Record<string, string>; body: string | undefined }[] = [];
+  const fakeFetch = (async (_url: string, init: RequestInit) => {
+    calls.push({ method: String(init.method), headers: init.headers as Record<string, string>, body: init.body as string | undefined });
+    const step = steps.shift();
+    if (step === undefined) throw new Error('no more steps');
+    if (step === 'network') throw new TypeError('fetch failed');
+    return new Response(step.body === undefined ? '{"ok":true}' : JSON.stringify(step.body), {
+      status: step.status,
+      headers: { 'content-type': 'application/json', traceId: `t-${calls.length}`, ...step.headers },
+    });
+  }) as unknown as typeof globalThis.fetch;
+  return { fetch: fakeFetch, calls };
+}
+
+function transport(steps: Step[], options: Partial<TransportOptions> = {}) {
+  const clock = fakeClock();
+  const events: SdkEvent[] = [];
+  const { fetch, calls } = scripted(steps);
+  const send = createTransport({
+    accessToken: 'token',
+    fetch,
+    clock,
+    random: () => 0.5,
+    onEvent: (e) => events.push(e),
+    bucketKey: `unit-${(keys += 1)}`,
+    ...options,
+  });
+  return { send, clock, events, calls };
+}
+
+const retries = (events: SdkEvent[]) => events.filter((e) => e.type === 'retry');
+
+describe(createTransport.name, () => {
+  it('waits Retry-After in seconds after a 429, then succeeds (decisions §7.2)', async () => {
+    const t = transport([{ status: 429, headers: { 'Retry-After': '2' }, body: { errors: 'Too many requests' } }, { status: 200 }]);
+    const answer = await t.send({ method: 'GET', url: URL_ });
+    expect(answer.body).toEqual({ ok: true });
+    expect(t.clock.sleeps).toContain(2000);
+    expect(retries(t.events)).toEqual([expect.objectContaining({ delayMs: 2000, status: 429, attempt: 0, path: '/admin/openapi/v20260901/merchants/shop.json' })]);
+  });
+
+  it('backs off with full jitter on 5xx without Retry-After: random(0, base * 2^attempt)', async () => {
+    const t = transport([{ status: 503 }, { status: 502 }, { status: 200 }], { retry: { baseDelayMs: 1000 } });
+    await t.send({ method: 'GET', url: URL_ });
+    expect(retries(t.events).map((e) => (e.type === 'retry' ? e.delayMs : 0))).toEqual([500, 1000]);
+  });
+
+  it('caps the backoff at maxDelayMs', async () => {
+    const t = transport([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 200 }], { retry: { baseDelayMs: 1000, maxDelayMs: 1500 } });
+    await t.send({ method: 'GET', url: URL_ });
+    expect(retries(t.events).map((e) => (e.type === 'retry' ? e.delayMs : 0))).toEqual([500, 750, 750]);
+  });
+
+  it('gives up after maxRetries with the last error, naming the request', async () => {
+    const t = transport([{ status: 500, body: { errors: 'Internal Server Error' } }, { status: 500, body: { errors: 'Internal Server Error' } }], {
+      retry: { maxRetries: 1 },
+    });
+    const error = await t.send({ method: 'GET', url: URL_ }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformApiError);
+    expect(error).toMatchObject({ status: 500, method: 'GET', path: '/admin/openapi/v20260901/merchants/shop.json', traceId: 't-2' });
+    expect(t.calls).toHaveLength(2);
+  });
+
+  it('does not wait for a Retry-After longer than maxRetryAfterSeconds', async () => {
+    const t = transport([{ status: 429, headers: { 'Retry-After': '3600' }, body: { errors: 'Too many requests' } }]);
+    await expect(t.send({ method: 'GET', url: URL_ })).rejects.toMatchObject({ status: 429, retryAfter: 3600 });
+    expect(t.clock.sleeps).toEqual([]);
+  });
+
+  it('does not retry a 4xx other than 429', async () => {
+    const t = transport([{ status: 422, body: { errors: 'key: is too short' } }]);
+    await expect(t.send({ method: 'POST', url: URL_, body: {} })).rejects.toMatchObject({ status: 422, errors: 'key: is too short', method: 'POST' });
+    expect(t.calls).toHaveLength(1);
+  });
+
+  it('retries a network error of an idempotent request', async () => {
+    const t = transport(['network', { status: 200 }]);
+    await expect(t.send({ method: 'GET', url: URL_ })).resolves.toMatchObject({ status: 200 });
+    expect(retries(t.events)).toEqual([expect.objectContaining({ reason: 'network' })]);
+  });
+
+  it('does not repeat a POST that may have reached the service', async () => {
+    const t = transport(['network', { status: 200 }]);
+    const error = await t.send({ method: 'POST', url: URL_, body: { a: 1 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformNetworkError);
+    expect(error).toMatchObject({ method: 'POST', path: '/admin/openapi/v20260901/merchants/shop.json' });
+    expect(t.calls).toHaveLength(1);
+  });
+
+  it('retries 429 and 5xx on a POST too (a 429 was not processed)', async () => {
+    const t = transport([{ status: 429, headers: { 'Retry-After': '1' } }, { status: 201 }]);
+    await expect(t.send({ method: 'POST', url: URL_, body: {} })).resolves.toMatchObject({ status: 201 });
+  });
+
+  it('sends the bearer token and a JSON body with charset=utf-8, and asks a token function each attempt', async () => {
+    let n = 0;
+    const t = transport([{ status: 503 }, { status: 200 }], { accessToken: async () => `token-${(n += 1)}` });
+    await t.send({ method: 'PUT', url: URL_, body: { name: 'ü' } });
+    expect(t.calls.map((c) => c.headers.Authorization)).toEqual(['Bearer token-1', 'Bearer token-2']);
+    expect(t.calls[0]).toMatchObject({ body: '{"name":"ü"}', headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+  });
+
+  it('rejects with the signal reason when the caller aborts, without retrying', async () => {
+    const controller = new AbortController();
+    const reason = new Error('user left');
+    const fetch = ((_u: string, init: RequestInit) =>
+      new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))) as unknown as typeof globalThis.fetch;
+    const t = transport([], { fetch });
+    const pending = t.send({ method: 'GET', url: URL_, signal: controller.signal });
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(retries(t.events)).toEqual([]);
+  });
+
+  it('times out an attempt that gets no answer', async () => {
+    const fetch = ((_u: string, init: RequestInit) =>
+      new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))) as unknown as typeof globalThis.fetch;
+    const t = transport([], { fetch, timeoutMs: 20, retry: { maxRetries: 1 } });
+    const error = await t.send({ method: 'GET', url: URL_ }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformTimeoutError);
+    expect(retries(t.events)).toEqual([expect.objectContaining({ reason: 'timeout' })]);
+  });
+
+  it('makes the other requests of the same (app, store) wait after a 429 instead of each meeting one', async () => {
+    const t = transport([{ status: 429, headers: { 'Retry-After': '4' } }, { status: 200 }, { status: 200 }]);
+    await t.send({ method: 'GET', url: URL_ });
+    await t.send({ method: 'GET', url: URL_ });
+    expect(t.calls).toHaveLength(3);
+    expect(t.events.filter((e) => e.type === 'response').map((e) => (e.type === 'response' ? e.status : 0))).toEqual([429, 200, 200]);
+  });
+
+  it('logs requests to debug and retries to warn', async () => {
+    const lines: string[] = [];
+    const t = transport([{ status: 503 }, { status: 200 }], {
+      logger: { debug: (m) => lines.push(`debug ${m}`), warn: (m) => lines.push(`warn ${m}`) },
+    });
+    await t.send({ method: 'GET', url: URL_ });
+    expect(lines.some((l) => l.startsWith('warn [platform-sdk] GET /admin/openapi/v20260901/merchants/shop.json: retrying'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('debug [platform-sdk] GET /admin/openapi/v20260901/merchants/shop.json -> 200'))).toBe(true);
+  });
+});
+
+describe('a 2xx that is not JSON', () => {
+  it('is a PlatformError naming the request, not a bare SyntaxError', async () => {
+    const fetch = (async () => new Response('<html>login</html>', { status: 200 })) as unknown as typeof globalThis.fetch;
+    const send = createTransport({ accessToken: 't', fetch, bucketKey: 'non-json', rateLimit: false });
+    await expect(send({ method: 'GET', url: URL_ })).rejects.toThrow(/GET \/admin\/openapi\/v20260901\/merchants\/shop\.json: HTTP 200 with a body that is not JSON/);
+  });
+});

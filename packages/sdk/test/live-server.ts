@@ -1,0 +1,118 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- operator answers are arbitrary JSON, read field by field */
+/*
+ * The real API, booted from apps/api/dist/main.js on a loopback port with a SQLite file of its own:
+ * what the SDK's live tests, the pack test and the README examples run against. No mocks.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(__dirname, '../../..');
+export const API_MAIN = join(REPO_ROOT, 'apps/api/dist/main.js');
+export const OPERATOR_TOKEN = 'sdk-live-operator-token-0123456789';
+export const VERSION = 'v20260901';
+export const ALL_SCOPES = [
+  'read_products',
+  'write_products',
+  'read_inventory',
+  'write_inventory',
+  'read_fulfillments',
+  'write_fulfillments',
+  'read_metafields',
+  'write_metafields',
+  'read_store_information',
+];
+
+export interface LiveServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  port: number;
+  operator<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+  createStore(handle: string): Promise<{ handle: string }>;
+  /** A private app on `handle` with `scopes`; its token and secret. */
+  createPrivateApp(handle: string, scopes?: string[]): Promise<{ appId: string; appKey: string; appSecret: string; token: string }>;
+  createProducts(handle: string, count: number, make?: (i: number) => Record<string, unknown>): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export async function startLiveServer(env: Record<string, string> = {}): Promise<LiveServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-live-'));
+  const child: ChildProcess = spawn(process.execPath, [API_MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: `file:${join(dir, 'api.db')}`,
+      PLATFORM_OPERATOR_TOKEN: OPERATOR_TOKEN,
+      PLATFORM_SECRET: 'sdk-live-secret-0123456789abcdef',
+      PLATFORM_SEED_DEMO: 'false',
+      PLATFORM_SENDER: 'off',
+      PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '0',
+      PLATFORM_TOKEN_REMINDER_INTERVAL_MS: '0',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const origin = await new Promise<string>((resolveOrigin, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const m = /Base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
+      if (m) resolveOrigin(m[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.once('exit', (code) => reject(new Error(`the API exited (${code}) before listening:\n${output}`)));
+  });
+  const port = Number(new URL(origin).port);
+
+  const operator = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${origin}/platform/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  const expectOk = <T>(what: string, r: { status: number; body: T }) => {
+    if (r.status >= 300) throw new Error(`${what}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+
+  return {
+    origin,
+    port,
+    operator,
+    async createStore(handle) {
+      return expectOk('createStore', await operator('POST', '/stores', { store: { handle, name: `Store ${handle}` } })).store;
+    },
+    async createPrivateApp(handle, scopes = ALL_SCOPES) {
+      const body = expectOk(
+        'createApp',
+        await operator('POST', '/apps', { app: { name: `App ${handle} ${Math.random()}`, kind: 'private', scopes, store_handle: handle } }),
+      );
+      return { appId: body.app.id, appKey: body.app.app_key, appSecret: body.app.app_secret, token: body.access_token };
+    },
+    async createProducts(handle, count, make = (i) => ({ title: `Product ${i}` })) {
+      const ids: string[] = [];
+      for (let i = 0; i < count; i += 1000) {
+        const batch = Array.from({ length: Math.min(1000, count - i) }, (_, j) => make(i + j));
+        const body = expectOk('createProducts', await operator('POST', `/stores/${handle}/products`, { products: batch }));
+        ids.push(...(body.products as { id: string }[]).map((p) => p.id));
+      }
+      return ids;
+    },
+    async close() {
+      if (child.exitCode === null) {
+        await new Promise((done) => {
+          child.once('exit', done);
+          child.kill('SIGTERM');
+        });
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

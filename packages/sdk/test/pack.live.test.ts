@@ -1,0 +1,160 @@
+/*
+ * The package as an app team gets it: `pnpm pack`, `npm install` of the tarball in an empty folder
+ * outside the repository (only the npm registry is reached, for zod and @ts-rest/core), then an ESM
+ * script, a CommonJS script and a `tsc --strict` check there, the scripts against the real API.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, startLiveServer, VERSION, type LiveServer } from './live-server';
+
+const SDK_DIR = resolve(__dirname, '..');
+const TSC = require.resolve('typescript/bin/tsc', { paths: [SDK_DIR] });
+let app: string;
+let server: LiveServer;
+let tarball: string;
+
+const run = (cmd: string, args: string[], cwd = app) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+
+beforeAll(async () => {
+  app = mkdtempSync(join(tmpdir(), 'sdk-app-'));
+  expect(app.startsWith(REPO_ROOT)).toBe(false);
+  run('pnpm', ['pack', '--pack-destination', app], SDK_DIR);
+  tarball = readdirSync(app).find((f) => f.endsWith('.tgz'))!;
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sdk-app', private: true, version: '1.0.0' }));
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, '@types/node@20']);
+  server = await startLiveServer({ PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
+  await server.createStore('pack-app');
+  const { token } = await server.createPrivateApp('pack-app');
+  await server.createProducts('pack-app', 5, (i) => ({ title: `Packed ${i}` }));
+  writeFileSync(join(app, 'config.json'), JSON.stringify({ baseUrl: server.origin, accessToken: token, apiVersion: VERSION }));
+}, 300_000);
+afterAll(async () => {
+  await server?.close();
+  if (app && !process.env.KEEP_APP) rmSync(app, { recursive: true, force: true });
+});
+
+const SCRIPT = (load: string) => `${load}
+const config = JSON.parse(readFileSync('config.json', 'utf8'));
+async function main() {
+  const client = createClient(config);
+  const page = await client.products.list({ limit: 2, fields: ['title'] });
+  let count = 0;
+  for await (const product of client.admin.listProducts.iterate({ query: { limit: 2 } })) count += product.id ? 1 : 0;
+  const shop = await client.shop.get();
+  const { definition } = await client.admin.createMetafieldDefinition({
+    body: { definition: { owner_resource: 'products', namespace: 'packed', key: 'k' + Date.now() % 100000 + String(Math.random()).slice(2, 6), name: 'N', type: 'boolean' } },
+  });
+  let failure;
+  try {
+    await createClient({ ...config, accessToken: 'not-a-token' }).shop.get();
+  } catch (error) {
+    failure = { api: error instanceof PlatformApiError, status: error.status, traceId: typeof error.traceId, path: error.path };
+  }
+  let sqlite;
+  try {
+    await sqliteTokenStore({ filename: 'tokens.db' }).get('demo');
+  } catch (error) {
+    sqlite = error.message;
+  }
+  console.log(JSON.stringify({
+    titles: page.products.map((p) => p.title),
+    nextLimit: page.next && page.next.limit,
+    count,
+    handle: shop.handle,
+    definitionType: definition.type,
+    failure,
+    sqlite,
+    sameErrorClass: WebhookError === SubpathWebhookError,
+  }));
+}
+main().catch((error) => { console.error(error); process.exit(1); });
+`;
+
+const ESM = SCRIPT(`import { readFileSync } from 'node:fs';
+import { createClient, PlatformApiError, WebhookVerificationError as WebhookError } from '@platform/sdk';
+import { WebhookVerificationError as SubpathWebhookError } from '@platform/sdk/express';
+import { sqliteTokenStore } from '@platform/sdk/sqlite';`);
+
+const CJS = SCRIPT(`const { readFileSync } = require('node:fs');
+const { createClient, PlatformApiError, WebhookVerificationError: WebhookError } = require('@platform/sdk');
+const { WebhookVerificationError: SubpathWebhookError } = require('@platform/sdk/express');
+const { sqliteTokenStore } = require('@platform/sdk/sqlite');`);
+
+const EXPECTED = {
+  titles: ['Packed 0', 'Packed 1'],
+  nextLimit: 2,
+  count: 5,
+  handle: 'pack-app',
+  definitionType: 'boolean',
+  failure: { api: true, status: 401, traceId: 'string', path: `/admin/openapi/${VERSION}/merchants/shop.json` },
+  sqlite: '@platform/sdk/sqlite needs the better-sqlite3 package: npm install better-sqlite3',
+  sameErrorClass: true,
+};
+
+const TYPED = `import { createClient, type Product, type VerifiedWebhook, verifyWebhook } from '@platform/sdk';
+import { platformWebhook } from '@platform/sdk/express';
+import { sqliteTokenStore } from '@platform/sdk/sqlite';
+
+export async function typed(): Promise<string[]> {
+  const client = createClient({ baseUrl: 'http://127.0.0.1:1', accessToken: 't', apiVersion: 'v20260901' });
+  const page = await client.products.list({ fields: ['title'] });
+  const title: string = page.products[0]!.title;
+  // @ts-expect-error: only the fields asked for (and id) are typed
+  page.products[0]!.vendor;
+  const full: Product[] = (await client.products.list()).products;
+  const { definition } = await client.admin.getMetafieldDefinition({ query: { id: '1' } });
+  const namespace: string = definition.namespace;
+  // @ts-expect-error: a product metafield needs both path parameters
+  await client.admin.getProductMetafield({ params: { id: '1' } });
+  // @ts-expect-error: the body is typed from the contract
+  await client.admin.createMetafieldDefinition({ body: { definition: { owner_resource: 'products' } } });
+  for await (const d of client.admin.listMetafieldDefinitions.iterate({ query: { limit: 10 } })) d.id.toUpperCase();
+  const webhook: VerifiedWebhook = verifyWebhook('{}', new Headers(), 'secret');
+  void platformWebhook({ secret: 's', onWebhook: (w) => void w.webhookId });
+  void sqliteTokenStore;
+  return [title, namespace, webhook.topic, String(full.length)];
+}
+`;
+
+describe('the packed SDK, installed outside the repository', () => {
+  it('ships dist with zod and @ts-rest/core as its only dependencies, nothing of the workspace', () => {
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/@platform/sdk/package.json'), 'utf8'));
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@ts-rest/core', 'zod']);
+    expect(JSON.stringify(pkg.dependencies)).not.toMatch(/workspace:|catalog:/);
+    const installed = readdirSync(join(app, 'node_modules/@platform'));
+    expect(installed).toEqual(['sdk']);
+    // Runs where fetch does: the main entry imports no Node module.
+    for (const file of ['index.mjs', 'index.cjs']) {
+      const code = readFileSync(join(app, 'node_modules/@platform/sdk/dist', file), 'utf8');
+      expect(code).not.toMatch(/(from|require\()\s*['"](node:|fs|crypto|http|better-sqlite3)/);
+    }
+  });
+
+  it('works from an ESM script against the real API', () => {
+    writeFileSync(join(app, 'app.mjs'), ESM);
+    const out = run(process.execPath, ['app.mjs']);
+    expect(JSON.parse(out), out).toEqual(EXPECTED);
+  });
+
+  it('works from a CommonJS script against the real API', () => {
+    writeFileSync(join(app, 'app.cjs'), CJS);
+    const out = run(process.execPath, ['app.cjs']);
+    expect(JSON.parse(out), out).toEqual(EXPECTED);
+  });
+
+  it('type-checks under tsc --strict, as ESM and as CommonJS, declarations included', () => {
+    writeFileSync(join(app, 'typed.mts'), TYPED);
+    writeFileSync(join(app, 'typed.cts'), TYPED);
+    const flags = ['--strict', '--noEmit', '--skipLibCheck', 'false', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node'];
+    let out = '';
+    try {
+      run(process.execPath, [TSC, ...flags, 'typed.mts', 'typed.cts']);
+    } catch (error) {
+      out = String((error as { stdout?: string }).stdout ?? error);
+    }
+    expect(out).toBe('');
+  });
+});

@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import { defineConfig, type Options } from 'tsup';
+
+/*
+ * The published package carries the contract and the two domain entries it uses inside its dist
+ * (bundled from their sources, so tree-shaking leaves the OpenAPI generator and the rule engine
+ * out); its runtime dependencies are zod and @ts-rest/core. Subpath entries import the main entry
+ * by package name, so every entry shares one copy of the error classes (`instanceof` holds in CJS too).
+ */
+const SOURCES: Record<string, string> = {
+  '@platform/contract': '../contract/src/index.ts',
+  '@platform/domain/pagination': '../domain/src/pagination/index.ts',
+  '@platform/domain/signing': '../domain/src/signing/index.ts',
+  '@platform/domain/versions': '../domain/src/versions/index.ts',
+};
+
+const workspaceSources = {
+  name: 'workspace-sources',
+  setup(build: { onResolve: (o: { filter: RegExp }, cb: (a: { path: string; importer: string }) => unknown) => void }) {
+    build.onResolve({ filter: /^@platform\/(contract|domain)/ }, (args) => {
+      const file = SOURCES[args.path];
+      if (!file) throw new Error(`@platform/sdk may not bundle ${args.path} (only ${Object.keys(SOURCES).join(', ')})`);
+      return { path: resolve(__dirname, file) };
+    });
+    // The OpenAPI generator is in the contract's barrel but never reached from the SDK: drop its import.
+    build.onResolve({ filter: /^@ts-rest\/open-api$/ }, (args) => ({ path: args.path, external: true, sideEffects: false }));
+    // Subpath entries share the main entry instead of carrying copies of it.
+    build.onResolve({ filter: /^\.\/index$/ }, (args) =>
+      /src[\\/]index\.ts$/.test(args.importer) ? undefined : { path: '@platform/sdk', external: true },
+    );
+  },
+};
+
+const shared: Options = {
+  format: ['esm', 'cjs'],
+  target: 'es2022',
+  platform: 'neutral',
+  sourcemap: true,
+  treeshake: true,
+  splitting: false,
+  dts: {
+    resolve: [/^@platform\/(contract|domain)/],
+    compilerOptions: {
+      composite: false,
+      incremental: false,
+      baseUrl: '.',
+      rootDir: '..',
+      paths: Object.fromEntries(Object.entries(SOURCES).map(([name, file]) => [name, [file]])),
+    },
+  },
+  noExternal: [/^@platform\/(contract|domain)/],
+  external: ['@platform/sdk', 'zod', '@ts-rest/core', 'better-sqlite3', '@nestjs/common', 'express', 'fastify'],
+  esbuildPlugins: [workspaceSources as never],
+  outExtension: ({ format }) => ({ js: format === 'esm' ? '.mjs' : '.cjs' }),
+};
+
+export default defineConfig([
+  { ...shared, entry: { index: 'src/index.ts' }, clean: true },
+  { ...shared, entry: { sqlite: 'src/sqlite.ts', express: 'src/express.ts', fastify: 'src/fastify.ts', nestjs: 'src/nestjs.ts' }, platform: 'node', shims: true },
+]);
