@@ -1,4 +1,4 @@
-import type { Db } from '@platform/db';
+import type { Sql } from './sql';
 
 /**
  * decisions §11.6-§11.7: claiming due deliveries. A claim sets `lease_owner` (unique per claim) and
@@ -29,54 +29,46 @@ export interface ClaimRequest {
   scanLimit?: number;
 }
 
-const DEFAULT_SCAN_LIMIT = 1000;
+/** Candidates per claim: the oldest due deliveries, this many times the claim's size (fairness window). */
+const SCAN_FACTOR = 8;
+const MIN_SCAN = 64;
 
-/** Prisma stores SQLite DateTime as this text; parameters compared with stored values must match it. */
-function sqliteTime(date: Date): string {
-  return date.toISOString().replace('Z', '+00:00');
-}
-
-function excludeList(ids: readonly bigint[]): string {
-  // bigints read from our own tables: printed as decimal digits, nothing else can appear.
-  return ids.length === 0 ? '' : `AND subscription_id NOT IN (${ids.map((id) => BigInt(id).toString()).join(',')})`;
-}
-
-/** Claims up to `limit` due deliveries; returns their ids. */
-export async function claimDue(db: Db, req: ClaimRequest): Promise<bigint[]> {
+/**
+ * Claims up to `limit` due deliveries; returns their ids. One statement through the driver
+ * (Db.query): on SQLite every write of the sender goes through that one connection (see
+ * record.ts), and the statement text stays the same from claim to claim, so it is prepared once.
+ */
+export async function claimDue(sql: Sql, req: ClaimRequest): Promise<bigint[]> {
   if (req.limit <= 0) return [];
   const leaseUntil = new Date(req.realNow.getTime() + req.leaseMs);
   const implausible = new Date(req.realNow.getTime() + 2 * req.leaseMs);
-  const scan = Math.max(req.scanLimit ?? DEFAULT_SCAN_LIMIT, req.limit);
-  const exclude = excludeList(req.exclude.slice(0, 1000));
-  let rows: { id: unknown }[];
-  if (db.provider === 'postgresql') {
-    rows = await db.prisma.$queryRawUnsafe<{ id: unknown }[]>(
+  const scan = Math.max(req.scanLimit ?? req.limit * SCAN_FACTOR, MIN_SCAN);
+  const exclude = req.exclude.slice(0, 1000).map((id) => BigInt(id).toString());
+  let rows: { id: bigint }[];
+  if (sql.db.provider === 'postgresql') {
+    rows = await sql.query<{ id: bigint }>(
       `WITH due AS (
          SELECT id, subscription_id, next_attempt_at FROM webhook_deliveries
-         WHERE status = 'pending' AND next_attempt_at <= $1
-           AND (lease_until IS NULL OR lease_until < $2 OR lease_until > $3) ${exclude}
-         ORDER BY next_attempt_at, id LIMIT ${scan}
+         WHERE status = 'pending' AND next_attempt_at <= ?
+           AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
+           AND subscription_id <> ALL (?::bigint[])
+         ORDER BY next_attempt_at, id LIMIT ?
        ), ranked AS (
          SELECT id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS rn FROM due
        ), picked AS (
          SELECT d.id FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
-         WHERE r.rn <= ${req.perSubscription} AND d.status = 'pending'
-           AND (d.lease_until IS NULL OR d.lease_until < $2 OR d.lease_until > $3)
-         ORDER BY r.rn, r.next_attempt_at, d.id LIMIT ${req.limit}
+         WHERE r.rn <= ? AND d.status = 'pending'
+           AND (d.lease_until IS NULL OR d.lease_until < ? OR d.lease_until > ?)
+         ORDER BY r.rn, r.next_attempt_at, d.id LIMIT ?
          FOR UPDATE OF d SKIP LOCKED
        )
-       UPDATE webhook_deliveries u SET lease_owner = $4, lease_until = $5
+       UPDATE webhook_deliveries u SET lease_owner = ?, lease_until = ?
        FROM picked WHERE u.id = picked.id
        RETURNING u.id`,
-      req.now,
-      req.realNow,
-      implausible,
-      req.owner,
-      leaseUntil,
+      [req.now, req.realNow, implausible, `{${exclude.join(',')}}`, scan, req.perSubscription, req.realNow, implausible, req.limit, req.owner, leaseUntil],
     );
   } else {
-    const [now, real, far, until] = [req.now, req.realNow, implausible, leaseUntil].map(sqliteTime);
-    rows = await db.prisma.$queryRawUnsafe<{ id: unknown }[]>(
+    rows = await sql.query<{ id: bigint }>(
       `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
        WHERE id IN (
          SELECT id FROM (
@@ -84,29 +76,57 @@ export async function claimDue(db: Db, req: ClaimRequest): Promise<bigint[]> {
            FROM (
              SELECT id, subscription_id, next_attempt_at FROM webhook_deliveries
              WHERE status = 'pending' AND next_attempt_at <= ?
-               AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?) ${exclude}
-             ORDER BY next_attempt_at, id LIMIT ${scan}
+               AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
+               AND subscription_id NOT IN (SELECT value FROM json_each(?))
+             ORDER BY next_attempt_at, id LIMIT ?
            )
-         ) WHERE rn <= ${req.perSubscription} ORDER BY rn, next_attempt_at, id LIMIT ${req.limit}
+         ) WHERE rn <= ? ORDER BY rn, next_attempt_at, id LIMIT ?
        )
        RETURNING id`,
-      req.owner,
-      until,
-      now,
-      real,
-      far,
+      [req.owner, leaseUntil, req.now, req.realNow, implausible, `[${exclude.join(',')}]`, scan, req.perSubscription, req.limit],
     );
   }
-  return rows.map((r) => BigInt(r.id as number | bigint | string));
+  return rows.map((r) => BigInt(r.id));
 }
 
-/** Gives claims back at once (more than a host may take now, or a clean shutdown). */
-export async function releaseClaims(db: Db, ids: readonly bigint[], owner: string): Promise<void> {
-  if (ids.length === 0) return;
-  await db.prisma.webhookDelivery.updateMany({
-    where: { id: { in: [...ids] }, leaseOwner: owner, status: 'pending' },
-    data: { leaseOwner: null, leaseUntil: null },
-  });
+/**
+ * Claims up to `limit` due deliveries of ONE subscription, oldest first, on the
+ * (subscription_id, status, id) index: the refill of a host that freed a slot while its
+ * subscriptions have more due (the general claim skips saturated hosts, so it would have to scan
+ * past their whole backlog to find them).
+ */
+export async function claimDueOfSubscription(sql: Sql, subscriptionId: bigint, req: Omit<ClaimRequest, 'perSubscription' | 'exclude' | 'scanLimit'>): Promise<bigint[]> {
+  if (req.limit <= 0) return [];
+  const leaseUntil = new Date(req.realNow.getTime() + req.leaseMs);
+  const implausible = new Date(req.realNow.getTime() + 2 * req.leaseMs);
+  const due = `SELECT id FROM webhook_deliveries
+       WHERE subscription_id = ? AND status = 'pending' AND next_attempt_at <= ?
+         AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
+       ORDER BY id LIMIT ?`;
+  const rows =
+    sql.db.provider === 'postgresql'
+      ? await sql.query<{ id: bigint }>(
+          `WITH picked AS (${due} FOR UPDATE SKIP LOCKED)
+           UPDATE webhook_deliveries u SET lease_owner = ?, lease_until = ? FROM picked WHERE u.id = picked.id RETURNING u.id`,
+          [subscriptionId, req.now, req.realNow, implausible, req.limit, req.owner, leaseUntil],
+        )
+      : await sql.query<{ id: bigint }>(`UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN (${due}) RETURNING id`, [
+          req.owner,
+          leaseUntil,
+          subscriptionId,
+          req.now,
+          req.realNow,
+          implausible,
+          req.limit,
+        ]);
+  return rows.map((r) => BigInt(r.id));
+}
+
+/** Gives claims back at once (more than a host may take now). */
+export async function releaseClaims(sql: Sql, ids: readonly bigint[], owner: string): Promise<void> {
+  for (const id of ids) {
+    await sql.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ? AND status = 'pending'`, [id, owner]);
+  }
 }
 
 /** A claimed delivery with what sending it needs. */
@@ -148,10 +168,10 @@ interface Row {
 }
 
 /** Reads the claimed deliveries (by primary key, fenced on the claim's owner) with their subscription, app and store. */
-export async function loadClaimed(db: Db, ids: readonly bigint[], owner: string): Promise<ClaimedDelivery[]> {
+export async function loadClaimed(sql: Sql, ids: readonly bigint[], owner: string): Promise<ClaimedDelivery[]> {
   if (ids.length === 0) return [];
   const marks = ids.map(() => '?').join(',');
-  const rows = await db.query<Row>(
+  const rows = await sql.query<Row>(
     `SELECT d.id, d.subscription_id, d.store_id, d.webhook_id, d.topic, d.api_version, d.body, d.triggered_at, d.attempts,
             s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id
      FROM webhook_deliveries d

@@ -1,5 +1,4 @@
-import type { Db } from '@platform/db';
-import { Prisma } from '@platform/db';
+import type { Sql } from './sql';
 
 /**
  * decisions §10: the service clock as the sender sees it. `system`: real time. `manual` (tests):
@@ -12,23 +11,20 @@ export interface SenderClock {
   sync(): Promise<void>;
 }
 
-export function createSenderClock(db: Db, mode: 'system' | 'manual'): SenderClock {
+export function createSenderClock(sql: Sql, mode: 'system' | 'manual'): SenderClock {
   if (mode === 'system') return { now: () => new Date(), sync: async () => undefined };
   let nowMs = Date.now();
+  const read = async () => (await sql.query<{ now_ms: bigint }>('SELECT now_ms FROM platform_clock WHERE id = 1'))[0];
   return {
     now: () => new Date(nowMs),
     async sync() {
-      let row = await db.prisma.platformClock.findUnique({ where: { id: 1 } });
+      let row = await read();
       if (!row) {
         // The first process to read the manual clock starts it at its real time (as the API does).
-        try {
-          row = await db.prisma.platformClock.create({ data: { id: 1, nowMs: BigInt(Date.now()), updatedAt: new Date() } });
-        } catch (error) {
-          if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')) throw error;
-          row = await db.prisma.platformClock.findUniqueOrThrow({ where: { id: 1 } });
-        }
+        await sql.query('INSERT INTO platform_clock (id, now_ms, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING', [BigInt(Date.now()), new Date()]);
+        row = await read();
       }
-      nowMs = Number(row.nowMs);
+      if (row) nowMs = Number(row.now_ms);
     },
   };
 }

@@ -5,6 +5,7 @@ import { loadSenderConfig, SenderConfigError, type SenderConfig } from './config
 import { createDeliveryAgent } from './deliver';
 import { createSenderMetrics, serveMetrics } from './metrics';
 import { createSender } from './sender';
+import { createSql } from './sql';
 
 function readConfig(): SenderConfig {
   try {
@@ -27,10 +28,11 @@ async function main(): Promise<void> {
   const config = readConfig();
   const logger = pino({ level: config.logLevel, base: { app: 'webhooks', pid: process.pid } });
   const db = createDb(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
-  const clock = createSenderClock(db, config.clock);
-  const metrics = createSenderMetrics(db, clock);
+  const sql = createSql(db);
+  const clock = createSenderClock(sql, config.clock);
+  const metrics = createSenderMetrics(sql, clock);
   const agent = createDeliveryAgent({ allowPrivate: config.allowPrivate, connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs });
-  const sender = createSender({ db, config, clock, agent, metrics, logger });
+  const sender = createSender({ sql, config, clock, agent, metrics, logger });
   const metricsServer = config.metricsPort > 0 ? await serveMetrics(metrics, config.metricsHost, config.metricsPort) : undefined;
 
   logger.info(

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { Db } from '@platform/db';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { SenderClock } from './clock';
+import type { Sql } from './sql';
 
 export interface SenderMetrics {
   registry: Registry;
@@ -16,7 +16,7 @@ export interface SenderMetrics {
  * from the database at scrape time (they are the deployment's, not this process's); `now` is the
  * service clock.
  */
-export function createSenderMetrics(db: Db, clock: SenderClock): SenderMetrics {
+export function createSenderMetrics(sql: Sql, clock: SenderClock): SenderMetrics {
   const registry = new Registry();
   const attempts = new Counter({
     name: 'webhook_attempts_total',
@@ -44,7 +44,7 @@ export function createSenderMetrics(db: Db, clock: SenderClock): SenderMetrics {
     registers: [registry],
     async collect() {
       await clock.sync();
-      const [row] = await db.query<{ total: bigint; due: bigint }>(
+      const [row] = await sql.query<{ total: bigint; due: bigint }>(
         `SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN next_attempt_at <= ? THEN 1 ELSE 0 END), 0) AS due
          FROM webhook_deliveries WHERE status = 'pending'`,
         [clock.now()],
@@ -62,7 +62,7 @@ export function createSenderMetrics(db: Db, clock: SenderClock): SenderMetrics {
     async collect() {
       await clock.sync();
       const at = clock.now();
-      const [row] = await db.query<{ next_attempt_at: Date }>(
+      const [row] = await sql.query<{ next_attempt_at: Date }>(
         `SELECT next_attempt_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT 1`,
         [at],
       );

@@ -1,6 +1,7 @@
 import type { Db } from '@platform/db';
 import type { AttemptResult } from './deliver';
 import type { Outcome } from './schedule';
+import type { Query, Sql } from './sql';
 
 /** decisions §11.5: this many failed deliveries in a row disable the subscription. */
 export const DISABLE_AFTER_FAILED_DELIVERIES = 8;
@@ -36,7 +37,49 @@ export interface Recorded {
  * (docs/webhooks-sender.md). The first statement writes, so on SQLite the transaction takes the write
  * lock at once (a read first could fail with SQLITE_BUSY when another process writes).
  */
-export async function recordAttempt(db: Db, input: RecordInput): Promise<Recorded> {
+export async function recordAttempt(sql: Sql, input: RecordInput): Promise<Recorded> {
+  return sql.db.provider === 'postgresql' ? recordWithPrisma(sql.db, input) : sql.sqliteTransaction((q) => recordWithSql(q, input));
+}
+
+/** SQLite: the same steps as recordWithPrisma, as plain statements on the sender's one connection. */
+async function recordWithSql(q: Query, input: RecordInput): Promise<Recorded> {
+  const { result, outcome, now } = input;
+  const status = outcome.kind === 'retry' ? 'pending' : outcome.kind;
+  const fenced = await q<{ id: bigint }>(
+    `UPDATE webhook_deliveries SET attempts = ?, status = ?, next_attempt_at = COALESCE(?, next_attempt_at), delivered_at = ?,
+       last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+     WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
+    [input.attempt, status, outcome.kind === 'retry' ? outcome.nextAttemptAt : null, outcome.kind === 'delivered' ? now : null,
+      result.error, now, input.deliveryId, input.owner],
+  );
+  if (fenced.length !== 1) return { written: false, disabled: undefined };
+  await q(
+    `INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, error, response_body, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    [input.deliveryId, input.attempt, input.startedAt, result.durationMs, result.status, result.error, result.responseBody, now],
+  );
+  if (outcome.kind === 'retry') return { written: true, disabled: undefined };
+  if (outcome.kind === 'delivered') {
+    await q('UPDATE webhook_subscriptions SET failure_streak = 0 WHERE id = ? AND failure_streak <> 0', [input.subscriptionId]);
+    return { written: true, disabled: undefined };
+  }
+  const [sub] = await q<{ failure_streak: bigint; status: string }>(
+    'UPDATE webhook_subscriptions SET failure_streak = failure_streak + 1 WHERE id = ? RETURNING failure_streak, status',
+    [input.subscriptionId],
+  );
+  const reason = outcome.gone ? 'gone' : sub && Number(sub.failure_streak) >= DISABLE_AFTER_FAILED_DELIVERIES ? 'failures' : undefined;
+  if (!sub || sub.status !== 'enabled' || !reason) return { written: true, disabled: undefined };
+  await q(`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id = ?`, [reason, now, input.subscriptionId]);
+  await q(
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+     WHERE subscription_id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)`,
+    [SUBSCRIPTION_DISABLED, now, input.subscriptionId, new Date()],
+  );
+  return { written: true, disabled: reason };
+}
+
+/** PostgreSQL: Prisma's interactive transaction (Db.query runs each statement on any connection of the pool). */
+async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
   const { result, outcome, now } = input;
   return db.prisma.$transaction(
     async (tx) => {
@@ -94,10 +137,11 @@ export async function recordAttempt(db: Db, input: RecordInput): Promise<Recorde
 }
 
 /** A claimed delivery whose subscription is disabled or deleted: failed without an attempt. */
-export async function failWithoutAttempt(db: Db, deliveryId: bigint, owner: string, reason: string, now: Date): Promise<boolean> {
-  const done = await db.prisma.webhookDelivery.updateMany({
-    where: { id: deliveryId, leaseOwner: owner, status: 'pending' },
-    data: { status: 'failed', lastError: reason, leaseOwner: null, leaseUntil: null, updatedAt: now },
-  });
-  return done.count === 1;
+export async function failWithoutAttempt(sql: Sql, deliveryId: bigint, owner: string, reason: string, now: Date): Promise<boolean> {
+  const done = await sql.query(
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+     WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
+    [reason, now, deliveryId, owner],
+  );
+  return done.length === 1;
 }

@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '@platform/db';
 import { formatInZone, signWebhookBody } from '@platform/domain';
 import type { Logger } from 'pino';
-import { claimDue, loadClaimed, releaseClaims, type ClaimedDelivery } from './claim';
+import { claimDue, claimDueOfSubscription, loadClaimed, releaseClaims, type ClaimedDelivery } from './claim';
 import type { SenderClock } from './clock';
 import type { SenderConfig } from './config';
 import type { AttemptResult, DeliveryAgent } from './deliver';
 import type { SenderMetrics } from './metrics';
 import { failWithoutAttempt, recordAttempt, SUBSCRIPTION_DELETED, SUBSCRIPTION_DISABLED } from './record';
 import { decideOutcome } from './schedule';
+import type { Sql } from './sql';
 
 export interface SenderDeps {
-  db: Db;
+  sql: Sql;
   config: SenderConfig;
   clock: SenderClock;
   agent: DeliveryAgent;
@@ -54,12 +54,19 @@ export function webhookHeaders(d: ClaimedDelivery, baseDomain: string): Record<s
 }
 
 export function createSender(deps: SenderDeps): Sender {
-  const { db, config, clock, agent, metrics, logger } = deps;
+  const { sql, config, clock, agent, metrics, logger } = deps;
   const id = `${process.pid}-${randomBytes(6).toString('hex')}`;
   let claimSeq = 0;
   let stopping = false;
   const running = new Set<Promise<void>>();
   const hostInFlight = new Map<string, number>();
+  const waiting = new Map<string, { d: ClaimedDelivery; owner: string; leaseEnds: number }[]>();
+  let heldCount = 0;
+  // Hosts whose subscriptions a claim skipped (saturated) or whose last refill was full: they
+  // likely have more due, so a slot they free is refilled from their own subscriptions at once.
+  const hostHasMore = new Set<string>();
+  const refilling = new Set<string>();
+  let rotation = 0;
   // subscription -> host, learned from claimed deliveries; lets a claim skip saturated hosts.
   const subscriptionHost = new Map<bigint, string>();
   let wake: (() => void) | undefined;
@@ -82,9 +89,12 @@ export function createSender(deps: SenderDeps): Sender {
       };
     });
 
+  /** Subscriptions whose host has its limit in flight or held already: a claim skips them. */
   function saturatedSubscriptions(): bigint[] {
     const out: bigint[] = [];
-    for (const [sub, host] of subscriptionHost) if ((hostInFlight.get(host) ?? 0) >= config.perHost) out.push(sub);
+    for (const [sub, host] of subscriptionHost) {
+      if ((hostInFlight.get(host) ?? 0) + (waiting.get(host)?.length ?? 0) >= config.perHost) out.push(sub);
+    }
     return out;
   }
 
@@ -104,7 +114,7 @@ export function createSender(deps: SenderDeps): Sender {
     const outcome = decideOutcome(result, number, now);
     let recorded;
     try {
-      recorded = await recordAttempt(db, {
+      recorded = await recordAttempt(sql, {
         deliveryId: d.id,
         subscriptionId: d.subscriptionId,
         owner,
@@ -142,12 +152,17 @@ export function createSender(deps: SenderDeps): Sender {
     }
   }
 
-  function start(d: ClaimedDelivery, owner: string): void {
-    const host = hostOf(d.address);
-    subscriptionHost.set(d.subscriptionId, host);
+  /** Claimed, waiting for a slot of its host; its claim lasts until `leaseEnds` (real time). */
+  interface Held {
+    d: ClaimedDelivery;
+    owner: string;
+    leaseEnds: number;
+  }
+
+  function start(held: Held, host: string): void {
     hostInFlight.set(host, (hostInFlight.get(host) ?? 0) + 1);
     metrics.inFlight.inc();
-    const task = attempt(d, owner, host)
+    const task = attempt(held.d, held.owner, host)
       .catch((error: unknown) => logger.error({ err: error }, 'webhook attempt crashed'))
       .finally(() => {
         const left = (hostInFlight.get(host) ?? 1) - 1;
@@ -155,57 +170,121 @@ export function createSender(deps: SenderDeps): Sender {
         else hostInFlight.set(host, left);
         metrics.inFlight.dec();
         running.delete(task);
-        poke();
+        // The host's next held delivery takes the slot; with none held, a claim may find more for it.
+        if (startHeld(host) || stopping) return;
+        if (hostHasMore.has(host)) void refill(host);
+        else poke();
       });
     running.add(task);
   }
 
-  /** One claim: returns how many deliveries it started or settled (0: nothing it could take). */
+  /** Starts the host's next held delivery, if it has one and a free slot; false when none started. */
+  function startHeld(host: string): boolean {
+    const queue = waiting.get(host);
+    while (queue && queue.length > 0 && !stopping && (hostInFlight.get(host) ?? 0) < config.perHost) {
+      const held = queue.shift()!;
+      heldCount--;
+      if (queue.length === 0) waiting.delete(host);
+      // Too little of the claim left for a whole attempt: give it back rather than risk a second
+      // sender taking it over while it is in flight.
+      if (held.leaseEnds - Date.now() < config.timeoutMs + 1000) {
+        void releaseClaims(sql, [held.d.id], held.owner).catch(() => undefined);
+        continue;
+      }
+      start(held, host);
+      return true;
+    }
+    return false;
+  }
+
+  /** One claim: returns how many deliveries it took (0: nothing it could take). */
   async function claimOnce(): Promise<number> {
-    const free = Math.min(config.maxInFlight - running.size, config.batchSize);
+    const free = Math.min(config.maxInFlight - running.size - heldCount, config.batchSize);
     if (free <= 0) return 0;
     await clock.sync();
     const owner = `${id}:${++claimSeq}`;
-    const ids = await claimDue(db, {
+    const exclude = saturatedSubscriptions();
+    for (const sub of exclude) hostHasMore.add(subscriptionHost.get(sub) ?? '');
+    const claimedAt = Date.now();
+    const ids = await claimDue(sql, {
       now: clock.now(),
-      realNow: new Date(),
+      realNow: new Date(claimedAt),
       leaseMs: config.leaseMs,
       owner,
       limit: free,
       perSubscription: config.perHost,
-      exclude: saturatedSubscriptions(),
+      exclude,
     });
     if (ids.length === 0) return 0;
-    const claimed = await loadClaimed(db, ids, owner);
-    const excess: bigint[] = [];
-    let handled = 0;
+    await take(await loadClaimed(sql, ids, owner), owner, claimedAt);
+    return ids.length;
+  }
+
+  /** Claimed deliveries: failed at once when their subscription is gone, else held for their host and started. */
+  async function take(claimed: ClaimedDelivery[], owner: string, claimedAt: number): Promise<void> {
     for (const d of claimed) {
       if (d.subscriptionStatus !== 'enabled') {
         const reason = d.subscriptionStatus === null ? SUBSCRIPTION_DELETED : SUBSCRIPTION_DISABLED;
-        if (await failWithoutAttempt(db, d.id, owner, reason, clock.now())) {
+        if (await failWithoutAttempt(sql, d.id, owner, reason, clock.now())) {
           metrics.deliveries.inc({ outcome: 'failed' });
-          handled++;
           logger.info({ webhookId: d.webhookId, deliveryId: d.id.toString(), reason }, 'webhook delivery failed without an attempt');
         }
         continue;
       }
       const host = hostOf(d.address);
-      if (stopping || (hostInFlight.get(host) ?? 0) >= config.perHost) {
-        excess.push(d.id);
-        continue;
-      }
-      start(d, owner);
-      handled++;
+      subscriptionHost.set(d.subscriptionId, host);
+      // Over the host's limit (several subscriptions on one host): held here until a slot frees.
+      const queue = waiting.get(host) ?? [];
+      queue.push({ d, owner, leaseEnds: claimedAt + config.leaseMs });
+      waiting.set(host, queue);
+      heldCount++;
+      startHeld(host);
+      if ((hostInFlight.get(host) ?? 0) + queue.length >= config.perHost) hostHasMore.add(host);
     }
-    // Claimed but over a host's limit (several subscriptions on one host): given back at once.
-    if (excess.length > 0) await releaseClaims(db, excess, owner);
-    return handled;
+  }
+
+  /** A slot of `host` freed while its subscriptions have more due: claim for them directly, round-robin. */
+  async function refill(host: string): Promise<void> {
+    if (refilling.has(host)) return;
+    refilling.add(host);
+    try {
+      const subs = [...subscriptionHost].filter(([, h]) => h === host).map(([sub]) => sub);
+      const offset = rotation++ % Math.max(subs.length, 1);
+      const rotated = [...subs.slice(offset), ...subs.slice(0, offset)];
+      let free = Math.min(
+        config.perHost - (hostInFlight.get(host) ?? 0) - (waiting.get(host)?.length ?? 0),
+        config.maxInFlight - running.size - heldCount,
+      );
+      for (const sub of rotated) {
+        if (free <= 0 || stopping) break;
+        const owner = `${id}:${++claimSeq}`;
+        const claimedAt = Date.now();
+        const ids = await claimDueOfSubscription(sql, sub, { now: clock.now(), realNow: new Date(claimedAt), leaseMs: config.leaseMs, owner, limit: free });
+        if (ids.length === 0) continue;
+        free -= ids.length;
+        await take(await loadClaimed(sql, ids, owner), owner, claimedAt);
+      }
+      if (free > 0) hostHasMore.delete(host);
+    } catch (error) {
+      logger.warn({ err: error, host }, 'webhook refill claim failed');
+    } finally {
+      refilling.delete(host);
+    }
+  }
+
+  /** Gives back every held claim (SIGTERM): another sender takes them at once. */
+  async function releaseHeld(): Promise<void> {
+    for (const [host, queue] of waiting) {
+      waiting.delete(host);
+      for (const held of queue) await releaseClaims(sql, [held.d.id], held.owner).catch(() => undefined);
+    }
+    heldCount = 0;
   }
 
   async function runLoop(): Promise<void> {
     let failures = 0;
     while (!stopping) {
-      if (running.size >= config.maxInFlight) {
+      if (running.size + heldCount >= config.maxInFlight) {
         await pause(config.pollMs);
         continue;
       }
@@ -232,6 +311,7 @@ export function createSender(deps: SenderDeps): Sender {
       stopping = true;
       poke();
       await loop;
+      await releaseHeld();
       while (running.size > 0) await Promise.allSettled([...running]);
     },
     inFlight: () => running.size,

@@ -13,6 +13,7 @@ import { loadSenderConfig } from '../src/config';
 import { createDeliveryAgent, type Resolver } from '../src/deliver';
 import { createSenderMetrics } from '../src/metrics';
 import { createSender, type Sender } from '../src/sender';
+import { createSql } from '../src/sql';
 
 export const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
@@ -201,11 +202,12 @@ export function inProcessSender(db: Db, env: Record<string, string> = {}, resolv
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const clock = createSenderClock(db, config.clock);
+  const sql = createSql(db);
+  const clock = createSenderClock(sql, config.clock);
   const agent = createDeliveryAgent({ allowPrivate: config.allowPrivate, connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs, ...(resolve ? { resolve } : {}) });
-  const metrics = createSenderMetrics(db, clock);
+  const metrics = createSenderMetrics(sql, clock);
   const logger = pino({ level: config.logLevel });
-  const sender = createSender({ db, config, clock, agent, metrics, logger });
+  const sender = createSender({ sql, config, clock, agent, metrics, logger });
   void sender.run();
   return Object.assign(sender, {
     metrics,
@@ -226,7 +228,7 @@ export interface SenderProcess {
 export function spawnSender(env: Record<string, string>): SenderProcess {
   let out = '';
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_SENDER_POLL_MS: '20', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_SENDER_POLL_MS: '20', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
