@@ -187,7 +187,7 @@ export function createSender(deps: SenderDeps): Sender {
       if (queue.length === 0) waiting.delete(host);
       // Too little of the claim left for a whole attempt: give it back rather than risk a second
       // sender taking it over while it is in flight.
-      if (held.leaseEnds - Date.now() < config.timeoutMs + 1000) {
+      if (held.leaseEnds - Date.now() < config.timeoutMs + 500) {
         void releaseClaims(sql, [held.d.id], held.owner).catch(() => undefined);
         continue;
       }
