@@ -99,7 +99,9 @@ export async function claimDueOfSubscription(sql: Sql, subscriptionId: bigint, r
   if (req.limit <= 0) return [];
   const leaseUntil = new Date(req.realNow.getTime() + req.leaseMs);
   const implausible = new Date(req.realNow.getTime() + 2 * req.leaseMs);
-  const due = `SELECT id FROM webhook_deliveries
+  // SQLite's planner would take the (status, next_attempt_at) index and sort every due row.
+  const table = sql.db.provider === 'postgresql' ? 'webhook_deliveries' : 'webhook_deliveries INDEXED BY webhook_deliveries_subscription_id_status_id_idx';
+  const due = `SELECT id FROM ${table}
        WHERE subscription_id = ? AND status = 'pending' AND next_attempt_at <= ?
          AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
        ORDER BY id LIMIT ?`;

@@ -251,8 +251,10 @@ export function createSender(deps: SenderDeps): Sender {
       const subs = [...subscriptionHost].filter(([, h]) => h === host).map(([sub]) => sub);
       const offset = rotation++ % Math.max(subs.length, 1);
       const rotated = [...subs.slice(offset), ...subs.slice(0, offset)];
+      // Up to the host's slots plus as many held behind them, so the next refill comes after a
+      // round of attempts rather than after each one.
       let free = Math.min(
-        config.perHost - (hostInFlight.get(host) ?? 0) - (waiting.get(host)?.length ?? 0),
+        2 * config.perHost - (hostInFlight.get(host) ?? 0) - (waiting.get(host)?.length ?? 0),
         config.maxInFlight - running.size - heldCount,
       );
       for (const sub of rotated) {
