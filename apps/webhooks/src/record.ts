@@ -38,7 +38,37 @@ export interface Recorded {
  * lock at once (a read first could fail with SQLITE_BUSY when another process writes).
  */
 export async function recordAttempt(sql: Sql, input: RecordInput): Promise<Recorded> {
-  return sql.db.provider === 'postgresql' ? recordWithPrisma(sql.db, input) : sql.sqliteTransaction((q) => recordWithSql(q, input));
+  if (sql.db.provider === 'sqlite') return sql.sqliteTransaction((q) => recordWithSql(q, input));
+  // PostgreSQL: the common outcomes in one statement (one round trip, atomic); a failed delivery,
+  // which may disable the subscription, in Prisma's interactive transaction.
+  return input.outcome.kind === 'failed' ? recordWithPrisma(sql.db, input) : recordInOneStatement(sql, input);
+}
+
+/** PostgreSQL, delivered or retry: the fenced update, the attempt row and the streak reset as data-modifying CTEs. */
+async function recordInOneStatement(sql: Sql, input: RecordInput): Promise<Recorded> {
+  const { result, outcome, now } = input;
+  const delivered = outcome.kind === 'delivered';
+  const rows = await sql.query<{ id: bigint }>(
+    `WITH upd AS (
+       UPDATE webhook_deliveries SET attempts = ?::int, status = ?, next_attempt_at = COALESCE(?::timestamp, next_attempt_at),
+         delivered_at = ?::timestamp, last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?::timestamp
+       WHERE id = ?::bigint AND lease_owner = ? AND status = 'pending' RETURNING id, subscription_id
+     ), ins AS (
+       INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, error, response_body, created_at)
+       SELECT id, ?::int, ?::timestamp, ?::int, ?::int, ?, ?, ?::timestamp FROM upd RETURNING delivery_id
+     ), streak AS (
+       UPDATE webhook_subscriptions SET failure_streak = 0
+       WHERE ?::boolean AND id IN (SELECT subscription_id FROM upd) AND failure_streak <> 0 RETURNING id
+     )
+     SELECT id FROM upd`,
+    [
+      input.attempt, delivered ? 'delivered' : 'pending', outcome.kind === 'retry' ? outcome.nextAttemptAt : null, delivered ? now : null,
+      result.error, now, input.deliveryId, input.owner,
+      input.attempt, input.startedAt, result.durationMs, result.status, result.error, result.responseBody, now,
+      delivered,
+    ],
+  );
+  return { written: rows.length === 1, disabled: undefined };
 }
 
 /** SQLite: the same steps as recordWithPrisma, as plain statements on the sender's one connection. */
