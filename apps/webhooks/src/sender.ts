@@ -69,6 +69,7 @@ export function createSender(deps: SenderDeps): Sender {
   // likely have more due, so a slot they free is refilled from their own subscriptions at once.
   const hostHasMore = new Set<string>();
   const refilling = new Set<string>();
+  const refills = new Set<Promise<void>>();
   let rotation = 0;
   // subscription -> host, learned from claimed deliveries; lets a claim skip saturated hosts.
   const subscriptionHost = new Map<bigint, string>();
@@ -175,7 +176,11 @@ export function createSender(deps: SenderDeps): Sender {
         running.delete(task);
         // The host's next held delivery takes the slot; with none held, a claim may find more for it.
         if (startHeld(host) || stopping) return;
-        if (hostHasMore.has(host)) void refill(host);
+        if (hostHasMore.has(host)) {
+          const r = refill(host);
+          refills.add(r);
+          void r.finally(() => refills.delete(r));
+        }
         else poke();
       });
     running.add(task);
@@ -321,6 +326,8 @@ export function createSender(deps: SenderDeps): Sender {
       stopping = true;
       poke();
       await loop;
+      // A refill claiming right now must finish before the held deliveries are given back.
+      while (refills.size > 0) await Promise.allSettled([...refills]);
       await releaseHeld();
       while (running.size > 0) await Promise.allSettled([...running]);
     },
