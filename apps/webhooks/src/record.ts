@@ -38,7 +38,7 @@ export interface Recorded {
  * lock at once (a read first could fail with SQLITE_BUSY when another process writes).
  */
 export async function recordAttempt(sql: Sql, input: RecordInput): Promise<Recorded> {
-  if (sql.db.provider === 'sqlite') return sql.sqliteTransaction((q) => recordWithSql(q, input));
+  if (sql.db.provider === 'sqlite') return groupCommit(sql, input);
   // PostgreSQL: the common outcomes in one statement (one round trip, atomic); a failed delivery,
   // which may disable the subscription, in Prisma's interactive transaction.
   return input.outcome.kind === 'failed' ? recordWithPrisma(sql.db, input) : recordInOneStatement(sql, input);
@@ -69,6 +69,50 @@ async function recordInOneStatement(sql: Sql, input: RecordInput): Promise<Recor
     ],
   );
   return { written: rows.length === 1, disabled: undefined };
+}
+
+interface Pending {
+  input: RecordInput;
+  resolve(recorded: Recorded): void;
+  reject(error: unknown): void;
+}
+
+const queues = new WeakMap<Sql, Pending[]>();
+
+/**
+ * SQLite group commit: the attempts that finish while a transaction is being written are recorded
+ * together in the next one (one BEGIN/COMMIT for all of them). Each keeps its own fenced update, so
+ * the outcome per delivery is what it would be alone; a database error fails the whole group (and
+ * each claim stays until it expires: at least once).
+ */
+function groupCommit(sql: Sql, input: RecordInput): Promise<Recorded> {
+  return new Promise<Recorded>((resolve, reject) => {
+    let queue = queues.get(sql);
+    const first = !queue;
+    if (!queue) {
+      queue = [];
+      queues.set(sql, queue);
+    }
+    queue.push({ input, resolve, reject });
+    if (first) void flush(sql);
+  });
+}
+
+async function flush(sql: Sql): Promise<void> {
+  // Let the attempts finishing in this turn of the event loop join.
+  await new Promise((resolve) => setImmediate(resolve));
+  const group = queues.get(sql) ?? [];
+  queues.delete(sql);
+  try {
+    const results = await sql.sqliteTransaction(async (q) => {
+      const out: Recorded[] = [];
+      for (const item of group) out.push(await recordWithSql(q, item.input));
+      return out;
+    });
+    group.forEach((item, i) => item.resolve(results[i]!));
+  } catch (error) {
+    for (const item of group) item.reject(error);
+  }
 }
 
 /** SQLite: the same steps as recordWithPrisma, as plain statements on the sender's one connection. */
