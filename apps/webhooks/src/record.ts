@@ -39,36 +39,53 @@ export interface Recorded {
  */
 export async function recordAttempt(sql: Sql, input: RecordInput): Promise<Recorded> {
   if (sql.db.provider === 'sqlite') return groupCommit(sql, input);
-  // PostgreSQL: the common outcomes in one statement (one round trip, atomic); a failed delivery,
-  // which may disable the subscription, in Prisma's interactive transaction.
-  return input.outcome.kind === 'failed' ? recordWithPrisma(sql.db, input) : recordInOneStatement(sql, input);
+  // PostgreSQL: the common outcomes of the attempts that finish together in one statement (one round
+  // trip, atomic); a failed delivery, which may disable the subscription, in Prisma's interactive
+  // transaction.
+  return input.outcome.kind === 'failed' ? recordWithPrisma(sql.db, input) : groupCommit(sql, input);
 }
 
-/** PostgreSQL, delivered or retry: the fenced update, the attempt row and the streak reset as data-modifying CTEs. */
-async function recordInOneStatement(sql: Sql, input: RecordInput): Promise<Recorded> {
-  const { result, outcome, now } = input;
-  const delivered = outcome.kind === 'delivered';
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** PostgreSQL, delivered or retry, for a group: the fenced updates, attempt rows and streak resets as data-modifying CTEs over `unnest`. */
+async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promise<Recorded[]> {
+  const col = <T>(f: (i: RecordInput) => T) => inputs.map(f);
   const rows = await sql.query<{ id: bigint }>(
-    `WITH upd AS (
-       UPDATE webhook_deliveries SET attempts = ?::int, status = ?, next_attempt_at = COALESCE(?::timestamp, next_attempt_at),
-         delivered_at = ?::timestamp, last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?::timestamp
-       WHERE id = ?::bigint AND lease_owner = ? AND status = 'pending' RETURNING id, subscription_id
+    `WITH v AS (
+       SELECT * FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[], ?::timestamp[], ?::timestamp[], ?::text[], ?::timestamp[],
+                            ?::int[], ?::int[], ?::text[], ?::timestamp[])
+         AS v(id, owner, attempt, status, next_at, delivered_at, last_error, started_at, duration_ms, response_status, response_body, now_at)
+     ), upd AS (
+       UPDATE webhook_deliveries d SET attempts = v.attempt, status = v.status, next_attempt_at = COALESCE(v.next_at, d.next_attempt_at),
+         delivered_at = v.delivered_at, last_error = v.last_error, lease_owner = NULL, lease_until = NULL, updated_at = v.now_at
+       FROM v WHERE d.id = v.id AND d.lease_owner = v.owner AND d.status = 'pending'
+       RETURNING d.id, d.subscription_id, d.status
      ), ins AS (
        INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, error, response_body, created_at)
-       SELECT id, ?::int, ?::timestamp, ?::int, ?::int, ?, ?, ?::timestamp FROM upd RETURNING delivery_id
+       SELECT v.id, v.attempt, v.started_at, v.duration_ms, v.response_status, v.last_error, v.response_body, v.now_at
+       FROM v JOIN upd ON upd.id = v.id RETURNING delivery_id
      ), streak AS (
        UPDATE webhook_subscriptions SET failure_streak = 0
-       WHERE ?::boolean AND id IN (SELECT subscription_id FROM upd) AND failure_streak <> 0 RETURNING id
+       WHERE id IN (SELECT subscription_id FROM upd WHERE status = 'delivered') AND failure_streak <> 0 RETURNING id
      )
      SELECT id FROM upd`,
     [
-      input.attempt, delivered ? 'delivered' : 'pending', outcome.kind === 'retry' ? outcome.nextAttemptAt : null, delivered ? now : null,
-      result.error, now, input.deliveryId, input.owner,
-      input.attempt, input.startedAt, result.durationMs, result.status, result.error, result.responseBody, now,
-      delivered,
+      col((i) => i.deliveryId.toString()),
+      col((i) => i.owner),
+      col((i) => i.attempt),
+      col((i) => (i.outcome.kind === 'delivered' ? 'delivered' : 'pending')),
+      col((i) => (i.outcome.kind === 'retry' ? iso(i.outcome.nextAttemptAt) : null)),
+      col((i) => (i.outcome.kind === 'delivered' ? iso(i.now) : null)),
+      col((i) => i.result.error),
+      col((i) => iso(i.startedAt)),
+      col((i) => i.result.durationMs),
+      col((i) => i.result.status),
+      col((i) => i.result.responseBody),
+      col((i) => iso(i.now)),
     ],
   );
-  return { written: rows.length === 1, disabled: undefined };
+  const written = new Set(rows.map((r) => BigInt(r.id)));
+  return inputs.map((i) => ({ written: written.has(i.deliveryId), disabled: undefined }));
 }
 
 interface Pending {
@@ -80,8 +97,8 @@ interface Pending {
 const queues = new WeakMap<Sql, Pending[]>();
 
 /**
- * SQLite group commit: the attempts that finish while a transaction is being written are recorded
- * together in the next one (one BEGIN/COMMIT for all of them). Each keeps its own fenced update, so
+ * Group commit: the attempts that finish while a group is being written are recorded together in
+ * the next one (SQLite: one BEGIN/COMMIT for all; PostgreSQL: one statement). Each keeps its own fenced update, so
  * the outcome per delivery is what it would be alone; a database error fails the whole group (and
  * each claim stays until it expires: at least once).
  */
@@ -104,11 +121,15 @@ async function flush(sql: Sql): Promise<void> {
   const group = queues.get(sql) ?? [];
   queues.delete(sql);
   try {
-    const results = await sql.sqliteTransaction(async (q) => {
-      const out: Recorded[] = [];
-      for (const item of group) out.push(await recordWithSql(q, item.input));
-      return out;
-    });
+    const inputs = group.map((item) => item.input);
+    const results =
+      sql.db.provider === 'postgresql'
+        ? await recordGroupInOneStatement(sql, inputs)
+        : await sql.sqliteTransaction(async (q) => {
+            const out: Recorded[] = [];
+            for (const input of inputs) out.push(await recordWithSql(q, input));
+            return out;
+          });
     group.forEach((item, i) => item.resolve(results[i]!));
   } catch (error) {
     for (const item of group) item.reject(error);
