@@ -2,12 +2,11 @@
 // bench/webhooks: the webhook sender (apps/webhooks, a real `node dist/main.js` process) delivering to
 // a local receiver answering 200, beside a bare undici loop POSTing the same signed bodies to the
 // same receiver in the same run. Measures deliveries per second (a backlog drained) and
-// commit-to-receipt latency at a steady 500 events/s, on SQLite and (with BENCH_DATABASE_URL or
+// commit-to-receipt latency at a steady 500 events/s (receiver in its own process), on SQLite and (with BENCH_DATABASE_URL or
 // TEST_DATABASE_URL) PostgreSQL. Results: bench/results/webhooks.md and the README's Benchmarks section.
-import { spawn, spawnSync } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,31 +31,28 @@ if (!process.env.BENCH_SKIP_BUILD) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-function startReceiver() {
-  const received = new Map(); // webhook id -> receipt time (ms, performance clock)
-  let onRequest = () => {};
-  const server = createServer((req, res) => {
-    req.on('data', () => {});
-    req.on('end', () => {
-      const id = req.headers['x-platform-webhook-id'];
-      if (!received.has(id)) received.set(id, performance.timeOrigin + performance.now());
-      res.writeHead(200).end();
-      onRequest();
+async function startReceiver() {
+  const child = fork(join(here, 'receiver.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const { port } = await new Promise((resolve) => child.once('message', resolve));
+  const ask = (message, type) =>
+    new Promise((resolve) => {
+      const on = (m) => {
+        if (m.type === type) {
+          child.off('message', on);
+          resolve(m);
+        }
+      };
+      child.on('message', on);
+      child.send(message);
     });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${server.address().port}`,
-        received,
-        waitFor: async (n) => {
-          while (received.size < n) await new Promise((r) => (onRequest = r));
-          onRequest = () => {};
-        },
-        close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }),
-      }),
-    ),
-  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    waitFor: async (n) => {
+      while ((await ask({ type: 'count' }, 'count')).count < n) await sleep(10);
+    },
+    times: async (ids) => (await ask({ type: 'times', ids }, 'times')).times,
+    close: () => new Promise((r) => { child.once('exit', r); child.send({ type: 'stop' }); }),
+  };
 }
 
 async function database(kind) {
@@ -151,7 +147,9 @@ async function run(kind) {
   }
   result.offeredRate = commits.size / ((performance.now() - start) / 1000);
   await receiver.waitFor(BACKLOG + 1 + commits.size);
-  const lat = [...commits].map(([id, c]) => receiver.received.get(id) - c).sort((a, b) => a - b);
+  const ids = [...commits.keys()];
+  const times = await receiver.times(ids);
+  const lat = ids.map((id, i) => times[i] - commits.get(id)).sort((a, b) => a - b);
   result.p50 = pct(lat, 50);
   result.p99 = pct(lat, 99);
   result.max = lat[lat.length - 1];
