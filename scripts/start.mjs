@@ -53,7 +53,12 @@ const run = (name, script) => {
 
 run('api', join(root, 'apps/api/dist/main.js'));
 const sender = join(root, 'apps/webhooks/dist/main.js');
-if ((env.PLATFORM_SENDER ?? 'embedded') === 'embedded' && existsSync(sender)) run('webhooks', sender);
+if ((env.PLATFORM_SENDER || 'embedded') === 'embedded' && existsSync(sender)) {
+  run('webhooks', sender);
+  console.log('Webhook sender started beside the API (PLATFORM_SENDER=embedded; `off` leaves delivery to `pnpm --filter @platform/webhooks start` processes)');
+} else if (env.PLATFORM_SENDER === 'off') {
+  console.log('Webhook sender not started here (PLATFORM_SENDER=off): run `pnpm --filter @platform/webhooks start` for delivery');
+}
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {

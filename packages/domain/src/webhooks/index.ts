@@ -3,3 +3,4 @@ export * from './check-address';
 export * from './define-topics';
 export * from './render-payload';
 export * from './release-fulfillment-order';
+export * from './next-retry';

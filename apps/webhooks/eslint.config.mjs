@@ -1,0 +1,1 @@
+export { default } from '@platform/eslint-config';

@@ -1,0 +1,71 @@
+import { createDb } from '@platform/db';
+import pino from 'pino';
+import { createSenderClock } from './clock';
+import { loadSenderConfig, SenderConfigError, type SenderConfig } from './config';
+import { createDeliveryAgent } from './deliver';
+import { createSenderMetrics, serveMetrics } from './metrics';
+import { createSender } from './sender';
+import { createSql } from './sql';
+
+function readConfig(): SenderConfig {
+  try {
+    return loadSenderConfig();
+  } catch (error) {
+    if (error instanceof SenderConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The webhook sender (decisions §11, docs/webhooks-sender.md): `node dist/main.js`, beside the API
+ * (`pnpm start` with PLATFORM_SENDER=embedded) or as many separate processes as needed. It does not
+ * migrate: the API's start does; until the tables exist, claims fail and are retried.
+ */
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = pino({ level: config.logLevel, base: { app: 'webhooks', pid: process.pid } });
+  const db = createDb(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
+  const sql = createSql(db);
+  const clock = createSenderClock(sql, config.clock);
+  const metrics = createSenderMetrics(sql, clock);
+  const agent = createDeliveryAgent({ allowPrivate: config.allowPrivate, connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs });
+  const sender = createSender({ sql, config, clock, agent, metrics, logger });
+  const metricsServer = config.metricsPort > 0 ? await serveMetrics(metrics, config.metricsHost, config.metricsPort) : undefined;
+
+  logger.info(
+    {
+      senderId: sender.id,
+      database: config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'postgresql',
+      concurrency: config.maxInFlight,
+      perHost: config.perHost,
+      leaseMs: config.leaseMs,
+      allowPrivate: config.allowPrivate,
+      metrics: metricsServer ? `http://${config.metricsHost}:${config.metricsPort}/metrics` : 'off',
+    },
+    'webhook sender started',
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, inFlight: sender.inFlight() }, 'webhook sender stopping: no new claims, finishing attempts in flight');
+    await sender.stop();
+    await agent.close();
+    await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
+    await db.close();
+    logger.info('webhook sender stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  await sender.run();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,242 @@
+import type { Db } from '@platform/db';
+import type { AttemptResult } from './deliver';
+import type { Outcome } from './schedule';
+import type { Query, Sql } from './sql';
+
+/** decisions §11.5: this many failed deliveries in a row disable the subscription. */
+export const DISABLE_AFTER_FAILED_DELIVERIES = 8;
+
+/** Why a delivery is failed without an attempt when its subscription is no longer enabled. */
+export const SUBSCRIPTION_DISABLED = 'subscription disabled';
+export const SUBSCRIPTION_DELETED = 'subscription deleted';
+
+export interface RecordInput {
+  deliveryId: bigint;
+  subscriptionId: bigint;
+  owner: string;
+  /** the attempt's number (1 for the first) */
+  attempt: number;
+  startedAt: Date;
+  result: AttemptResult;
+  outcome: Outcome;
+  /** service clock */
+  now: Date;
+}
+
+export interface Recorded {
+  /** false when the claim was no longer ours (it expired and was taken over): nothing was written */
+  written: boolean;
+  /** the subscription was disabled by this attempt (410, or the 8th failed delivery in a row) */
+  disabled: 'gone' | 'failures' | undefined;
+}
+
+/**
+ * One attempt's record and its consequences in one transaction (decisions §11.5-§11.6): the
+ * delivery's new state (fenced on the claim), the attempt row, the subscription's failure streak and,
+ * when it disables the subscription, its other pending deliveries that nobody holds marked failed
+ * (docs/webhooks-sender.md). The first statement writes, so on SQLite the transaction takes the write
+ * lock at once (a read first could fail with SQLITE_BUSY when another process writes).
+ */
+export async function recordAttempt(sql: Sql, input: RecordInput): Promise<Recorded> {
+  if (sql.db.provider === 'sqlite') return groupCommit(sql, input);
+  // PostgreSQL: the common outcomes of the attempts that finish together in one statement (one round
+  // trip, atomic); a failed delivery, which may disable the subscription, in Prisma's interactive
+  // transaction.
+  return input.outcome.kind === 'failed' ? recordWithPrisma(sql.db, input) : groupCommit(sql, input);
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** PostgreSQL, delivered or retry, for a group: the fenced updates, attempt rows and streak resets as data-modifying CTEs over `unnest`. */
+async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promise<Recorded[]> {
+  const col = <T>(f: (i: RecordInput) => T) => inputs.map(f);
+  const rows = await sql.query<{ id: bigint }>(
+    `WITH v AS (
+       SELECT * FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[], ?::timestamp[], ?::timestamp[], ?::text[], ?::timestamp[],
+                            ?::int[], ?::int[], ?::text[], ?::timestamp[])
+         AS v(id, owner, attempt, status, next_at, delivered_at, last_error, started_at, duration_ms, response_status, response_body, now_at)
+     ), upd AS (
+       UPDATE webhook_deliveries d SET attempts = v.attempt, status = v.status, next_attempt_at = COALESCE(v.next_at, d.next_attempt_at),
+         delivered_at = v.delivered_at, last_error = v.last_error, lease_owner = NULL, lease_until = NULL, updated_at = v.now_at
+       FROM v WHERE d.id = v.id AND d.lease_owner = v.owner AND d.status = 'pending'
+       RETURNING d.id, d.subscription_id, d.status
+     ), ins AS (
+       INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, error, response_body, created_at)
+       SELECT v.id, v.attempt, v.started_at, v.duration_ms, v.response_status, v.last_error, v.response_body, v.now_at
+       FROM v JOIN upd ON upd.id = v.id RETURNING delivery_id
+     ), streak AS (
+       UPDATE webhook_subscriptions SET failure_streak = 0
+       WHERE id IN (SELECT subscription_id FROM upd WHERE status = 'delivered') AND failure_streak <> 0 RETURNING id
+     )
+     SELECT id FROM upd`,
+    [
+      col((i) => i.deliveryId.toString()),
+      col((i) => i.owner),
+      col((i) => i.attempt),
+      col((i) => (i.outcome.kind === 'delivered' ? 'delivered' : 'pending')),
+      col((i) => (i.outcome.kind === 'retry' ? iso(i.outcome.nextAttemptAt) : null)),
+      col((i) => (i.outcome.kind === 'delivered' ? iso(i.now) : null)),
+      col((i) => i.result.error),
+      col((i) => iso(i.startedAt)),
+      col((i) => i.result.durationMs),
+      col((i) => i.result.status),
+      col((i) => i.result.responseBody),
+      col((i) => iso(i.now)),
+    ],
+  );
+  const written = new Set(rows.map((r) => BigInt(r.id)));
+  return inputs.map((i) => ({ written: written.has(i.deliveryId), disabled: undefined }));
+}
+
+interface Pending {
+  input: RecordInput;
+  resolve(recorded: Recorded): void;
+  reject(error: unknown): void;
+}
+
+const queues = new WeakMap<Sql, Pending[]>();
+
+/**
+ * Group commit: the attempts that finish while a group is being written are recorded together in
+ * the next one (SQLite: one BEGIN/COMMIT for all; PostgreSQL: one statement). Each keeps its own fenced update, so
+ * the outcome per delivery is what it would be alone; a database error fails the whole group (and
+ * each claim stays until it expires: at least once).
+ */
+function groupCommit(sql: Sql, input: RecordInput): Promise<Recorded> {
+  return new Promise<Recorded>((resolve, reject) => {
+    let queue = queues.get(sql);
+    const first = !queue;
+    if (!queue) {
+      queue = [];
+      queues.set(sql, queue);
+    }
+    queue.push({ input, resolve, reject });
+    if (first) void flush(sql);
+  });
+}
+
+async function flush(sql: Sql): Promise<void> {
+  // Let the attempts finishing in this turn of the event loop join.
+  await new Promise((resolve) => setImmediate(resolve));
+  const group = queues.get(sql) ?? [];
+  queues.delete(sql);
+  try {
+    const inputs = group.map((item) => item.input);
+    const results =
+      sql.db.provider === 'postgresql'
+        ? await recordGroupInOneStatement(sql, inputs)
+        : await sql.sqliteTransaction(async (q) => {
+            const out: Recorded[] = [];
+            for (const input of inputs) out.push(await recordWithSql(q, input));
+            return out;
+          });
+    group.forEach((item, i) => item.resolve(results[i]!));
+  } catch (error) {
+    for (const item of group) item.reject(error);
+  }
+}
+
+/** SQLite: the same steps as recordWithPrisma, as plain statements on the sender's one connection. */
+async function recordWithSql(q: Query, input: RecordInput): Promise<Recorded> {
+  const { result, outcome, now } = input;
+  const status = outcome.kind === 'retry' ? 'pending' : outcome.kind;
+  const fenced = await q<{ id: bigint }>(
+    `UPDATE webhook_deliveries SET attempts = ?, status = ?, next_attempt_at = COALESCE(?, next_attempt_at), delivered_at = ?,
+       last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+     WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
+    [input.attempt, status, outcome.kind === 'retry' ? outcome.nextAttemptAt : null, outcome.kind === 'delivered' ? now : null,
+      result.error, now, input.deliveryId, input.owner],
+  );
+  if (fenced.length !== 1) return { written: false, disabled: undefined };
+  await q(
+    `INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, error, response_body, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    [input.deliveryId, input.attempt, input.startedAt, result.durationMs, result.status, result.error, result.responseBody, now],
+  );
+  if (outcome.kind === 'retry') return { written: true, disabled: undefined };
+  if (outcome.kind === 'delivered') {
+    await q('UPDATE webhook_subscriptions SET failure_streak = 0 WHERE id = ? AND failure_streak <> 0', [input.subscriptionId]);
+    return { written: true, disabled: undefined };
+  }
+  const [sub] = await q<{ failure_streak: bigint; status: string }>(
+    'UPDATE webhook_subscriptions SET failure_streak = failure_streak + 1 WHERE id = ? RETURNING failure_streak, status',
+    [input.subscriptionId],
+  );
+  const reason = outcome.gone ? 'gone' : sub && Number(sub.failure_streak) >= DISABLE_AFTER_FAILED_DELIVERIES ? 'failures' : undefined;
+  if (!sub || sub.status !== 'enabled' || !reason) return { written: true, disabled: undefined };
+  await q(`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id = ?`, [reason, now, input.subscriptionId]);
+  await q(
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+     WHERE subscription_id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)`,
+    [SUBSCRIPTION_DISABLED, now, input.subscriptionId, new Date()],
+  );
+  return { written: true, disabled: reason };
+}
+
+/** PostgreSQL: Prisma's interactive transaction (Db.query runs each statement on any connection of the pool). */
+async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
+  const { result, outcome, now } = input;
+  return db.prisma.$transaction(
+    async (tx) => {
+      const realNow = new Date();
+      const fenced = await tx.webhookDelivery.updateMany({
+        where: { id: input.deliveryId, leaseOwner: input.owner, status: 'pending' },
+        data: {
+          attempts: input.attempt,
+          status: outcome.kind === 'retry' ? 'pending' : outcome.kind,
+          ...(outcome.kind === 'retry' ? { nextAttemptAt: outcome.nextAttemptAt } : {}),
+          deliveredAt: outcome.kind === 'delivered' ? now : null,
+          lastError: result.error,
+          leaseOwner: null,
+          leaseUntil: null,
+          updatedAt: now,
+        },
+      });
+      if (fenced.count !== 1) return { written: false, disabled: undefined };
+      await tx.webhookAttempt.create({
+        data: {
+          deliveryId: input.deliveryId,
+          number: input.attempt,
+          startedAt: input.startedAt,
+          durationMs: result.durationMs,
+          responseStatus: result.status,
+          error: result.error,
+          responseBody: result.responseBody,
+          createdAt: now,
+        },
+      });
+      if (outcome.kind === 'retry') return { written: true, disabled: undefined };
+      if (outcome.kind === 'delivered') {
+        await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, failureStreak: { not: 0 } }, data: { failureStreak: 0 } });
+        return { written: true, disabled: undefined };
+      }
+      const sub = await tx.webhookSubscription.update({
+        where: { id: input.subscriptionId },
+        data: { failureStreak: { increment: 1 } },
+        select: { failureStreak: true, status: true },
+      }).catch(() => undefined); // deleted meanwhile
+      const reason = outcome.gone ? 'gone' : sub && sub.failureStreak >= DISABLE_AFTER_FAILED_DELIVERIES ? 'failures' : undefined;
+      if (!sub || sub.status !== 'enabled' || !reason) return { written: true, disabled: undefined };
+      await tx.webhookSubscription.update({
+        where: { id: input.subscriptionId },
+        data: { status: 'disabled', disabledReason: reason, updatedAt: now },
+      });
+      await tx.webhookDelivery.updateMany({
+        where: { subscriptionId: input.subscriptionId, status: 'pending', OR: [{ leaseUntil: null }, { leaseUntil: { lt: realNow } }] },
+        data: { status: 'failed', lastError: SUBSCRIPTION_DISABLED, leaseOwner: null, leaseUntil: null, updatedAt: now },
+      });
+      return { written: true, disabled: reason };
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
+}
+
+/** A claimed delivery whose subscription is disabled or deleted: failed without an attempt. */
+export async function failWithoutAttempt(sql: Sql, deliveryId: bigint, owner: string, reason: string, now: Date): Promise<boolean> {
+  const done = await sql.query(
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+     WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
+    [reason, now, deliveryId, owner],
+  );
+  return done.length === 1;
+}

@@ -1,0 +1,245 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDb, migrate, type Db } from '@platform/db';
+import { Client } from 'pg';
+import pino from 'pino';
+import { createSenderClock } from '../src/clock';
+import { loadSenderConfig } from '../src/config';
+import { createDeliveryAgent, type Resolver } from '../src/deliver';
+import { createSenderMetrics } from '../src/metrics';
+import { createSender, type Sender } from '../src/sender';
+import { createSql } from '../src/sql';
+
+export const MAIN = join(__dirname, '..', 'dist', 'main.js');
+
+/** A real database per test file: a SQLite file in a temp folder, or a fresh PostgreSQL database when TEST_DATABASE_URL is set. */
+export async function freshDatabase(): Promise<{ url: string; db: Db; drop(): Promise<void> }> {
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  let url: string;
+  let cleanup: () => Promise<void>;
+  if (pgUrl) {
+    const name = `sender_${randomBytes(6).toString('hex')}`;
+    const admin = new Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(pgUrl);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    cleanup = async () => {
+      const c = new Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    };
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'platform-sender-'));
+    url = `file:${join(dir, 'test.db')}`;
+    cleanup = async () => rmSync(dir, { recursive: true, force: true });
+  }
+  await migrate(url);
+  const db = createDb(url);
+  return {
+    url,
+    db,
+    async drop() {
+      await db.close();
+      await cleanup();
+    },
+  };
+}
+
+export interface Fixture {
+  storeId: bigint;
+  appId: bigint;
+  secret: string;
+  handle: string;
+  merchantId: bigint;
+}
+
+let seq = 0;
+
+export async function storeAndApp(db: Db, ianaTimezone = 'UTC'): Promise<Fixture> {
+  const now = new Date();
+  const handle = `shop-${++seq}-${randomBytes(3).toString('hex')}`;
+  const merchantId = BigInt(7000 + seq);
+  const store = await db.prisma.store.create({
+    data: { handle, name: 'Shop', email: 'a@example.com', customerEmail: 'c@example.com', ianaTimezone, merchantId, updatedAt: now },
+  });
+  const secret = randomBytes(24).toString('hex');
+  const app = await db.prisma.app.create({
+    data: { name: 'App', kind: 'private', appKey: randomBytes(8).toString('hex'), appSecret: secret, storeId: store.id, updatedAt: now },
+  });
+  return { storeId: store.id, appId: app.id, secret, handle, merchantId };
+}
+
+export async function subscription(db: Db, f: Fixture, address: string, topic = 'inventory_items/update') {
+  return db.prisma.webhookSubscription.create({
+    data: { storeId: f.storeId, appId: f.appId, topic, address, apiVersion: 'v20260901', updatedAt: new Date() },
+  });
+}
+
+export interface DeliveryInput {
+  body?: string;
+  triggeredAt?: Date;
+  nextAttemptAt?: Date;
+  attempts?: number;
+}
+
+/** Writes deliveries as the outbox writer would (bodies are the exact bytes to send). */
+export async function deliveries(db: Db, f: Fixture, sub: { id: bigint; topic: string }, count: number, input: DeliveryInput = {}): Promise<string[]> {
+  const now = await clockNow(db);
+  const ids: string[] = [];
+  const rows = [];
+  for (let i = 0; i < count; i++) {
+    const webhookId = randomUUID();
+    ids.push(webhookId);
+    rows.push({
+      storeId: f.storeId,
+      appId: f.appId,
+      subscriptionId: sub.id,
+      topic: sub.topic,
+      webhookId,
+      apiVersion: 'v20260901',
+      body: input.body ?? JSON.stringify({ inventory_item: { id: String(1000 + i), sku: `SKU-${i}`, tracked: true } }),
+      triggeredAt: input.triggeredAt ?? now,
+      nextAttemptAt: input.nextAttemptAt ?? now,
+      attempts: input.attempts ?? 0,
+      updatedAt: now,
+    });
+  }
+  for (let i = 0; i < rows.length; i += 500) await db.prisma.webhookDelivery.createMany({ data: rows.slice(i, i + 500) });
+  return ids;
+}
+
+/** The manual clock (decisions §10): the `platform_clock` row every process reads. */
+export async function setClock(db: Db, at: Date): Promise<void> {
+  await db.prisma.platformClock.upsert({
+    where: { id: 1 },
+    create: { id: 1, nowMs: BigInt(at.getTime()), updatedAt: new Date() },
+    update: { nowMs: BigInt(at.getTime()), updatedAt: new Date() },
+  });
+}
+
+export async function clockNow(db: Db): Promise<Date> {
+  const row = await db.prisma.platformClock.findUnique({ where: { id: 1 } });
+  return row ? new Date(Number(row.nowMs)) : new Date();
+}
+
+export async function advanceClock(db: Db, seconds: number): Promise<Date> {
+  const at = new Date((await clockNow(db)).getTime() + seconds * 1000);
+  await setClock(db, at);
+  return at;
+}
+
+export interface Received {
+  webhookId: string;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+  at: number;
+  path: string;
+}
+
+export type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => void;
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  handler: Handler;
+  close(): Promise<void>;
+}
+
+/** A real HTTP receiver on 127.0.0.1 (port 0 unless given), answering with `handler` (default 200). */
+export async function receiver(handler: Handler = (_q, res) => res.writeHead(200).end('ok'), port = 0): Promise<Receiver> {
+  const received: Received[] = [];
+  const r: Receiver = { url: '', port: 0, received, handler, close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      received.push({ webhookId: String(req.headers['x-platform-webhook-id']), headers: req.headers, body, at: Date.now(), path: req.url ?? '' });
+      r.handler(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  r.port = (server.address() as AddressInfo).port;
+  r.url = `http://127.0.0.1:${r.port}`;
+  r.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return r;
+}
+
+/** Polls `check` until it returns a truthy value (generous timeout: the machine is shared). */
+export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 60_000, everyMs = 25): Promise<NonNullable<T>> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An in-process sender on `url` (the process tests spawn dist/main.js instead). */
+export function inProcessSender(db: Db, env: Record<string, string> = {}, resolve?: Resolver): Sender & { close(): Promise<void> } {
+  const config = loadSenderConfig({
+    DATABASE_URL: 'file:unused',
+    PLATFORM_CLOCK: 'manual',
+    PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
+    PLATFORM_SENDER_POLL_MS: '20',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const sql = createSql(db);
+  const clock = createSenderClock(sql, config.clock);
+  const agent = createDeliveryAgent({ allowPrivate: config.allowPrivate, connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs, ...(resolve ? { resolve } : {}) });
+  const metrics = createSenderMetrics(sql, clock);
+  const logger = pino({ level: config.logLevel });
+  const sender = createSender({ sql, config, clock, agent, metrics, logger });
+  void sender.run();
+  return Object.assign(sender, {
+    metrics,
+    async close() {
+      await sender.stop();
+      await agent.close();
+    },
+  });
+}
+
+export interface SenderProcess {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `node dist/main.js` as a real child process. */
+export function spawnSender(env: Record<string, string>): SenderProcess {
+  let out = '';
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, LOG_LEVEL: 'warn', PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_SENDER_POLL_MS: '20', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
+  child.stderr!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => out, exited };
+}
+
+export async function statusCounts(db: Db): Promise<Record<string, number>> {
+  const groups = await db.prisma.webhookDelivery.groupBy({ by: ['status'], _count: { _all: true } });
+  return Object.fromEntries(groups.map((g) => [g.status, g._count._all]));
+}
