@@ -1,3 +1,4 @@
+import { redactUrl } from '@platform/db';
 /** The sender's settings (docs/webhooks-sender.md lists each variable with its default). */
 export interface SenderConfig {
   databaseUrl: string;
@@ -64,7 +65,7 @@ export function loadSenderConfig(env: NodeJS.ProcessEnv = process.env): SenderCo
   const problems: string[] = [];
   const databaseUrl = env.DATABASE_URL || 'file:./data/platform.db';
   if (!/^(file:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
-    problems.push(`DATABASE_URL: must start with file: (SQLite) or postgresql:// (got '${databaseUrl}')`);
+    problems.push(`DATABASE_URL: must start with file: (SQLite) or postgresql:// (got '${redactUrl(databaseUrl)}')`);
   }
   const baseDomain = (env.PLATFORM_BASE_DOMAIN || 'localhost').toLowerCase();
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(baseDomain)) {

@@ -27,6 +27,8 @@ export const ALL_SCOPES = [
 export interface LiveServer {
   /** `http://127.0.0.1:<port>` */
   origin: string;
+  /** The server's database (a SQLite file), for a sender process beside it. */
+  databaseUrl: string;
   port: number;
   operator<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   createStore(handle: string): Promise<{ handle: string }>;
@@ -84,6 +86,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
 
   return {
     origin,
+    databaseUrl: `file:${join(dir, 'api.db')}`,
     port,
     operator,
     async createStore(handle) {
