@@ -41,8 +41,8 @@ if (!env.PLATFORM_OPERATOR_TOKEN || !env.PLATFORM_SECRET || !env.PLATFORM_DEMO_T
 }
 
 const children = [];
-const run = (name, script) => {
-  const child = spawn(process.execPath, [script], { stdio: 'inherit', env });
+const run = (name, script, stdout = 'inherit') => {
+  const child = spawn(process.execPath, [script], { stdio: ['inherit', stdout, 'inherit'], env });
   child.on('exit', (code, signal) => {
     for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
     process.exitCode = code ?? (signal ? 1 : 0);
@@ -51,14 +51,27 @@ const run = (name, script) => {
   return child;
 };
 
-run('api', join(root, 'apps/api/dist/main.js'));
+// The sender starts once the API has migrated the database and listens: a second process holding
+// the SQLite file while migrations run makes Prisma's schema engine fail (docs/webhooks-sender.md).
+const api = run('api', join(root, 'apps/api/dist/main.js'), 'pipe');
 const sender = join(root, 'apps/webhooks/dist/main.js');
-if ((env.PLATFORM_SENDER || 'embedded') === 'embedded' && existsSync(sender)) {
-  run('webhooks', sender);
-  console.log('Webhook sender started beside the API (PLATFORM_SENDER=embedded; `off` leaves delivery to `pnpm --filter @platform/webhooks start` processes)');
-} else if (env.PLATFORM_SENDER === 'off') {
-  console.log('Webhook sender not started here (PLATFORM_SENDER=off): run `pnpm --filter @platform/webhooks start` for delivery');
-}
+const embedded = (env.PLATFORM_SENDER || 'embedded') === 'embedded' && existsSync(sender);
+let apiOutput = '';
+let senderStarted = false;
+api.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  if (senderStarted) return;
+  apiOutput += chunk.toString('utf8');
+  if (!apiOutput.includes('Platform Admin API is up')) return;
+  senderStarted = true;
+  apiOutput = '';
+  if (embedded) {
+    run('webhooks', sender);
+    console.log('Webhook sender started beside the API (PLATFORM_SENDER=embedded; `off` leaves delivery to `pnpm --filter @platform/webhooks start` processes)');
+  } else if (env.PLATFORM_SENDER === 'off') {
+    console.log('Webhook sender not started here (PLATFORM_SENDER=off): run `pnpm --filter @platform/webhooks start` for delivery');
+  }
+});
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
