@@ -76,6 +76,26 @@ describe('update: PUT /metafield_definition.json (spec "Metafield definition ope
     expect(Date.parse((await defs.get(definition.id)).body.definition.updated_at)).toBe(times.at(-1));
   });
 
+  it('loses no field of updates at once: each is judged on what the one before it wrote', async () => {
+    const { definition, target } = await stored();
+    const answers = await Promise.all([
+      defs.update({ ...target, name: 'Renamed at once' }),
+      defs.update({ ...target, description: 'Described at once' }),
+      defs.update({ ...target, validations: [{ name: 'min', value: '3' }, { name: 'max', value: '30' }] }),
+      defs.update({ ...target, access: { admin: 'MERCHANT_READ_WRITE' } }),
+    ]);
+    for (const r of answers) expect(r.status, r.text).toBe(200);
+    const after = (await defs.get(definition.id)).body.definition;
+    expect(after).toMatchObject({
+      name: 'Renamed at once',
+      description: 'Described at once',
+      validations: [{ name: 'min', value: '3' }, { name: 'max', value: '30' }],
+      access: { admin: 'MERCHANT_READ_WRITE' },
+    });
+    // The rules changed once (a new definition starts at revision 0).
+    expect((await rowOf(definition.id)).rulesRevision).toBe(1);
+  });
+
   it('keeps every field that is omitted', async () => {
     const { definition, target } = await stored();
     const r = await defs.update({ ...target });

@@ -78,6 +78,29 @@ describe('concurrent PATCHes of one product (decisions §10)', () => {
     );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(new Set(answers.map((a) => a.body.product.updated_at)).size).toBe(5);
+    // Each answer is its own write: the title it set, not a later PATCH's.
+    answers.forEach((a, i) => expect(a.body.product.title).toBe(`Busy ${i}`));
+  });
+
+  it('lose no field: five PATCHes of five different fields at once all stay', async () => {
+    const created = (await op().call('/stores/stamps/products', { body: { product: { title: 'Many' } } })).body.product;
+    const patches = [
+      { title: 'Many, renamed' },
+      { vendor: 'Acme' },
+      { product_type: 'Shoes' },
+      { subtitle: 'Fast ones' },
+      { images: [{ src: 'https://example.com/a.png', alt: 'A' }] },
+    ];
+    const answers = await Promise.all(
+      patches.map((product) => op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product } })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    // An empty PATCH changes nothing but answers the product as stored.
+    const after = (await op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product: {} } })).body.product;
+    expect(after).toMatchObject({ title: 'Many, renamed', vendor: 'Acme', product_type: 'Shoes', subtitle: 'Fast ones' });
+    expect(after.images.map((i: { src: string }) => i.src)).toEqual(['https://example.com/a.png']);
+    const latest = Math.max(...answers.map((a) => Date.parse(a.body.product.updated_at)));
+    expect(Date.parse(after.updated_at)).toBeGreaterThan(latest);
   });
 });
 

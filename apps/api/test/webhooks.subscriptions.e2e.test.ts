@@ -85,6 +85,24 @@ describe('webhook subscriptions (decisions §11.1)', () => {
   });
 });
 
+describe('concurrent PUTs of one subscription', () => {
+  it('apply one after the other: no field undone, each answer its own write with its own updated_at', async () => {
+    const created = await shop.admin('/webhooks.json', { body: hook({ address: 'https://hooks.example.com/busy' }) });
+    const id = created.body.webhook.id as string;
+    const bodies = [
+      { address: 'https://hooks.example.com/busy-moved' },
+      { api_version: 'v20260601' },
+      { status: 'disabled' },
+    ];
+    const answers = await Promise.all(bodies.map((webhook) => shop.admin(`/webhooks/${id}.json`, { method: 'PUT', body: { webhook } })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    answers.forEach((a, i) => expect(a.body.webhook).toMatchObject(bodies[i]!));
+    expect(new Set(answers.map((a) => a.body.webhook.updated_at)).size).toBe(3);
+    const after = (await shop.admin(`/webhooks/${id}.json`)).body.webhook;
+    expect(after).toMatchObject({ address: 'https://hooks.example.com/busy-moved', api_version: 'v20260601', status: 'disabled' });
+  });
+});
+
 describe('one subscription per (app, store, topic, address)', () => {
   it('refuses a duplicate with 422, also one spelled differently', async () => {
     expect((await shop.admin('/webhooks.json', { body: hook({ address: 'https://dup.example.com/x' }) })).status).toBe(201);

@@ -1,4 +1,4 @@
-/** Prisma's known request errors by code (P2002 unique, P2025 not found), without importing either generated client. */
+/** Prisma's known request errors by code (P2002 unique), without importing either generated client. */
 export function prismaCode(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string') {
     const code = (error as { code: string }).code;
@@ -8,4 +8,3 @@ export function prismaCode(error: unknown): string | undefined {
 }
 
 export const isUniqueViolation = (error: unknown): boolean => prismaCode(error) === 'P2002';
-export const isRecordMissing = (error: unknown): boolean => prismaCode(error) === 'P2025';

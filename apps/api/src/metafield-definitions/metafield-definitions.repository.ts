@@ -120,10 +120,14 @@ export class MetafieldDefinitionsRepository {
    * updates at once on PostgreSQL (READ COMMITTED) could both read the same stored time and write
    * the same next one. So two updates at once get two different, increasing times.
    */
-  update(row: DefinitionRow, changes: DefinitionChanges, now: Date): Promise<DefinitionRow> {
+  update(row: DefinitionRow, changesOf: (current: DefinitionRow) => DefinitionChanges, now: Date): Promise<DefinitionRow | null> {
     return this.db.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`UPDATE metafield_definitions SET rules_revision = rules_revision WHERE id = ${row.id}`;
-      const current = await tx.metafieldDefinition.findUnique({ where: { id: row.id }, select: { updatedAt: true } });
+      const locked = await tx.$executeRaw`UPDATE metafield_definitions SET rules_revision = rules_revision WHERE id = ${row.id}`;
+      if (locked === 0) return null;
+      // The changes are judged on the row as it is under the lock (`changesOf` may throw to refuse),
+      // so an update at the same time is never undone and a rules change is never missed.
+      const current = await tx.metafieldDefinition.findUniqueOrThrow({ where: { id: row.id } });
+      const changes = changesOf(current);
       const updated = await tx.metafieldDefinition.update({
         where: { id: row.id },
         data: {
@@ -131,7 +135,7 @@ export class MetafieldDefinitionsRepository {
           description: changes.description ?? null,
           validations: JSON.stringify(changes.validations),
           accessAdmin: changes.accessAdmin,
-          updatedAt: nextUpdatedAt(current?.updatedAt ?? row.updatedAt, now),
+          updatedAt: nextUpdatedAt(current.updatedAt, now),
           ...(changes.validationsChanged ? { rulesRevision: { increment: 1 } } : {}),
         },
       });

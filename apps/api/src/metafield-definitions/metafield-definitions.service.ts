@@ -16,7 +16,7 @@ import {
 import { ClockService } from '../clock/clock.service';
 import type { Config } from '../config';
 import { InjectConfig } from '../db/db.module';
-import { isRecordMissing, isUniqueViolation } from '../db/prisma-errors';
+import { isUniqueViolation } from '../db/prisma-errors';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
 import type { AuthContext, StoreContext } from '../http/request-context';
 import {
@@ -32,7 +32,7 @@ import {
   type DefinitionJson,
   type DefinitionRow,
 } from './metafield-definition-view';
-import { MetafieldDefinitionsRepository } from './metafield-definitions.repository';
+import { MetafieldDefinitionsRepository, type DefinitionChanges } from './metafield-definitions.repository';
 
 export interface DefinitionListQuery extends PageQuery {
   owner_resource?: string;
@@ -138,23 +138,21 @@ export class MetafieldDefinitionsService {
     const result = validateDefinitionUpdate(normalizedOf(row), patch);
     if (!result.ok) throw failed(result.issues);
     if (result.validationsChanged) await this.checkReferences(auth.store.id, result.references);
-    try {
-      const updated = await this.repository.update(
-        row,
-        {
-          name: result.value.name,
-          description: result.value.description,
-          validations: result.value.validations,
-          accessAdmin: result.value.access?.admin ?? null,
-          validationsChanged: result.validationsChanged,
-        },
-        this.clock.now(),
-      );
-      return definitionJson(updated, auth.store.ianaTimezone);
-    } catch (error) {
-      if (isRecordMissing(error)) throw new DomainError('NOT_FOUND', 'Not Found');
-      throw error;
-    }
+    const changesOf = (current: DefinitionRow): DefinitionChanges => {
+      // Changed meanwhile (another update got the lock first): judged again on the row as it now is.
+      const judged = sameVersion(current, row) ? result : validateDefinitionUpdate(normalizedOf(current), patch);
+      if (!judged.ok) throw failed(judged.issues);
+      return {
+        name: judged.value.name,
+        description: judged.value.description,
+        validations: judged.value.validations,
+        accessAdmin: judged.value.access?.admin ?? null,
+        validationsChanged: judged.validationsChanged,
+      };
+    };
+    const updated = await this.repository.update(row, changesOf, this.clock.now());
+    if (!updated) throw new DomainError('NOT_FOUND', 'Not Found');
+    return definitionJson(updated, auth.store.ianaTimezone);
   }
 
   async remove(auth: AuthContext, query: { id?: string; delete_all_associated_metafields?: string }): Promise<void> {
@@ -245,4 +243,8 @@ export class MetafieldDefinitionsService {
 
 function callerOf(auth: AuthContext): Caller {
   return { kind: 'app', appId: auth.appId };
+}
+
+function sameVersion(a: DefinitionRow, b: DefinitionRow): boolean {
+  return a.updatedAt.getTime() === b.updatedAt.getTime() && a.rulesRevision === b.rulesRevision;
 }

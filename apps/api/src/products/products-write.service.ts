@@ -69,22 +69,28 @@ export class ProductsWriteService {
 
   async update(handle: string, id: bigint, patch: Partial<ProductInput>): Promise<string> {
     const store = await this.stores.get(handle);
-    const row = await this.repository.findOne(store.id, id);
-    if (!row) throw new DomainError('NOT_FOUND', 'Product not found');
+    // An unknown product is 404 before its body is judged (as every route here answers).
+    if (!(await this.repository.findOne(store.id, id))) throw new DomainError('NOT_FOUND', 'Product not found');
     const issues: { field: string; message: string }[] = [];
     checkInput(patch, '', issues);
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
-    const stored = documentToInput(row.doc, row.published_at);
-    const merged = mergeProductInput(stored, patch);
     const parts = {
       images: patch.images !== undefined,
       media: patch.media !== undefined,
       options: patch.options !== undefined,
       variants: patch.variants !== undefined,
     };
-    await this.repository.replace(store.id, id, merged, this.clock.now(), parts, await this.repository.storedParts(id), checkEcho('product'));
-    const [json] = await this.render(store.id, store.ianaTimezone, [id]);
-    return json!;
+    // The patch is merged into the row as it is under the lock, so a PATCH at the same time is
+    // never undone, and the answer is this PATCH's write, not a later one's.
+    const written = await this.repository.replace(
+      store.id,
+      id,
+      this.clock.now(),
+      (row) => ({ input: mergeProductInput(documentToInput(row.doc, row.published_at), patch), parts }),
+      checkEcho('product'),
+    );
+    if (!written) throw new DomainError('NOT_FOUND', 'Product not found');
+    return renderProduct(written, store.ianaTimezone, undefined);
   }
 
   private async render(storeId: bigint, timeZone: string, ids: bigint[]): Promise<string[]> {

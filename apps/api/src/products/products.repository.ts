@@ -23,6 +23,11 @@ export interface PageQuery {
 }
 
 const COLUMNS = 'id, doc, published_at, created_at, updated_at';
+const ROW_SELECT = { id: true, doc: true, publishedAt: true, createdAt: true, updatedAt: true } as const;
+
+function toRow(p: { id: bigint; doc: string; publishedAt: Date | null; createdAt: Date; updatedAt: Date }): ProductRow {
+  return { id: p.id, doc: p.doc, published_at: p.publishedAt, created_at: p.createdAt, updated_at: p.updatedAt };
+}
 
 type Tx = Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0];
 
@@ -74,29 +79,33 @@ export class ProductsRepository {
   }
 
   /**
-   * Replaces the product's input (a merged PATCH) and moves `updated_at` (nextUpdatedAt, read under
-   * the row's lock so two PATCHes at once still get two times); `checkDocuments` as in createMany.
-   * Parts made now (variants, inventory items) are stamped `now`.
+   * A PATCH as one transaction on the locked row: the row is locked first (an update that changes
+   * nothing, plain SQL on both providers), then read, merged by `change`, written and read back, so
+   * two PATCHes at once are applied one after the other, each on what the other wrote (no lost
+   * field), each moves `updated_at` past the last (nextUpdatedAt), and each answers with its own
+   * write. `checkDocuments` as in createMany. Parts made now (variants, inventory items) are stamped
+   * `now`. Undefined when the product is not the store's.
    */
   async replace(
     storeId: bigint,
     id: bigint,
-    input: ProductInput,
     now: Date,
-    parts: { images: boolean; media: boolean; options: boolean; variants: boolean },
-    stored: StoredParts,
+    change: (row: ProductRow) => { input: ProductInput; parts: { images: boolean; media: boolean; options: boolean; variants: boolean } },
     checkDocuments: (docs: string[]) => void,
-  ): Promise<void> {
-    await this.db.prisma.$transaction(
+  ): Promise<ProductRow | undefined> {
+    return this.db.prisma.$transaction(
       async (tx) => {
-        await tx.$executeRaw`UPDATE products SET updated_at = updated_at WHERE id = ${id}`;
-        const current = await tx.product.findUniqueOrThrow({ where: { id }, select: { updatedAt: true } });
+        const locked = await tx.$executeRaw`UPDATE products SET updated_at = updated_at WHERE id = ${id} AND store_id = ${storeId}`;
+        if (locked === 0) return undefined;
+        const current = await tx.product.findUniqueOrThrow({ where: { id }, select: ROW_SELECT });
+        const { input, parts } = change(toRow(current));
+        const stored = parts.images && parts.media && parts.options && parts.variants ? undefined : await this.storedParts(tx, id);
         const ids: ProductIds = {
           productId: id,
-          imageIds: parts.images ? await this.createImages(tx, id, input) : stored.imageIds,
-          mediaIds: parts.media ? await this.createMedia(tx, id, input) : stored.mediaIds,
-          optionIds: parts.options ? await this.createOptions(tx, id, input) : stored.optionIds,
-          variants: parts.variants ? await this.createVariants(tx, storeId, id, input, now) : stored.variants,
+          imageIds: parts.images ? await this.createImages(tx, id, input) : stored!.imageIds,
+          mediaIds: parts.media ? await this.createMedia(tx, id, input) : stored!.mediaIds,
+          optionIds: parts.options ? await this.createOptions(tx, id, input) : stored!.optionIds,
+          variants: parts.variants ? await this.createVariants(tx, storeId, id, input, now) : stored!.variants,
         };
         if (parts.images) await tx.productImage.deleteMany({ where: { productId: id, id: { notIn: ids.imageIds } } });
         if (parts.media) await tx.productMedia.deleteMany({ where: { productId: id, id: { notIn: ids.mediaIds } } });
@@ -108,7 +117,7 @@ export class ProductsRepository {
         }
         const doc = renderProductDocument(input, ids);
         checkDocuments([doc]);
-        await tx.product.update({
+        const written = await tx.product.update({
           where: { id },
           data: {
             title: input.title,
@@ -118,20 +127,21 @@ export class ProductsRepository {
             doc,
             updatedAt: nextUpdatedAt(current.updatedAt, now),
           },
+          select: ROW_SELECT,
         });
+        return toRow(written);
       },
       { timeout: 60_000, maxWait: 30_000 },
     );
   }
 
-  async storedParts(productId: bigint): Promise<StoredParts> {
-    const p = this.db.prisma;
-    const [images, media, options, variants] = await Promise.all([
-      p.productImage.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
-      p.productMedia.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
-      p.productOption.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
-      p.productVariant.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true, inventoryItem: { select: { id: true } } } }),
-    ]);
+  private async storedParts(tx: Tx, productId: bigint): Promise<StoredParts> {
+    const [images, media, options, variants] = [
+      await tx.productImage.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
+      await tx.productMedia.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
+      await tx.productOption.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
+      await tx.productVariant.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true, inventoryItem: { select: { id: true } } } }),
+    ];
     return {
       imageIds: images.map((r) => r.id),
       mediaIds: media.map((r) => r.id),

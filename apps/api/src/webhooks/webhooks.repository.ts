@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Db, WebhookSubscription } from '@platform/db';
+import { nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../db/db.module';
 
 export interface SubscriptionData {
@@ -46,22 +47,38 @@ export class WebhooksRepository {
     return this.db.prisma.webhookSubscription.findFirst({ where: { id, storeId, appId } });
   }
 
-  /** Null when the row is gone (deleted meanwhile). A clash with another subscription fails with P2002. */
-  async update(row: WebhookSubscription, changes: SubscriptionChanges, updatedAt: Date): Promise<WebhookSubscription | null> {
-    const result = await this.db.prisma.webhookSubscription.updateMany({
-      where: { id: row.id, storeId: row.storeId, appId: row.appId },
-      data: {
-        topic: changes.topic,
-        address: changes.address,
-        apiVersion: changes.apiVersion,
-        status: changes.status,
-        updatedAt,
-        ...(changes.reenabled ? { failureStreak: 0, disabledReason: null } : {}),
-        ...(changes.disabledByApp ? { disabledReason: 'api' } : {}),
-      },
+  /**
+   * One transaction on the locked row (an update that changes nothing, plain SQL on both
+   * providers): the row is read, `merge` gives the changes from it as it is now, and they are
+   * written with `updated_at` past the stored one. So two PUTs at once apply one after the other,
+   * neither undoes the other's fields, each moves `updated_at`, and each answers its own write; a
+   * re-enable is judged on the status as the sender last left it. Null when the subscription is not
+   * (or no longer) the app's on the store. A clash with another subscription fails with P2002.
+   */
+  update(
+    key: { storeId: bigint; appId: bigint; id: bigint },
+    merge: (row: WebhookSubscription) => SubscriptionChanges,
+    now: Date,
+  ): Promise<WebhookSubscription | null> {
+    return this.db.prisma.$transaction(async (tx) => {
+      const locked = await tx.$executeRaw`UPDATE webhook_subscriptions SET updated_at = updated_at
+        WHERE id = ${key.id} AND store_id = ${key.storeId} AND app_id = ${key.appId}`;
+      if (locked === 0) return null;
+      const row = await tx.webhookSubscription.findUniqueOrThrow({ where: { id: key.id } });
+      const changes = merge(row);
+      return tx.webhookSubscription.update({
+        where: { id: key.id },
+        data: {
+          topic: changes.topic,
+          address: changes.address,
+          apiVersion: changes.apiVersion,
+          status: changes.status,
+          updatedAt: nextUpdatedAt(row.updatedAt, now),
+          ...(changes.reenabled ? { failureStreak: 0, disabledReason: null } : {}),
+          ...(changes.disabledByApp ? { disabledReason: 'api' } : {}),
+        },
+      });
     });
-    if (result.count === 0) return null;
-    return this.db.prisma.webhookSubscription.findFirst({ where: { id: row.id } });
   }
 
   /**

@@ -6,7 +6,6 @@ import {
   hasScope,
   isWebhookTopic,
   joinIssues,
-  nextUpdatedAt,
   supportedVersions,
   WEBHOOK_STATUSES,
   WEBHOOK_TOPIC_SCOPE,
@@ -21,7 +20,7 @@ import { pathId } from '../http/ids';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
 import type { AuthContext } from '../http/request-context';
 import { pickFields, webhookJson, type WebhookJson } from './webhook-view';
-import { WebhooksRepository } from './webhooks.repository';
+import { WebhooksRepository, type SubscriptionChanges } from './webhooks.repository';
 
 export interface WebhookInput {
   topic?: string | undefined;
@@ -82,24 +81,28 @@ export class WebhooksService {
     const row = await this.owned(auth, rawId);
     const issues: Issue[] = [];
     const topic = input.topic === undefined ? (row.topic as WebhookTopic) : this.topicOf(auth, input.topic, issues);
-    const address = input.address === undefined ? row.address : this.addressOf(input.address, issues);
-    const apiVersion = input.api_version === undefined ? row.apiVersion : this.versionOf(input.api_version, issues);
-    const status = input.status === undefined ? row.status : this.statusOf(input.status, issues);
+    const address = input.address === undefined ? undefined : this.addressOf(input.address, issues);
+    const apiVersion = input.api_version === undefined ? undefined : this.versionOf(input.api_version, issues);
+    const status = input.status === undefined ? undefined : this.statusOf(input.status, issues);
     if (issues.length > 0 || topic === undefined) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
-    const changes = {
-      topic,
-      address,
-      apiVersion,
-      status,
-      reenabled: status === 'enabled' && row.status !== 'enabled',
-      disabledByApp: status === 'disabled' && row.status !== 'disabled',
+    // What the body leaves out is taken from the row as it is under the lock, not as read above.
+    const merge = (current: WebhookSubscription): SubscriptionChanges => {
+      const next = status ?? current.status;
+      return {
+        topic: input.topic === undefined ? current.topic : topic,
+        address: address ?? current.address,
+        apiVersion: apiVersion ?? current.apiVersion,
+        status: next,
+        reenabled: next === 'enabled' && current.status !== 'enabled',
+        disabledByApp: next === 'disabled' && current.status !== 'disabled',
+      };
     };
     try {
-      const updated = await this.repository.update(row, changes, nextUpdatedAt(row.updatedAt, this.clock.now()));
+      const updated = await this.repository.update({ storeId: auth.store.id, appId: auth.appId, id: row.id }, merge, this.clock.now());
       if (!updated) throw new DomainError('NOT_FOUND', 'Not Found');
       return webhookJson(updated, auth.store.ianaTimezone);
     } catch (error) {
-      if (isUniqueViolation(error)) throw duplicate(topic, address);
+      if (isUniqueViolation(error)) throw duplicate(topic, address ?? row.address);
       throw error;
     }
   }
