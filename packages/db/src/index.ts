@@ -1,4 +1,5 @@
 export { providerOf, redactUrl, type Provider } from './provider';
+export { envReader, LOG_LEVELS, readSharedSettings, type EnvReader, type LogLevel, type SharedSettings } from './settings';
 export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient } from './client';
 export type { SqliteDriver } from './sqlite';
 export { migrate, type MigrateOptions } from './migrate';

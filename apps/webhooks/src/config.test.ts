@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { loadSenderConfig, SenderConfigError } from './config';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadSenderConfig(env);
+  } catch (error) {
+    if (error instanceof SenderConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe(loadSenderConfig.name, () => {
+  it('has the defaults docs/webhooks-sender.md lists, and the fixed timeouts of decisions §11.4', () => {
+    expect(loadSenderConfig({})).toMatchObject({
+      databaseUrl: 'file:./data/platform.db',
+      clock: 'system',
+      allowPrivate: false,
+      baseDomain: 'localhost',
+      leaseMs: 60_000,
+      maxInFlight: 64,
+      perHost: 4,
+      batchSize: 32,
+      perSubscription: 8,
+      pollMs: 100,
+      connectTimeoutMs: 1000,
+      timeoutMs: 5000,
+      metricsPort: 0,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads the settings it shares with the API the same way', () => {
+    const config = loadSenderConfig({ PLATFORM_CLOCK: 'manual', PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_BASE_DOMAIN: 'Shops.Example' });
+    expect(config).toMatchObject({ clock: 'manual', allowPrivate: true, baseDomain: 'shops.example' });
+  });
+
+  it('names every bad variable at once; a lease shorter than one attempt (6 s) is refused', () => {
+    const problems = problemsOf({ DATABASE_URL: 'mysql://x', PLATFORM_SENDER_LEASE_MS: '5000', PLATFORM_SENDER_PER_HOST: '0', PLATFORM_CLOCK: 'sundial' });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'PLATFORM_CLOCK', 'PLATFORM_SENDER_LEASE_MS', 'PLATFORM_SENDER_PER_HOST']);
+    expect(problems).toContain("PLATFORM_SENDER_LEASE_MS: must be an integer from 6000 to 86400000 (got '5000')");
+  });
+});
