@@ -8,17 +8,13 @@ import domain from '@platform/domain';
 import AjvModule from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { RE2JS } from 're2js';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { writeResults } from '../lib/harness.mjs';
 
 const { compileValidator } = domain;
 const Ajv2020 = AjvModule.default ?? AjvModule;
 const addFormats = formatsModule.default ?? formatsModule;
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
 const INPUTS = Number(process.env.BENCH_INPUTS ?? 1000);
 const VALID_SHARE = 0.8;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
@@ -479,15 +475,8 @@ lines.push(
     `${missed.length === 0 ? '.' : `; not met for ${missed.map((r) => `${r.scenario.name} (${against(r)})`).join('; ')}.`}`,
 );
 const table = lines.join('\n');
-console.log(`\n${table}\n`);
-if (ONLY !== undefined || SIDE !== undefined) process.exit(0);
-writeFileSync(join(root, 'bench/results/rules.md'), `${table}\n`);
-
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const start = '<!-- bench:rules:start -->';
-const end = '<!-- bench:rules:end -->';
-if (readme.includes(start) && readme.includes(end)) {
-  writeFileSync(readmePath, readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${table}\n${end}`));
-  console.log('README.md benchmark table updated.');
+if (ONLY !== undefined || SIDE !== undefined) {
+  console.log(`\n${table}\n`);
+  process.exit(0);
 }
+writeResults('rules', table);

@@ -1,0 +1,117 @@
+// Shared by the benchmarks: starting the built API on its own SQLite file, seeding a large catalogue
+// through the operator API, and writing a result table to bench/results and the README.
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const VERSION = 'v20260901';
+export const OPERATOR = 'bench-operator-token-0123456789';
+const require = createRequire(import.meta.url);
+
+/**
+ * The built API (apps/api/dist) on `dbFile`, listening on a free loopback port, with no demo store,
+ * no sender and an effectively unlimited rate limit. Resolves once it prints its base URL.
+ */
+export async function startApi(dbFile, env = {}) {
+  const child = spawn(process.execPath, [join(root, 'apps/api/dist/main.js')], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: `file:${dbFile}`,
+      PLATFORM_OPERATOR_TOKEN: OPERATOR,
+      PLATFORM_SECRET: 'bench-secret-0123456789abcdef',
+      PLATFORM_SEED_DEMO: 'false',
+      PLATFORM_SENDER: 'off',
+      PLATFORM_RATE_LIMIT_CAPACITY: '1000000000',
+      PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '1000000000',
+      PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '0',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const origin = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = /Base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`API exited ${code}: ${out}`)));
+  });
+  child.stdout.resume();
+  return { origin, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+}
+
+export async function operatorPost(origin, path, body) {
+  const r = await fetch(`${origin}/platform/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+/**
+ * Store `bench` with a private app (read_products) and `products` products: 1,000 made through the
+ * operator API (whole documents: body, image, options, two variants), then copied in SQL.
+ * Returns the app's token, the store's id and the highest product id.
+ */
+export async function seedCatalog(dbFile, { products, tag, env = {} }) {
+  const api = await startApi(dbFile, env);
+  await operatorPost(api.origin, '/stores', { store: { handle: 'bench', name: 'Bench' } });
+  const app = await operatorPost(api.origin, '/apps', { app: { name: 'bench', kind: 'private', scopes: ['read_products'], store_handle: 'bench' } });
+  for (let start = 0; start < 1000; start += 250) {
+    const batch = Array.from({ length: 250 }, (_, i) => ({
+      title: `Bench product ${start + i}`,
+      body_html: `<p>${'Lorem ipsum dolor sit amet. '.repeat(8)}</p>`,
+      vendor: 'Bench',
+      tags: `bench, ${tag}`,
+      images: [{ src: `https://cdn.example.com/${start + i}.png`, alt: 'image' }],
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+      variants: [
+        { sku: `B-${start + i}-S`, price: '19.99', option1: 'S' },
+        { sku: `B-${start + i}-M`, price: '21.99', option1: 'M' },
+      ],
+    }));
+    await operatorPost(api.origin, '/stores/bench/products', { products: batch });
+  }
+  await api.stop();
+  const Database = require('better-sqlite3');
+  const db = new Database(dbFile);
+  const storeId = String(db.prepare("SELECT id FROM stores WHERE handle = 'bench'").get().id);
+  const copy = db.prepare(
+    `INSERT INTO products (store_id, handle, title, status, doc, published_at, created_at, updated_at)
+     SELECT store_id, handle, title, status, doc, published_at, created_at, updated_at FROM products WHERE store_id = ? ORDER BY id LIMIT ?`,
+  );
+  db.transaction(() => {
+    let count = db.prepare('SELECT COUNT(*) AS n FROM products').get().n;
+    while (count < products) {
+      copy.run(storeId, Math.min(1000, products - count));
+      count = db.prepare('SELECT COUNT(*) AS n FROM products').get().n;
+    }
+  })();
+  const maxId = String(db.prepare('SELECT MAX(id) AS m FROM products').get().m);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  return { token: app.access_token, storeId, maxId };
+}
+
+/** bench/results/{name}.md, and the README between `<!-- bench:{name}:start -->` and its end marker. */
+export function writeResults(name, table) {
+  console.log(`\n${table}\n`);
+  writeFileSync(join(root, `bench/results/${name}.md`), `${table}\n`);
+  const readmePath = join(root, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  if (readme.includes(start) && readme.includes(end)) {
+    writeFileSync(readmePath, readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${table}\n${end}`));
+    console.log('README.md benchmark table updated.');
+  }
+}
