@@ -108,6 +108,24 @@ describe('bodies that are not Unicode JSON (decisions §3.1)', () => {
     expect(r.body.errors).toMatch(/unpaired UTF-16 surrogate/);
   });
 
+  it('a NUL character in a body or a query is 400 on every database (PostgreSQL cannot store it), nothing written', async () => {
+    const before = await t.db.prisma.metafieldDefinition.count();
+    for (const body of [definition('a\\u0000b'), `{"definition":{"owner_resource":"products","namespace":"custom","key":"nul_key","type":"boolean","name":"n","x\\u0000":1}}`]) {
+      const r = await call(definitions(), { token, rawBody: body, headers: { 'content-type': 'application/json' } });
+      expect(r.status, r.text).toBe(400);
+      expect(r.body.errors).toMatch(/NUL character/);
+      expect(r.headers.get('traceid')).toBeTruthy();
+    }
+    const product = await operator(t).call('/stores/transport/products', { rawBody: '{"product":{"title":"a\\u0000"}}', headers: { 'content-type': 'application/json' } });
+    expect(product.status).toBe(400);
+    expect(await t.db.prisma.metafieldDefinition.count()).toBe(before);
+    for (const query of ['namespace=%00', 'key=a%00b', 'since_id=1%00']) {
+      const r = await call(`${t.origin}/admin/openapi/${VERSION}/metafield_definitions.json?${query}`, { token });
+      expect(r.status, query).toBe(400);
+      expect(r.body.errors).toMatch(/%00/);
+    }
+  });
+
   it('nesting past 64 levels is 400 (never a stack overflow)', async () => {
     const deep = `{"product":{"title":"deep","combined_listing":{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}}}`;
     const r = await operator(t).call('/stores/transport/products', { rawBody: deep, headers: { 'content-type': 'application/json' } });

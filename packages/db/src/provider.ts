@@ -1,5 +1,5 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 
 export type Provider = 'sqlite' | 'postgresql';
 
@@ -18,14 +18,24 @@ export function redactUrl(url: string): string {
 /**
  * The folder (0700) and the file (0600) of a SQLite database, made before a driver opens it: the
  * file holds app secrets, so only the service's user may read it. SQLite gives the -wal and -shm
- * files the database file's mode. An existing file or folder is narrowed to the same modes.
+ * files the database file's mode. An existing file is narrowed to 0600. An existing folder is
+ * narrowed to 0700 only when it is the database's own (it holds nothing but the database and its
+ * -wal/-shm/-journal files): a folder shared with anything else (`file:/tmp/x.db`, a home
+ * directory) is never touched, or a database URL could lock every other user out of `/tmp`.
  */
 export function prepareSqliteFile(file: string): void {
   const dir = dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  const created = mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (created !== undefined || holdsOnlyDatabase(dir, basename(file))) chmodSync(dir, 0o700);
   if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
   chmodSync(file, 0o600);
+}
+
+function holdsOnlyDatabase(dir: string, name: string): boolean {
+  const stat = statSync(dir);
+  // A sticky folder (/tmp) is shared by definition; one owned by another user is not ours to narrow.
+  if ((stat.mode & 0o1000) !== 0 || (typeof process.getuid === 'function' && stat.uid !== process.getuid())) return false;
+  return readdirSync(dir).every((entry) => entry === name || entry.startsWith(`${name}-`));
 }
 
 /** `file:` selects SQLite, `postgres://` / `postgresql://` PostgreSQL (decisions §12.1). */

@@ -3,7 +3,7 @@ import { rewriteSqliteMigration } from './migration-sql';
 import { migrationTimestamp } from './migrations';
 import { toPgPlaceholders } from './postgresql';
 import { prepareSqliteFile, providerOf, redactUrl, sqliteFilePath } from './provider';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from './client';
@@ -106,6 +106,28 @@ describe('prepareSqliteFile (issue 8 finding 6)', () => {
       prepareSqliteFile(file);
       expect(statSync(join(root, 'data')).mode & 0o777).toBe(0o700);
       expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('never narrows a folder it shares with other files, nor a sticky one such as /tmp', () => {
+    const root = mkdtempSync(join(tmpdir(), 'db-mode-'));
+    try {
+      const shared = join(root, 'shared');
+      mkdirSync(shared);
+      chmodSync(shared, 0o755);
+      writeFileSync(join(shared, 'notes.txt'), 'not ours');
+      prepareSqliteFile(join(shared, 'platform.db'));
+      expect(statSync(shared).mode & 0o777).toBe(0o755);
+      expect(statSync(join(shared, 'platform.db')).mode & 0o777).toBe(0o600);
+
+      const sticky = join(root, 'sticky');
+      mkdirSync(sticky);
+      chmodSync(sticky, 0o1777);
+      prepareSqliteFile(join(sticky, 'platform.db'));
+      expect(statSync(sticky).mode & 0o7777).toBe(0o1777);
+      expect(statSync(join(sticky, 'platform.db')).mode & 0o777).toBe(0o600);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

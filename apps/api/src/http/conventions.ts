@@ -116,6 +116,7 @@ export interface ConventionOptions {
 }
 
 const NOT_ORIGIN_FORM = Symbol('notOriginForm');
+const NUL_ESCAPE = /%00/;
 
 /**
  * Fastify's `rewriteUrl`, run once before routing. A request target that is not origin-form
@@ -159,6 +160,8 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     if ((request.raw as unknown as Record<symbol, boolean>)[NOT_ORIGIN_FORM]) {
       return sendError(reply, 400, 'The request target must be origin-form: a path starting with /, the host in the Host header');
     }
+    // NUL is not text: PostgreSQL cannot store or compare it (SQLite can), so it is refused on both.
+    if (NUL_ESCAPE.test(request.url)) return sendError(reply, 400, 'The request target holds %00 (NUL), which is not allowed in any parameter');
     // Bodies of every method count, also those Fastify never parses (GET, DELETE with a body).
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > MAX_BODY_BYTES) return sendError(reply, 413, BODY_TOO_LARGE);
