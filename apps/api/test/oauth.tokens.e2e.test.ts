@@ -180,6 +180,31 @@ describe('POST /admin/oauth/token/cancel and uninstall (decisions §5.3)', () =>
     expectRefusal(await tokenCall(t, 'cancel', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) }), 404, 'NOT_FOUND', /not installed/);
   });
 
+  it('removes what an uninstall removes: the webhook subscriptions go, pending deliveries end failed, nothing more is sent', async () => {
+    const app = await createOAuthApp(t, 'public', ['write_products', 'read_inventory']);
+    const token = await installWithToken(t, 'alpha', app);
+    const hook = await call(`${t.origin}/admin/openapi/v20260901/webhooks.json`, {
+      token: token.accessToken,
+      body: { webhook: { topic: 'inventory_items/update', address: 'https://cancelled.example.com/in' } },
+    });
+    expect(hook.status).toBe(201);
+    await op().call('/stores/alpha/products', { body: { product: { title: 'Stocked', variants: [{ sku: 'C-1' }] } } });
+    const store = await t.db.prisma.store.findUniqueOrThrow({ where: { handle: 'alpha' } });
+    const item = await t.db.prisma.inventoryItem.findFirstOrThrow({ where: { storeId: store.id, sku: 'C-1' } });
+    expect((await op().call(`/stores/alpha/inventory_items/${item.id}`, { method: 'PUT', body: { inventory_item: { sku: 'C-2' } } })).status).toBe(200);
+    const mine = { storeId: store.id, appId: BigInt(app.id) };
+    expect(await t.db.prisma.webhookDelivery.count({ where: { ...mine, status: 'pending' } })).toBe(1);
+
+    expect((await tokenCall(t, 'cancel', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) })).status).toBe(200);
+    expect(await t.db.prisma.webhookSubscription.count({ where: mine })).toBe(0);
+    expect(await t.db.prisma.webhookDelivery.count({ where: { ...mine, status: 'pending' } })).toBe(0);
+    expect(await t.db.prisma.webhookDelivery.findFirstOrThrow({ where: mine })).toMatchObject({ status: 'failed', lastError: 'app authorization cancelled' });
+    // Installed again, the app starts without the old subscription (the same address is free again).
+    const again = await installWithToken(t, 'alpha', app);
+    const list = await call(`${t.origin}/admin/openapi/v20260901/webhooks.json`, { token: again.accessToken });
+    expect(list.body.webhooks).toEqual([]);
+  });
+
   it('makes a code issued before the cancel useless', async () => {
     const app = await createOAuthApp(t, 'public');
     await installWithToken(t, 'alpha', app);

@@ -13,6 +13,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { ClockService } from '../clock/clock.service';
 import { InjectDb } from '../db/db.module';
+import { removeInstallation } from './uninstall';
 import { OAuthGrantsService } from '../oauth/oauth-grants.service';
 import { StoresService } from '../stores/stores.service';
 
@@ -127,17 +128,7 @@ export class AppsService {
   async remove(handle: string, appId: bigint): Promise<void> {
     const { installation, app } = await this.installation(handle, appId);
     await this.db.prisma.$transaction(async (tx) => {
-      await tx.accessToken.deleteMany({ where: { installationId: installation.id } });
-      await tx.installation.delete({ where: { id: installation.id } });
-      // Its webhook subscriptions on the store go with it (decisions §11); sent deliveries stay as history.
-      await tx.webhookSubscription.deleteMany({ where: { storeId: installation.storeId, appId: app.id } });
-      await tx.webhookDelivery.updateMany({
-        where: { storeId: installation.storeId, appId: app.id, status: 'pending' },
-        data: { status: 'failed', lastError: 'app uninstalled', leaseOwner: null, leaseUntil: null, updatedAt: this.clock.now() },
-      });
-      // Codes and consent forms not yet used would install the app again: they go too (decisions §5.3).
-      await tx.oAuthCode.deleteMany({ where: { storeId: installation.storeId, appId: app.id, usedAt: null } });
-      await tx.oAuthConsent.deleteMany({ where: { storeId: installation.storeId, appId: app.id, usedAt: null } });
+      await removeInstallation(tx, installation, this.clock.now(), 'app uninstalled');
       if (app.kind === 'private') await tx.app.delete({ where: { id: app.id } });
     });
   }

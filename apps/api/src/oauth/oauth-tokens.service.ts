@@ -101,7 +101,7 @@ export class OAuthTokensService {
   async cancel(request: FastifyRequest, app: App): Promise<void> {
     const store = await this.storeOfHost(request);
     await this.installationOf(store, app);
-    await this.repository.removeInstallation(store.id, app.id);
+    await this.repository.removeInstallation(store.id, app.id, this.clock.now());
   }
 
   /** decisions §1.2-§1.3: refresh and cancel name their store by the Host, `{handle}.{PLATFORM_BASE_DOMAIN}`. */

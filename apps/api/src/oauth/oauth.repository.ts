@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { App, Db } from '@platform/db';
 import { graceExpiry } from '@platform/domain';
+import { forgetUnusedGrants, removeInstallation } from '../apps/uninstall';
 import { InjectDb } from '../db/db.module';
 
 export interface ConsentInput {
@@ -117,18 +118,19 @@ export class OAuthRepository {
   }
 
   /**
-   * decisions §5.3: cancel and uninstall. Every token of the app on the store (those in their grace
-   * minutes too) goes with the installation, and so do codes and consent forms not yet used, so
-   * nothing issued before the cancel can install the app again.
+   * decisions §5.3: cancel. Everything an uninstall removes goes (apps/uninstall.ts): every token of
+   * the app on the store (those in their grace minutes too), the installation, its webhook
+   * subscriptions and pending deliveries, and codes and consent forms not yet used, so nothing
+   * issued before the cancel can install the app again or reach it.
    */
-  async removeInstallation(storeId: bigint, appId: bigint): Promise<boolean> {
+  async removeInstallation(storeId: bigint, appId: bigint, now: Date): Promise<boolean> {
     return this.db.prisma.$transaction(async (tx) => {
       const installation = await tx.installation.findUnique({ where: { storeId_appId: { storeId, appId } } });
-      await tx.oAuthCode.deleteMany({ where: { storeId, appId, usedAt: null } });
-      await tx.oAuthConsent.deleteMany({ where: { storeId, appId, usedAt: null } });
-      if (!installation) return false;
-      await tx.accessToken.deleteMany({ where: { installationId: installation.id } });
-      await tx.installation.delete({ where: { id: installation.id } });
+      if (!installation) {
+        await forgetUnusedGrants(tx, storeId, appId);
+        return false;
+      }
+      await removeInstallation(tx, installation, now, 'app authorization cancelled');
       return true;
     });
   }
