@@ -64,4 +64,54 @@ describe('the start output (issue 8 finding 6)', () => {
     expect(r.stderr).toContain('mysql://admin:***@db.internal/platform');
     expect(r.stdout + r.stderr).not.toContain('hunter2');
   });
+
+  it('writes an expiry reminder to the log when no SMTP server is set (decisions §5.4)', async () => {
+    const child = spawn(process.execPath, [main], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: `file:${join(dir, 'd', 'platform.db')}`,
+        PLATFORM_SECRET: 'secret-for-the-start-test-0123',
+        PLATFORM_OPERATOR_TOKEN: OPERATOR,
+        PLATFORM_SEED_DEMO: 'false',
+        PLATFORM_SENDER: 'off',
+        PLATFORM_CLOCK: 'manual',
+        PLATFORM_TOKEN_REMINDER_INTERVAL_MS: '100',
+      },
+    });
+    let output = '';
+    const seen = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => output.includes(text) && resolve();
+        child.stdout.on('data', check);
+        child.stderr.on('data', check);
+        child.once('exit', (code) => reject(new Error(`exited ${code} before printing '${text}':\n${output}`)));
+        check();
+      });
+    child.stdout.on('data', (chunk) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk) => (output += chunk.toString()));
+    try {
+      await seen('Base URL:');
+      const origin = /Base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(output)![1]!;
+      const op = async (path: string, body: unknown) => {
+        const r = await fetch(`${origin}/platform/v1${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(r.status, path).toBeLessThan(300);
+        return (await r.json()) as Record<string, unknown>;
+      };
+      await op('/stores', { store: { handle: 'logged', name: 'Logged', email: 'owner@logged.example' } });
+      const app = await op('/apps', { app: { name: 'Reminded app', kind: 'private', scopes: ['read_products'], store_handle: 'logged' } });
+      const expiresAt = Date.parse(app.expires_at as string);
+      // The answer shows expires_at to the second; one second more is surely within the 30 days.
+      await op('/clock', { now: new Date(expiresAt - 30 * 86_400_000 + 1000).toISOString() });
+      await seen('mail to owner@logged.example');
+      expect(output).toContain('Reminded app');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
 });

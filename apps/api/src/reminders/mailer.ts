@@ -18,7 +18,8 @@ export function createMailer(smtpUrl: string | undefined, from: string): Mailer 
   if (!smtpUrl) {
     const logger = new Logger('mail');
     return async (mail) => {
-      logger.log(`mail to ${mail.to} (no PLATFORM_SMTP_URL, so written here): ${mail.subject}\n${mail.text}`);
+      // At warn: the service's log shows warnings and errors by default, and this mail needs a reader.
+      logger.warn(`mail to ${mail.to} (no PLATFORM_SMTP_URL, so written here): ${mail.subject}\n${mail.text}`);
     };
   }
   // A mail server that does not answer must not hold a reminder pass (or a shutdown) for minutes.
