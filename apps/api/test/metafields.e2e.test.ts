@@ -115,6 +115,16 @@ describe('POST /products/{id}/metafields.json (decisions §8.9)', () => {
     expect(r.body.errors).toMatch(/^type: can't be blank/);
   });
 
+  it('a null type is an omitted one: required without a definition, the stored type kept on an update', async () => {
+    const untyped = await api.create(productA, { namespace: 'custom', key: 'null_typed', type: null, value: 'x' });
+    expect(untyped.status).toBe(422);
+    expect(untyped.body.errors).toMatch(/^type: can't be blank/);
+    const created = await api.create(productA, text('null_kept', 'blue'));
+    const updated = await api.update(productA, created.body.metafield.id, { type: null, value: 'teal' });
+    expect(updated.status).toBe(200);
+    expect(updated.body.metafield).toMatchObject({ type: 'single_line_text_field', value: 'teal' });
+  });
+
   it('without a definition an unsupported type is 422', async () => {
     const r = await api.create(productA, { namespace: 'custom', key: 'weird', type: 'colour', value: 'x' });
     expect(r.status).toBe(422);

@@ -37,8 +37,9 @@ export const ZMetafieldInput = objectOf({
   namespace: text().describe('3-255 characters of letters, digits, - and _, or `$app:` + such a name (decisions §8.2).'),
   key: text().describe('3-64 characters of letters, digits, - and _.'),
   type: text()
-    .optional()
-    .describe("Required without a definition; with one it may be omitted and must equal the definition's type."),
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .describe("Required without a definition; with one it may be omitted (or null) and must equal the definition's type."),
   value: text().describe('From v20260901 it cannot be empty (decisions §2.6).'),
 });
 export type MetafieldInput = z.infer<typeof ZMetafieldInput>;
@@ -47,7 +48,10 @@ export type MetafieldInput = z.infer<typeof ZMetafieldInput>;
 export const ZMetafieldUpdate = objectOf({
   namespace: text().optional(),
   key: text().optional(),
-  type: text().optional(),
+  type: text()
+    .nullish()
+    .transform((v) => v ?? undefined)
+    .describe('Omitted or null: the stored type.'),
   value: text(),
 });
 export type MetafieldUpdate = z.infer<typeof ZMetafieldUpdate>;

@@ -9,3 +9,4 @@ export * from './metafields';
 export * from './signing';
 export * from './webhooks';
 export * from './feedback';
+export * from './json';

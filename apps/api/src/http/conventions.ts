@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { resolveVersion, safeEqual, type Clock } from '@platform/domain';
-import { checkJsonShape, findDuplicateKey } from './json-shape';
+import { findDuplicateKey, resolveVersion, safeEqual, type Clock } from '@platform/domain';
+import { checkJsonShape } from './json-shape';
 import { toErrorResponse } from './errors.filter';
 import type { HttpMetrics } from './metrics';
 

@@ -116,8 +116,10 @@ describe('parsed values keep the text as written', () => {
     expect(value('boolean', 'false')).toEqual({ kind: 'boolean', value: false });
     for (const bad of ['TRUE', '1', '0', 'yes', ' true', '']) expect(problems('boolean', bad), bad).toEqual(['value: must be true or false']);
   });
-  it('json is any JSON text', () => {
-    for (const raw of ['1', '"x"', 'null', '[]', ' {"a":1} ', 'true']) expect(problems('json', raw), raw).toEqual([]);
+  it('json is any JSON text without a key given twice in one object', () => {
+    for (const raw of ['1', '"x"', 'null', '[]', ' {"a":1} ', 'true', '[{"a":1},{"a":2}]']) expect(problems('json', raw), raw).toEqual([]);
+    expect(problems('json', '{"n":9,"n":1}')).toEqual(['value: is not valid JSON (duplicate key "n")']);
+    expect(problems('json', '{"a":{"b":1,"\\u0062":2}}')).toEqual(['value: is not valid JSON (duplicate key "b")']);
     expect(value('json', '[1]')).toEqual({ kind: 'json', text: '[1]', value: [1] });
   });
   it('empty text is a text value to the basic check (the version rule is the validator\'s)', () => {

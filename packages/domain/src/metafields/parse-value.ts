@@ -11,6 +11,7 @@ import {
 } from './define-types';
 import type { BooleanValue, ParsedValue, ScalarValue } from './define-values';
 import { makeIssue, type Issue, type Result } from './format-issues';
+import { findDuplicateKey } from '../json/find-duplicate-key';
 import { JsonNumber, describeJsonFailure, parseStrictJson, type JsonNode } from './parse-json';
 import {
   HAS_LINE_BREAK,
@@ -75,12 +76,21 @@ function scalarParserFor(type: ScalarType): ScalarParser {
   if (text !== undefined) return fromText(text);
   if (type === 'json') {
     return (input, field, issues) => {
+      let value: unknown;
       try {
-        return { kind: 'json', text: input, value: JSON.parse(input) as unknown };
+        value = JSON.parse(input) as unknown;
       } catch {
         issues.push(makeIssue(field, 'is not valid JSON'));
         return undefined;
       }
+      // JSON.parse keeps the last of two equal keys: a schema would judge one reading of the value
+      // while a reader that keeps the first sees another. Refused, as in the other structured types.
+      const duplicate = findDuplicateKey(input);
+      if (duplicate !== undefined) {
+        issues.push(makeIssue(field, `is not valid JSON (duplicate key "${duplicate.length > 100 ? `${duplicate.slice(0, 100)}…` : duplicate}")`));
+        return undefined;
+      }
+      return { kind: 'json', text: input, value };
     };
   }
   const node = nodeParserFor(type);

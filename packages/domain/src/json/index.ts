@@ -1,0 +1,1 @@
+export { findDuplicateKey } from './find-duplicate-key';
