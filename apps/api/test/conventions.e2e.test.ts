@@ -134,6 +134,18 @@ describe('request bodies (decisions §3.1)', () => {
     expect(list.body.products).toHaveLength(1);
   });
 
+  it('decides a too-large body after the route and the version: 404 for an unknown one, 413 with the version header', async () => {
+    const big = JSON.stringify({ definition: { name: 'a'.repeat(8 * 1024 * 1024) } });
+    const headers = { 'content-type': 'application/json' };
+    const unknown = await call(`${t.origin}/admin/openapi/v20991201/metafield_definition.json`, { token, rawBody: big, headers });
+    expect(unknown.status).toBe(404);
+    const nowhere = await call(`${t.origin}/nowhere`, { rawBody: big, headers });
+    expect(nowhere.status).toBe(404);
+    const tooLarge = await call(admin('/metafield_definition.json'), { token, rawBody: big, headers });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get('x-platform-api-version')).toBe(VERSION);
+  });
+
   it('answers a well-formed body that breaks the schema with 422 naming the field', async () => {
     const r = await call(url(), { token: 'test-operator-token-0123456789', body: { store: { name: 'No handle' } } });
     expect(r.status).toBe(422);

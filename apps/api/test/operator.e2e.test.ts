@@ -149,6 +149,22 @@ describe('product input (decisions §10)', () => {
     expect(r.status).toBe(422);
     expect(r.body.errors).toMatch(/^products\[1\]\.title: /);
   });
+
+  it('refuses product and products in one body rather than dropping one, and writes nothing', async () => {
+    const r = await op().call('/stores/stamps/products', { body: { product: { title: 'One' }, products: [{ title: 'Two' }] } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toBe('body: send product (one) or products (up to 1,000), not both');
+    const store = await t.db.prisma.store.findUniqueOrThrow({ where: { handle: 'stamps' } });
+    expect(await t.db.prisma.product.count({ where: { storeId: store.id, title: { in: ['One', 'Two'] } } })).toBe(0);
+  });
+});
+
+describe('apps (decisions §10)', () => {
+  it('refuses a redirect URL with a fragment (OAuth 2.0 forbids one)', async () => {
+    const r = await op().call('/apps', { body: { app: { name: 'Fragment', kind: 'public', scopes: ['read_products'], redirect_urls: ['https://a.example/cb#x'] } } });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toBe('redirect_urls[0]: must not include a fragment (#)');
+  });
 });
 
 describe('the manual clock under concurrent moves (decisions §10)', () => {

@@ -58,6 +58,8 @@ export class AppsService {
     const redirectUrls = input.redirect_urls ?? [];
     redirectUrls.forEach((url, i) => {
       if (!/^https?:\/\/[^\s]+$/.test(url)) issues.push({ field: `redirect_urls[${i}]`, message: 'must be an http(s) URL' });
+      // OAuth 2.0 (RFC 6749 §3.1.2): a redirection endpoint must not include a fragment.
+      else if (url.includes('#')) issues.push({ field: `redirect_urls[${i}]`, message: 'must not include a fragment (#)' });
     });
     if (input.kind === 'private' && !input.store_handle) {
       issues.push({ field: 'store_handle', message: "can't be blank for a private app" });

@@ -162,9 +162,9 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     }
     // NUL is not text: PostgreSQL cannot store or compare it (SQLite can), so it is refused on both.
     if (NUL_ESCAPE.test(request.url)) return sendError(reply, 400, 'The request target holds %00 (NUL), which is not allowed in any parameter');
-    // Bodies of every method count, also those Fastify never parses (GET, DELETE with a body).
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) return sendError(reply, 413, BODY_TOO_LARGE);
+    // Bodies of every method count, also those Fastify never parses (GET, DELETE with a body); a
+    // body too large by its Content-Length is refused once route and version are known (413).
+    const declaredTooLarge = Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
     const route = request.is404 ? undefined : request.routeOptions.url;
     const path = pathOf(request.url);
     const admin = route !== undefined ? route.startsWith(ADMIN_PREFIX) : path.startsWith(ADMIN_PREFIX);
@@ -172,6 +172,7 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     if (!admin && !operator) {
       // An unknown route is answered before its body is read (issue 8, finding 4).
       if (request.is404) return sendError(reply, 404, 'Not Found');
+      if (declaredTooLarge) return sendError(reply, 413, BODY_TOO_LARGE);
       return;
     }
     // decisions §10: every process reads the one shared clock (manual mode), before any time rule.
@@ -188,6 +189,7 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
       request.apiVersion = resolution.served;
       reply.header('X-Platform-API-Version', resolution.served);
       if (route === undefined) return sendError(reply, 404, 'Not Found');
+      if (declaredTooLarge) return sendError(reply, 413, BODY_TOO_LARGE);
       if (!access.check) return sendError(reply, 503, 'The service is starting; try again shortly');
       try {
         await access.check(request, reply, route);
@@ -202,6 +204,7 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!safeEqual(token, operatorToken)) return sendError(reply, 401, 'Invalid or missing operator token');
     if (route === undefined) return sendError(reply, 404, 'Not Found');
+    if (declaredTooLarge) return sendError(reply, 413, BODY_TOO_LARGE);
     // decisions §10: moving the clock exists only with PLATFORM_CLOCK=manual; otherwise the route is
     // unknown, whatever the body says.
     if (request.method === 'POST' && route === `${OPERATOR_PREFIX}v1/clock` && clock.mode !== 'manual') {

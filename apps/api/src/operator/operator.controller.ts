@@ -56,6 +56,11 @@ export class OperatorController {
         return { status: 200 as const, body: {} };
       },
       createProducts: async ({ params, body }) => {
+        // The contract's union would take `product` and drop `products` silently: both is a mistake.
+        const sent = request.body as Record<string, unknown>;
+        if ('product' in sent && 'products' in sent) {
+          throw new DomainError('VALIDATION_FAILED', 'body: send product (one) or products (up to 1,000), not both');
+        }
         if ('products' in body) {
           const products = await this.products.create(params.handle, body.products as ProductInput[]);
           return { status: 201 as const, body: rawJson(`{"products":[${products.join(',')}]}`) };
