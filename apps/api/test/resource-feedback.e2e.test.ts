@@ -26,7 +26,7 @@ const freshProduct = () => {
 const stored = async (productId: string) => (await operatorView(t, s.handle, productId)).body.resource_feedback as Record<string, unknown>[];
 
 describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', () => {
-  it('stores the first feedback: 201 with the whole response object, times in the store zone (decisions §3.3)', async () => {
+  it('stores the first feedback: 201 with the whole response object, feedback_generated_at as sent, other times in the store zone (decisions §3.3)', async () => {
     const product = freshProduct();
     const r = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(-30), messages: ['Add a description', 'Add an image'] });
     expect(r.status).toBe(201);
@@ -37,7 +37,7 @@ describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', (
         resource_type: 'Product',
         state: 'require_actions',
         messages: ['Add a description', 'Add an image'],
-        feedback_generated_at: inZone(-30),
+        feedback_generated_at: at(-30),
         resource_updated_at: inZone(0),
         created_at: inZone(0),
         updated_at: inZone(0),
@@ -51,7 +51,7 @@ describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', (
     await operator(t).advanceClock(10);
     const r = await s.api.post(product, { state: 'success', feedback_generated_at: at(5) });
     expect(r.status).toBe(200);
-    expect(r.body.resource_feedback).toMatchObject({ state: 'success', messages: [], feedback_generated_at: inZone(5), created_at: inZone(0), updated_at: inZone(10) });
+    expect(r.body.resource_feedback).toMatchObject({ state: 'success', messages: [], feedback_generated_at: at(5), created_at: inZone(0), updated_at: inZone(10) });
     expect(await stored(product)).toEqual([expect.objectContaining({ state: 'success', messages: [] })]);
     await setClock(t, START);
   });
@@ -72,12 +72,17 @@ describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', (
     expect((await stored(product))[0]?.messages).toEqual([]);
   });
 
-  it('takes resource_updated_at and messages as optional (null counts as not sent); the echo is the same instant', async () => {
+  it('takes resource_updated_at and messages as optional (null counts as not sent); feedback_generated_at is echoed exactly as sent', async () => {
     const product = freshProduct();
     const r = await s.api.post(product, { state: 'require_actions', feedback_generated_at: '2026-11-22T03:59:00.750-02:00', resource_updated_at: null, messages: null });
     expect(r.status).toBe(201);
-    // 05:59:00.750Z is 13:59:00+08:00 at second precision (docs/decisions.md, Resource feedback).
-    expect(r.body.resource_feedback).toMatchObject({ feedback_generated_at: '2026-11-22T13:59:00+08:00', messages: [] });
+    // The spec's "Echo of the request value": its offset and its milliseconds kept (docs/decisions.md).
+    expect(r.body.resource_feedback).toMatchObject({ feedback_generated_at: '2026-11-22T03:59:00.750-02:00', messages: [] });
+    // The same instant spelled otherwise replaces it, so the answer echoes the new spelling.
+    const again = await s.api.post(product, { state: 'require_actions', feedback_generated_at: '2026-11-22T05:59:00.750Z' });
+    expect(again.status).toBe(200);
+    expect(again.body.resource_feedback.feedback_generated_at).toBe('2026-11-22T05:59:00.750Z');
+    expect((await stored(product))[0]?.feedback_generated_at).toBe('2026-11-22T05:59:00.750Z');
   });
 
   it('answers the same shapes in every supported version the spec shows it in (spec Versioning 5)', async () => {
@@ -168,13 +173,16 @@ describe('bad input: 422 with `field: message`, nothing stored, never a 500 (dec
     expect(await stored(product)).toEqual([]);
   });
 
-  it('stores messages exactly as sent, control characters and NUL included (PostgreSQL text cannot hold a raw NUL)', async () => {
+  it('stores messages exactly as sent, control characters included; NUL is refused as in every body (400)', async () => {
     const product = freshProduct();
-    const messages = ['tab\there', 'nul\u0000byte', 'quote " and \\ backslash', '<script>alert(1)</script>'];
+    const messages = ['tab\there', 'bell\u0007and\u001fcontrol', 'quote " and \\ backslash', '<script>alert(1)</script>'];
     const r = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(0), messages });
     expect(r.status).toBe(201);
     expect(r.body.resource_feedback.messages).toEqual(messages);
     expect((await stored(product))[0]?.messages).toEqual(messages);
+    const nul = await s.api.post(freshProduct(), { state: 'require_actions', feedback_generated_at: at(0), messages: ['nul\u0000byte'] });
+    expect(nul.status).toBe(400);
+    expect(nul.body.errors).toMatch(/NUL character/);
   });
 
   it('bounds the message of a body with huge unknown field names', async () => {

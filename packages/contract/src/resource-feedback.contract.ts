@@ -50,7 +50,7 @@ export const ZResourceFeedback = z.object({
   resource_type: z.literal('Product'),
   state: z.enum(['require_actions', 'success']),
   messages: z.array(z.string()).describe('[] unless state is require_actions.'),
-  feedback_generated_at: ZIsoTime.describe("The request's feedback_generated_at: the same instant, in the store's zone (decisions §3.3)."),
+  feedback_generated_at: ZIsoTime.describe("The request's feedback_generated_at exactly as sent (spec: \"Echo of the request value\")."),
   resource_updated_at: ZIsoTime.describe("The product's current updated_at (decisions §9.5)."),
   created_at: ZIsoTime.describe("When the service first received this app's feedback on this product."),
   updated_at: ZIsoTime.describe('When the stored feedback last changed (an ignored, stale feedback changes nothing).'),

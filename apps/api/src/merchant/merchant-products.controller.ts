@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { DomainError } from '@platform/domain';
+import { DomainError, formatInZone } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pathId, toId } from '../http/ids';
 import { ProductsRepository, type ProductRow } from '../products/products.repository';
@@ -99,7 +99,7 @@ ${pager(previous, next)}</section>`,
 <p><span class="state ${f.state === 'success' ? 'ok' : 'warn'}">${STATE_WORDS[f.state] ?? f.state}</span></p>
 ${f.messages.length > 0 ? html`<ul class="messages">${f.messages.map((m) => html`<li>${m}</li>`)}</ul>` : ''}
 <dl>
-<dt>Feedback generated</dt><dd>${when(f.feedback_generated_at)}</dd>
+<dt>Feedback generated</dt><dd>${when(formatInZone(new Date(f.feedback_generated_at), store.ianaTimezone))}</dd>
 <dt>Product updated</dt><dd>${when(f.resource_updated_at)}</dd>
 <dt>Received</dt><dd>${when(f.updated_at)}</dd>
 </dl>

@@ -18,6 +18,8 @@ export interface FeedbackData {
   state: string;
   messages: string[];
   feedbackGeneratedAt: Date;
+  /** As sent: answers echo it. */
+  feedbackGeneratedAtText: string;
   resourceUpdatedAt: Date | null;
 }
 
@@ -88,6 +90,7 @@ function stored(data: FeedbackData) {
     state: data.state,
     messages: JSON.stringify(data.messages),
     feedbackGeneratedAt: data.feedbackGeneratedAt,
+    feedbackGeneratedAtText: data.feedbackGeneratedAtText,
     resourceUpdatedAt: data.resourceUpdatedAt,
   };
 }
@@ -97,6 +100,8 @@ function sameFeedback(row: FeedbackRow, data: FeedbackData): boolean {
     row.state === data.state &&
     row.messages === JSON.stringify(data.messages) &&
     row.feedbackGeneratedAt.getTime() === data.feedbackGeneratedAt.getTime() &&
+    // The same instant spelled otherwise is stored, so the answer echoes this request's spelling.
+    row.feedbackGeneratedAtText === data.feedbackGeneratedAtText &&
     (row.resourceUpdatedAt?.getTime() ?? null) === (data.resourceUpdatedAt?.getTime() ?? null)
   );
 }

@@ -16,8 +16,8 @@ export function renderFeedback(row: FeedbackRow, productUpdatedAt: Date, timeZon
     resource_type: 'Product' as const,
     state: row.state as 'require_actions' | 'success',
     messages: messagesOf(row.messages),
-    // docs/decisions.md (Resource feedback): the echo is the request's instant, in the store's zone (decisions §3.3).
-    feedback_generated_at: formatInZone(row.feedbackGeneratedAt, timeZone),
+    // The spec: "Echo of the request value", exactly as sent (docs/decisions.md, Resource feedback).
+    feedback_generated_at: row.feedbackGeneratedAtText ?? formatInZone(row.feedbackGeneratedAt, timeZone),
     // decisions §9.5: the product's current updated_at, not the one the app sent.
     resource_updated_at: formatInZone(productUpdatedAt, timeZone),
     created_at: formatInZone(row.createdAt, timeZone),
@@ -61,6 +61,7 @@ export class ResourceFeedbackService {
       state: valid.state,
       messages: valid.messages,
       feedbackGeneratedAt: valid.generatedAt,
+      feedbackGeneratedAtText: input.feedback_generated_at,
       resourceUpdatedAt: valid.resourceUpdatedAt,
     };
     const render = (row: FeedbackRow) => renderFeedback(row, productUpdatedAt, auth.store.ianaTimezone);
