@@ -202,6 +202,16 @@ describe('POST /admin/oauth/authorize: Approve, Decline, CSRF (decisions §5.2)'
     expect(r.headers.get('location')).toBe(`${CALLBACK}?customField=state%2042&error=access_denied`);
   });
 
+  it('refuses a post without a valid decision (400) and leaves the form usable', async () => {
+    const app = await createOAuthApp(t, 'public');
+    const cookie = await signIn(t, 'alpha');
+    const token = consentTokenOf((await authorize('alpha', app, cookie)).text);
+    for (const fields of [{ consent_token: token }, { consent_token: token, decision: 'maybe' }]) {
+      expectPage(await postConsent(t, 'alpha', cookie, fields), 400, /approve/);
+    }
+    expect((await postConsent(t, 'alpha', cookie, { consent_token: token, decision: 'approve' })).status).toBe(303);
+  });
+
   it('refuses a signed-out post, a forged token, a replayed form, another session\'s form, another origin and a stale form', async () => {
     const app = await createOAuthApp(t, 'public');
     const cookie = await signIn(t, 'alpha');

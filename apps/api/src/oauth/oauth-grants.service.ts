@@ -94,6 +94,9 @@ export class OAuthGrantsService {
    * older than 10 minutes. A forged form has no such token; a replayed one finds it used.
    */
   async decide(request: FastifyRequest, session: MerchantSession, store: StoreRecord, fields: Record<string, string> | undefined): Promise<string> {
+    // A form without a decision is refused before its token is spent, so the merchant can still choose.
+    const decision = fields?.decision;
+    if (decision !== 'approve' && decision !== 'decline') throw new DomainError('INVALID_PARAMETER', "decision: must be 'approve' or 'decline'");
     const token = fields?.consent_token;
     const consent =
       typeof token === 'string' && token.length > 0 && token.length <= 200
@@ -105,12 +108,10 @@ export class OAuthGrantsService {
         'This approval form is not valid: it was already used, is older than 10 minutes, or was not shown to you. Go back to the app and start again.',
       );
     }
-    const decision = fields?.decision;
     if (decision === 'decline') {
       // decisions §5.2: a decline redirects with an error and no code.
       return withParams(consent.redirectUri, { error: 'access_denied', customField: consent.customField });
     }
-    if (decision !== 'approve') throw new DomainError('INVALID_PARAMETER', "decision: must be 'approve' or 'decline'");
     const app = await this.repository.appById(consent.appId);
     if (!app) throw new DomainError('NOT_FOUND', 'This app no longer exists');
     this.auth.checkStoreStatus(store);
