@@ -247,7 +247,11 @@ describe('apps and their deliveries (issue 10)', () => {
     await t.db.prisma.webhookDelivery.update({ where: { id: failedId }, data: { status: 'failed' } });
     const row = await t.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failedId } });
     await t.db.prisma.webhookSubscription.update({ where: { id: row.subscriptionId }, data: { status: 'disabled', disabledReason: 'failures' } });
-    const token = formToken(await page('shop', deliveriesPath(checker.id)));
+    const shown = await page('shop', deliveriesPath(checker.id));
+    // No button that can only fail: the page says why instead.
+    expect(shown.text).not.toContain(`action="${redeliverPath(checker.id, failedId)}"`);
+    expect(shown.text).toContain('Its subscription is disabled: the app re-enables it before a redelivery.');
+    const token = formToken(shown);
     expectPage(await post('shop', redeliverPath(checker.id, failedId), `form_token=${token}`), 422, /disabled; enable it first/);
     expect((await t.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failedId } })).status).toBe('failed');
   });

@@ -206,7 +206,8 @@ describe('POST /admin/oauth/authorize: Approve, Decline, CSRF (decisions §5.2)'
     const app = await createOAuthApp(t, 'public');
     const cookie = await signIn(t, 'alpha');
     const token = consentTokenOf((await authorize('alpha', app, cookie)).text);
-    for (const fields of [{ consent_token: token }, { consent_token: token, decision: 'maybe' }]) {
+    const bad: Record<string, string>[] = [{ consent_token: token }, { consent_token: token, decision: 'maybe' }];
+    for (const fields of bad) {
       expectPage(await postConsent(t, 'alpha', cookie, fields), 400, /approve/);
     }
     expect((await postConsent(t, 'alpha', cookie, { consent_token: token, decision: 'approve' })).status).toBe(303);

@@ -81,6 +81,7 @@ ${apps.length === 0 ? html`<p>No app is installed on this store yet.</p>` : html
     // The notice after a redelivery, only about a delivery of this page that is pending.
     const requeuedId = typeof redelivered === 'string' ? toId(redelivered) : undefined;
     const requeued = rows.find((row) => row.id === requeuedId && row.status === 'pending')?.id;
+    const statusOf = new Map(subscriptions.map((s) => [s.id.toString(), s.status]));
     const subscriptionRows = subscriptions.map(
       (s) => html`<li><strong>${s.topic}</strong> <span class="state ${s.status === 'enabled' ? 'ok' : 'warn'}">${s.status}</span><br>
 <code>${s.address}</code>${s.status === 'disabled' && s.disabledReason ? html`<br><span class="muted">Disabled: ${DISABLED_WORDS[s.disabledReason] ?? s.disabledReason}</span>` : ''}</li>`,
@@ -102,7 +103,7 @@ ${subscriptions.length === 0 ? html`<p class="muted">This app has no webhook sub
 </section>
 <section class="card"><h2>Recent deliveries</h2>
 <p class="muted">The last ${RECENT_DELIVERIES}, newest first (times in ${store.ianaTimezone}).</p>
-${deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : deliveries.map((d) => this.deliveryCard(app, d, session))}
+${deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : deliveries.map((d) => this.deliveryCard(app, d, session, statusOf.get(d.subscription_id)))}
 </section>`,
       }),
     );
@@ -147,7 +148,8 @@ ${deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : deliveries.map((d)
     return app;
   }
 
-  private deliveryCard(app: InstalledApp, d: Delivery, session: MerchantSession) {
+  /** `subscriptionStatus`: undefined when the subscription is not among those listed on the page. */
+  private deliveryCard(app: InstalledApp, d: Delivery, session: MerchantSession, subscriptionStatus: string | undefined) {
     return html`<article class="item delivery-${d.status}">
 <h3>#${d.id} ${d.topic} <span class="state ${d.status === 'delivered' ? 'ok' : d.status === 'failed' ? 'bad' : 'warn'}">${d.status}</span></h3>
 <dl>
@@ -160,7 +162,9 @@ ${d.last_error ? html`<dt>Last error</dt><dd class="error-text">${d.last_error}<
 </dl>
 ${d.attempts.length > 0 ? html`<ol class="attempts">${d.attempts.map(attemptLine)}</ol>` : ''}
 ${
-  d.status === 'failed'
+  d.status === 'failed' && (d.address === null || subscriptionStatus === 'disabled')
+    ? html`<p class="muted">${d.address === null ? 'Its subscription was removed: nothing to redeliver to.' : 'Its subscription is disabled: the app re-enables it before a redelivery.'}</p>`
+    : d.status === 'failed'
     ? html`<form method="post" action="/admin/apps/${app.id.toString()}/deliveries/${d.id}/redeliver" class="inline"><input type="hidden" name="form_token" value="${session.formToken}"><button type="submit" class="primary">Redeliver</button></form>`
     : ''
 }
