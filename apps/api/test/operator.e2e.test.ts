@@ -150,6 +150,22 @@ describe('product input (decisions §10)', () => {
     expect(r.body.errors).toMatch(/^products\[1\]\.title: /);
   });
 
+  it('refuses a handle over 255 characters on create and on PATCH (PostgreSQL answered 500), takes 255', async () => {
+    const long = 'h'.repeat(255);
+    const ok = await op().call('/stores/stamps/products', { body: { product: { title: 'Handled', handle: long } } });
+    expect(ok.status).toBe(201);
+    expect(ok.body.product.handle).toBe(long);
+    const tooLong = await op().call('/stores/stamps/products', { body: { product: { title: 'Handled', handle: `${long}h` } } });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.errors).toBe('handle: is too long (maximum is 255 characters)');
+    const bulk = await op().call('/stores/stamps/products', { body: { products: [{ title: 'a' }, { title: 'b', handle: 'x'.repeat(3000) }] } });
+    expect(bulk.status).toBe(422);
+    expect(bulk.body.errors).toBe('products[1].handle: is too long (maximum is 255 characters)');
+    const patch = await op().call(`/stores/stamps/products/${ok.body.product.id}`, { method: 'PATCH', body: { product: { handle: 'y'.repeat(20_000) } } });
+    expect(patch.status).toBe(422);
+    expect(patch.body.errors).toBe('handle: is too long (maximum is 255 characters)');
+  });
+
   it('refuses product and products in one body rather than dropping one, and writes nothing', async () => {
     const r = await op().call('/stores/stamps/products', { body: { product: { title: 'One' }, products: [{ title: 'Two' }] } });
     expect(r.status).toBe(422);

@@ -9,6 +9,7 @@ import { ProductsRepository } from './products.repository';
 
 const DECIMAL = /^-?\d{1,13}(\.\d{1,9})?$/;
 const MAX_BULK = 1000;
+const MAX_HANDLE = 255;
 // id and the three times a rendered product adds to its document, with room to spare.
 const RENDER_OVERHEAD_BYTES = 160;
 
@@ -31,6 +32,11 @@ function checkEcho(field: string): (docs: string[]) => void {
 
 function checkInput(input: Partial<ProductInput>, prefix: string, issues: { field: string; message: string }[]): void {
   if (input.title !== undefined && !String(input.title).trim()) issues.push({ field: `${prefix}title`, message: "can't be blank" });
+  // Titles make handles of at most 255 characters (slugify); a handle given must fit the same bound,
+  // which is also what an index entry can hold on PostgreSQL (a longer one failed there with a 500).
+  if (typeof input.handle === 'string' && [...input.handle].length > MAX_HANDLE) {
+    issues.push({ field: `${prefix}handle`, message: `is too long (maximum is ${MAX_HANDLE} characters)` });
+  }
   if (input.published_at) {
     if (!parseIsoInstant(input.published_at).ok) {
       issues.push({ field: `${prefix}published_at`, message: 'must be an ISO 8601 time with an offset or Z' });
