@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { createDb, type Db } from '@platform/db';
 import { LogController } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { AppModule } from './app.module';
 import { ClockService } from './clock/clock.service';
 import type { Config } from './config';
@@ -12,7 +13,7 @@ import { AccessService } from './http/access.guard';
 import { installHttpConventions, MAX_BODY_BYTES, rewriteRequestTarget, type AccessCheck } from './http/conventions';
 import { HttpMetrics } from './http/metrics';
 import { createRateLimiter } from './http/rate-limiter';
-import { answerClientError, answerFrameworkError } from './http/transport-errors';
+import { answerClientError, answerConnect, answerFrameworkError } from './http/transport-errors';
 import { installMerchantFormParser } from './merchant/merchant-forms';
 import { installOAuthHttp } from './oauth/oauth-http';
 
@@ -39,7 +40,13 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     connectionTimeout: config.http.idleTimeoutMs,
     // Node checks the request and headers deadlines on this interval (default 30 s, so a deadline
     // could be overrun by that much).
-    http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs) },
+    // requireHostHeader: false lets a request without Host reach the hooks, which refuse it with a
+    // trace id and an {"errors"} body (http/conventions) instead of Node's bare 400.
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs),
+      requireHostHeader: false,
+    },
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     // Every check on the URL sees the path the router routes; a target that is not origin-form is
@@ -55,6 +62,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   });
   const fastify = adapter.getInstance();
   fastify.server.maxConnections = config.http.maxConnections;
+  fastify.server.on('connect', (_request: unknown, socket: Socket) => answerConnect(fastify, socket));
   const metrics = new HttpMetrics();
   const rateLimiter = await createRateLimiter(config);
   const access: { check?: AccessCheck } = {};

@@ -89,6 +89,33 @@ describe('requests the HTTP parser refuses (decisions §3.2, §4)', () => {
   });
 });
 
+describe('requests Node would answer without a trace id (decisions §3.2, §4)', () => {
+  it('a request without Host (HTTP/1.1) or with an empty one is 400 with an errors body and a trace id', async () => {
+    for (const hostLine of ['', 'Host: \r\n']) {
+      for (const version of ['HTTP/1.1', 'HTTP/1.0']) {
+        const r = await raw(`GET /admin/openapi/${VERSION}/products/products.json?limit=1 ${version}\r\n${hostLine}Authorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+        expect(r.status, `${version} ${JSON.stringify(hostLine)}`).toBe(400);
+        expect(JSON.parse(r.body)).toEqual({ errors: 'A Host header is required' });
+        expect(r.headers).toMatch(/^traceid: [0-9a-f-]{36}$/im);
+      }
+    }
+  });
+
+  it('the health endpoints answer without Host (probes speaking HTTP/1.0)', async () => {
+    const r = await raw('GET /healthz HTTP/1.0\r\n\r\n');
+    expect(r.status).toBe(200);
+  });
+
+  it('CONNECT gets 400 with an errors body and a trace id, not a silently closed socket', async () => {
+    for (const target of [`/admin/openapi/${VERSION}/merchants/shop.json`, '127.0.0.1:443']) {
+      const r = await raw(`CONNECT ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      expect(r.status).toBe(400);
+      expect(JSON.parse(r.body)).toEqual({ errors: 'CONNECT is not supported: this is not a proxy' });
+      expect(r.headers).toMatch(/^traceId: [0-9a-f-]{36}$/m);
+    }
+  });
+});
+
 describe('bodies that are not Unicode JSON (decisions §3.1)', () => {
   const definition = (name: string) => `{"definition":{"owner_resource":"products","namespace":"custom","key":"text_key","type":"boolean","name":"${name}"}}`;
 

@@ -117,6 +117,7 @@ export interface ConventionOptions {
 
 const NOT_ORIGIN_FORM = Symbol('notOriginForm');
 const NUL_ESCAPE = /%00/;
+const HOSTLESS_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * Fastify's `rewriteUrl`, run once before routing. A request target that is not origin-form
@@ -159,6 +160,12 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     reply.header('content-type', JSON_CONTENT_TYPE);
     if ((request.raw as unknown as Record<symbol, boolean>)[NOT_ORIGIN_FORM]) {
       return sendError(reply, 400, 'The request target must be origin-form: a path starting with /, the host in the Host header');
+    }
+    // Node's own Host check is off (bootstrap) so that this answer carries the trace id. Stores are
+    // named by their host and links are built from it (decisions §1.2, §6.3): the service endpoints
+    // answer without one (probes speak HTTP/1.0), every other route needs it.
+    if (!request.headers.host && !HOSTLESS_PATHS.has(pathOf(request.url))) {
+      return sendError(reply, 400, 'A Host header is required');
     }
     // NUL is not text: PostgreSQL cannot store or compare it (SQLite can), so it is refused on both.
     if (NUL_ESCAPE.test(request.url)) return sendError(reply, 400, 'The request target holds %00 (NUL), which is not allowed in any parameter');

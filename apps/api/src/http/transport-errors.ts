@@ -36,9 +36,31 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
     return;
   }
   const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request', 'Malformed HTTP request'];
+  answerOnSocket(this, socket, status, reason, message, { code: error.code }, 'request refused by the HTTP parser');
+}
+
+/**
+ * `CONNECT` (a proxy's tunnel request) never reaches Fastify: Node hands the socket to a `connect`
+ * listener, or closes it without a word when there is none. This is not a proxy: 400 like any
+ * request it cannot serve, with a trace id and an `{"errors"}` body.
+ */
+export function answerConnect(fastify: FastifyInstance, socket: Socket): void {
+  if (!socket.writable) return void socket.destroy();
+  answerOnSocket(fastify, socket, 400, 'Bad Request', 'CONNECT is not supported: this is not a proxy', { method: 'CONNECT' }, 'request refused: CONNECT');
+}
+
+function answerOnSocket(
+  fastify: FastifyInstance,
+  socket: Socket,
+  status: number,
+  reason: string,
+  message: string,
+  logged: Record<string, unknown>,
+  what: string,
+): void {
   const traceId = randomUUID();
   // decisions §3.2: the trace id is in the log line of the request, also of one never parsed.
-  this.log.info({ traceId, code: error.code, status }, 'request refused by the HTTP parser');
+  fastify.log.info({ traceId, ...logged, status }, what);
   const body = JSON.stringify({ errors: message });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ntraceId: ${traceId}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\n` +
