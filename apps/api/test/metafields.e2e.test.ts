@@ -107,6 +107,10 @@ describe('POST /products/{id}/metafields.json (decisions §8.9)', () => {
     expect(short.body.errors).toBe(
       'namespace: is too short (minimum is 3 characters); key: is too short (minimum is 3 characters); key: can only contain letters, digits, hyphens and underscores',
     );
+    // Every problem at once (decisions §4): an unsupported type is named beside a bad name.
+    const all = await api.create(productA, { namespace: 'ab', key: 'good_key', type: 'colour', value: 'x' });
+    expect(all.status).toBe(422);
+    expect(all.body.errors).toBe("namespace: is too short (minimum is 3 characters); type: 'colour' is not a supported type");
   });
 
   it('without a definition the type is required (decisions §8.9)', async () => {

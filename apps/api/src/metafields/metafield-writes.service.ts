@@ -147,7 +147,15 @@ export class MetafieldWritesService {
     const pace = checkPacer();
     for (const [i, entry] of entries.entries()) {
       await pace.between();
-      if (!wellFormed[i]) continue;
+      if (!wellFormed[i]) {
+        // No definition can match a malformed name, so a type sent is judged on its own: every
+        // problem of the entry is reported at once (decisions §4).
+        if (entry.type !== undefined && entry.type !== '') {
+          const compiled = this.validators.forType(entry.type);
+          if (!compiled.ok) issues.push(makeIssue(`${entry.prefix}type`, compiled.message.replace(/^type: /, '')));
+        }
+        continue;
+      }
       const namespace = namespaces[i]!;
       const definition = definitionOf(namespace, entry.key);
       const where = entry.prefix === '' ? '' : `${entry.prefix.slice(0, -1)}: `;
