@@ -121,6 +121,18 @@ describe('request bodies (decisions §3.1)', () => {
     expect(r.status).toBe(200);
   });
 
+  it('refuses a GET body of another type than JSON (400) on Admin and operator routes, as on every method', async () => {
+    const headers = { 'content-type': 'text/plain' };
+    const a = await call(admin('/products/products.json'), { method: 'GET', token, rawBody: 'abc', headers });
+    expect(a.status).toBe(400);
+    expect(a.body.errors).toBe("Content-Type must be application/json; charset=utf-8 (got 'text/plain')");
+    const o = await call(`${t.origin}/platform/v1/clock`, { method: 'GET', token: 'test-operator-token-0123456789', rawBody: 'abc', headers });
+    expect(o.status).toBe(400);
+    // A JSON body on a GET is read by nobody, and refused by nobody.
+    const json = await call(admin('/products/products.json'), { method: 'GET', token, rawBody: '{}', headers: { 'content-type': 'application/json' } });
+    expect(json.status).toBe(200);
+  });
+
   it('refuses a body over 8 MB with 413 and loses nothing', async () => {
     const big = JSON.stringify({ product: { title: 'x', body_html: 'a'.repeat(8 * 1024 * 1024) } });
     const r = await call(`${t.origin}/platform/v1/stores/conventions/products`, {

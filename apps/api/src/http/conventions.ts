@@ -134,6 +134,17 @@ export function rewriteRequestTarget(request: { url?: string }): string {
   return canonicalUrl(url);
 }
 
+/**
+ * decisions §3.1 for the bodies Fastify never parses (GET, HEAD): one sent with another type than
+ * JSON is refused as on every other method, not silently ignored. Its bytes are never read.
+ */
+function unparsedBodyProblem(request: FastifyRequest): string | undefined {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+  if (!hasBody || isJsonUtf8(request.headers['content-type'])) return undefined;
+  return `Content-Type must be application/json; charset=utf-8 (got '${request.headers['content-type'] ?? ''}')`;
+}
+
 function pathOf(url: string): string {
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
@@ -205,6 +216,8 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
         if (status >= 500) request.log.error({ err: error }, 'access check failed');
         return sendError(reply, status, message);
       }
+      const unread = unparsedBodyProblem(request);
+      if (unread) return sendError(reply, 400, unread);
       return;
     }
     // decisions §10: the operator API answers nothing, not even "no such route", without its token.
@@ -217,6 +230,8 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     if (request.method === 'POST' && route === `${OPERATOR_PREFIX}v1/clock` && clock.mode !== 'manual') {
       return sendError(reply, 404, 'Not Found');
     }
+    const unread = unparsedBodyProblem(request);
+    if (unread) return sendError(reply, 400, unread);
   });
 
   fastify.addHook('onSend', (request, reply, payload, done) => {
