@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, operator, startPlatform, VERSION, type TestPlatform } from './harness';
-import { at, feedbackApi, feedbackStore, inZone, operatorView, PLATFORM_ENV, privateApp, setClock, START } from './resource-feedback.helpers';
+import { at, productPicker, feedbackApi, feedbackStore, inZone, operatorView, PLATFORM_ENV, privateApp, setClock, START } from './resource-feedback.helpers';
 
 // Spec "Product resource feedback" and decisions §9: POST /products/{product_id}/resource_feedback.json.
 
@@ -16,13 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-let next = 0;
 /** A product of the main store no test has used yet. */
-const freshProduct = () => {
-  const id = s.productIds[next++];
-  if (id === undefined) throw new Error('every product of the suite is used: create more in beforeAll');
-  return id;
-};
+const freshProduct = productPicker(() => s.productIds);
 const stored = async (productId: string) => (await operatorView(t, s.handle, productId)).body.resource_feedback as Record<string, unknown>[];
 
 describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', () => {

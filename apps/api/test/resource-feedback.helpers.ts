@@ -56,3 +56,16 @@ export const inZone = (seconds: number) => {
   const local = new Date(Date.parse(START) + seconds * 1000 + 8 * 3600_000).toISOString();
   return `${local.slice(0, 19)}+08:00`;
 };
+
+/**
+ * Hands out the products of a suite's store one by one, so no two tests share a product's feedback.
+ * `ids` is read on each call (the store is made in beforeAll, after this is set up).
+ */
+export function productPicker(ids: () => string[]): () => string {
+  let next = 0;
+  return () => {
+    const id = ids()[next++];
+    if (id === undefined) throw new Error('every product of the suite is used: create more in beforeAll');
+    return id;
+  };
+}

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers in tests are arbitrary JSON, read field by field */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, OPERATOR_TOKEN, operator, startPlatform, type TestPlatform } from './harness';
-import { at, feedbackApi, feedbackStore, inZone, operatorView, PLATFORM_ENV, privateApp, setClock, START } from './resource-feedback.helpers';
+import { at, productPicker, feedbackApi, feedbackStore, inZone, operatorView, PLATFORM_ENV, privateApp, setClock, START } from './resource-feedback.helpers';
 
 // decisions §9.1, §9.4, §9.5 and §10: staleness, the product's updated_at, one record per app,
 // requests at once, the operator view, and what deleting the app or the product leaves.
@@ -16,12 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-let next = 0;
-const freshProduct = () => {
-  const id = s.productIds[next++];
-  if (id === undefined) throw new Error('every product of the suite is used: create more in beforeAll');
-  return id;
-};
+/** A product of the main store no test has used yet. */
+const freshProduct = productPicker(() => s.productIds);
 const view = async (productId: string) => (await operatorView(t, s.handle, productId)).body.resource_feedback as Record<string, any>[];
 
 describe('staleness (decisions §9.4)', () => {
