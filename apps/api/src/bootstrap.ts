@@ -9,7 +9,9 @@ import { AppModule } from './app.module';
 import { ClockService } from './clock/clock.service';
 import type { Config } from './config';
 import { registerDocsRoutes } from './docs/docs.routes';
+import { listenForMetrics } from './health/metrics-listener';
 import { AccessService } from './http/access.guard';
+import { BodyGates } from './http/body-gates';
 import { installHttpConventions, MAX_BODY_BYTES, rewriteRequestTarget, type AccessCheck } from './http/conventions';
 import { HttpMetrics } from './http/metrics';
 import { createRateLimiter } from './http/rate-limiter';
@@ -66,25 +68,28 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const metrics = new HttpMetrics();
   const rateLimiter = await createRateLimiter(config);
   const access: { check?: AccessCheck } = {};
-  installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics, access });
-  registerDocsRoutes(fastify);
+  const gates = new BodyGates();
+  installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics, access, gates });
+  registerDocsRoutes(fastify, config.baseDomain);
   // Merchant form posts and the raw bytes the OAuth token calls are signed over (docs/oauth.md).
   installMerchantFormParser(fastify);
   installOAuthHttp(fastify, clock);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter, gates }), adapter, {
     bodyParser: false,
     logger: config.logLevel === 'silent' ? false : ['error', 'warn'],
   });
   await app.init();
   const accessService = app.get(AccessService);
   access.check = (request, reply, route) => accessService.check(request, reply, route);
+  const metricsListener = config.metrics.port > 0 ? await listenForMetrics(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
   return {
     app,
     db,
     clock,
     config,
     async close() {
+      await new Promise<void>((resolve) => (metricsListener ? metricsListener.close(() => resolve()) : resolve()));
       await app.close();
       await rateLimiter.close();
       await db.close();

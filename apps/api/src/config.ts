@@ -29,6 +29,8 @@ export interface Config {
   metafieldRecheck: { intervalMs: number; batchSize: number; leaseMs: number };
   /** Connection limits (docs/security.md): slow or idle clients cannot hold sockets for ever. */
   http: HttpLimits;
+  /** decisions §12.3: the listener that serves /metrics without a token (port 0: none). */
+  metrics: { port: number; host: string };
 }
 
 export interface HttpLimits {
@@ -101,6 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const tokenReminderIntervalMs = read.integer('PLATFORM_TOKEN_REMINDER_INTERVAL_MS', 60_000, 0);
 
+  // decisions §12.3: /metrics on the main listener needs the operator token; this port (0: none)
+  // serves it without one, for an internal scraper, on a loopback address unless told otherwise.
+  const metrics = {
+    port: read.integer('PLATFORM_METRICS_PORT', 0, 0, 65_535),
+    host: env.PLATFORM_METRICS_HOST || '127.0.0.1',
+  };
+
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\/.+/.test(redisUrl)) problems.push(`REDIS_URL: must start with redis:// or rediss://`);
   const smtpUrl = env.PLATFORM_SMTP_URL || undefined;
@@ -109,6 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     databaseUrl, host, port, baseDomain, operatorToken, secret, clock, webhookAllowPrivate, seedDemo, demoToken,
-    sender, showOperatorToken, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs, http,
+    sender, showOperatorToken, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs, http, metrics,
   };
 }

@@ -169,14 +169,14 @@ describe('health and docs (decisions §12.3)', () => {
   it('serves /healthz, /readyz, /metrics', async () => {
     expect((await call(`${t.origin}/healthz`)).status).toBe(200);
     expect((await call(`${t.origin}/readyz`)).body).toEqual({ status: 'ready' });
-    const metrics = await fetch(`${t.origin}/metrics`);
+    const metrics = await fetch(`${t.origin}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
     expect(await metrics.text()).toContain('process_cpu_user_seconds_total');
   });
 
   it('counts requests in /metrics by route pattern and status, never by raw URL', async () => {
     await call(`${t.origin}/admin/openapi/${VERSION}/products/products.json?limit=1`, { token });
     await call(`${t.origin}/admin/openapi/${VERSION}/products/products.json?limit=0`, { token });
-    const text = await (await fetch(`${t.origin}/metrics`)).text();
+    const text = await (await fetch(`${t.origin}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })).text();
     const route = '/admin/openapi/:version/products/products.json';
     expect(text).toMatch(new RegExp(`http_requests_total\\{method="GET",route="${route}",status="200"\\} [1-9]`));
     expect(text).toMatch(new RegExp(`http_requests_total\\{method="GET",route="${route}",status="400"\\} [1-9]`));

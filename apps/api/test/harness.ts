@@ -127,8 +127,11 @@ export async function call<T = any>(
   return { status, headers: responseHeaders, body: parsed as T, text };
 }
 
+/** What the helpers below need of a server: where it listens (an in-process platform or a process of its own). */
+export type Served = Pick<TestPlatform, 'origin' | 'port'>;
+
 /** The operator API of a test platform (decisions §10). */
-export function operator(t: TestPlatform) {
+export function operator(t: Served) {
   const at = (path: string) => `${t.origin}/platform/v1${path}`;
   return {
     call: <T = any>(path: string, init: Parameters<typeof call>[1] = {}) => call<T>(at(path), { token: OPERATOR_TOKEN, ...init }),
@@ -163,7 +166,7 @@ export function operator(t: TestPlatform) {
 }
 
 /** A store with a private app holding `scopes`, ready for Admin API calls. */
-export async function storeWithApp(t: TestPlatform, handle: string, scopes: string[] = ['read_products', 'write_products', 'read_store_information']) {
+export async function storeWithApp(t: Served, handle: string, scopes: string[] = ['read_products', 'write_products', 'read_store_information']) {
   const op = operator(t);
   const store = await op.createStore(handle);
   const app = await op.createPrivateApp(handle, scopes);

@@ -154,6 +154,17 @@ describe('products and their resource feedback (issue 9)', () => {
     expect(r.text).toContain('2026-11-22T12:00:00+08:00');
   });
 
+  it('refuses a feedback time in another ISO 8601 spelling (422), and shows a lax one stored earlier as sent, never a 500 (issue 14)', async () => {
+    const refused = await feedbackApi(t, lister.token).post(productId, { state: 'success', feedback_generated_at: '2026-11-25T10:00+08' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toMatch(/feedback_generated_at: must be an ISO 8601 date and time/);
+    // What a laxer version accepted and stored: the page shows it as text instead of failing.
+    const row = await t.db.prisma.resourceFeedback.findFirstOrThrow({ where: { appId: BigInt(lister.id), productId: BigInt(productId) } });
+    await t.db.prisma.resourceFeedback.update({ where: { id: row.id }, data: { feedbackGeneratedAtText: '2026-11-25T10:00+08' } });
+    const r = await page('shop', `/admin/products/${productId}/resource_feedback`);
+    expectPage(r, 200, /2026-11-25T10:00\+08/);
+  });
+
   it('answers another store\'s product, an unknown or malformed id with the 404 page', async () => {
     for (const id of [otherProductId, '999999', 'abc', '-1']) {
       const r = await page('shop', `/admin/products/${id}/resource_feedback`);

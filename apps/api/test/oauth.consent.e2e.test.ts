@@ -160,6 +160,22 @@ describe('GET /admin/oauth/authorize (decisions §5.2)', () => {
     expectPage(await page('nope', `/admin/oauth/authorize?${authorizeQuery(app)}`), 404, /no store &#39;nope&#39;/);
   });
 
+  it('registers only redirect URLs the URL parser reads and a CSP source can hold; a bad one stored earlier is a 400 page (issue 14)', async () => {
+    for (const bad of ['https://x:99999/cb', 'https://[::1/cb', 'http://a;script-src/cb', 'https://a b/cb', 'https://user:pw@app.example.com/cb']) {
+      const r = await op().call('/apps', { body: { app: { name: 'Bad redirect', kind: 'public', scopes: ['read_products'], redirect_urls: [bad] } } });
+      expect(r.status, bad).toBe(422);
+      expect(r.body.errors, bad).toMatch(/^redirect_urls\[0\]: /);
+    }
+    // What a laxer version registered: the consent page refuses it instead of failing or injecting.
+    const app = await createOAuthApp(t, 'public');
+    const injected = 'http://a;script-src/cb';
+    await t.db.prisma.app.update({ where: { id: BigInt(app.id) }, data: { redirectUrls: JSON.stringify([injected]) } });
+    const r = await authorize('alpha', app, await signIn(t, 'alpha'), { redirectUri: injected });
+    expectPage(r, 400, /redirectUri: must have a host of letters/);
+    expect(r.headers.get('content-security-policy')).not.toContain('script-src/cb');
+    expect(r.headers.get('content-security-policy')).toContain("form-action 'self';");
+  });
+
   it('refuses a custom app on a second store, and restricted stores (402, 423)', async () => {
     const custom = await createOAuthApp(t, 'custom');
     await op().call(`/stores/alpha/apps/${custom.id}/install`, { body: { scopes: custom.scopes } });

@@ -21,7 +21,9 @@ async function code(handle: string, app: OAuthApp, scopes: string[] = app.scopes
 function expectRefusal(r: Answer, status: number, i18nCode: string, message: RegExp) {
   expect({ status: r.status, body: r.body }).toMatchObject({ status, body: { code: status, i18nCode, data: null } });
   expect(r.body.message).toMatch(message);
-  expect(Object.keys(r.body)).toEqual(['code', 'i18nCode', 'message', 'data']);
+  // decisions §5.2: the family's envelope, with `errors` (decisions §4) beside it for every other client.
+  expect(Object.keys(r.body)).toEqual(['code', 'i18nCode', 'message', 'errors', 'data']);
+  expect(r.body.errors).toBe(r.body.message);
   expect(r.headers.get('traceId')).toMatch(/^[0-9a-f-]{36}$/);
   expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
 }
@@ -110,12 +112,20 @@ describe('POST /admin/oauth/token/create (decisions §5.2)', () => {
     const app = await createOAuthApp(t, 'public');
     const now = await serviceNow(t);
     expectRefusal(await tokenCall(t, 'create', app, { body: { kode: 'x' }, nowMs: now }), 422, 'VALIDATION_FAILED', /code/);
+    // A sign of the right form, over other bytes: the headers admit the body, which is then read.
     const malformed = await call(`${t.origin}/admin/oauth/token/create`, {
+      method: 'POST',
+      rawBody: '{"code":',
+      headers: { 'content-type': 'application/json', appkey: app.app_key, timestamp: String(now), sign: 'ab'.repeat(32) },
+    });
+    expectRefusal(malformed, 400, 'BAD_REQUEST', /Malformed JSON/);
+    // A sign that cannot be one: refused on the headers, before the body is read (issue 14).
+    const unsigned = await call(`${t.origin}/admin/oauth/token/create`, {
       method: 'POST',
       rawBody: '{"code":',
       headers: { 'content-type': 'application/json', appkey: app.app_key, timestamp: String(now), sign: 'x' },
     });
-    expectRefusal(malformed, 400, 'BAD_REQUEST', /Malformed JSON/);
+    expectRefusal(unsigned, 401, 'INVALID_SIGNATURE', /sign must be the 64 hex digits/);
     expectRefusal(await call(`${t.origin}/admin/oauth/token/other`, { method: 'POST' }), 404, 'NOT_FOUND', /Not Found/);
   });
 });

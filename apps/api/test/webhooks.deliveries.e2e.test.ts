@@ -154,7 +154,7 @@ describe('queue metrics (decisions §12.3)', () => {
     const oldest = await t.db.prisma.webhookDelivery.findFirstOrThrow({ where: { status: 'pending' }, orderBy: { nextAttemptAt: 'asc' } });
     await op().advanceClock(30);
     const now = Date.parse((await op().call('/clock')).body.now);
-    const text = (await call(`${t.origin}/metrics`)).text;
+    const text = (await call(`${t.origin}/metrics`, { token: OPERATOR_TOKEN })).text;
     const value = (name: string) => Number(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
     expect(value('webhook_queue_depth')).toBe(await counts('pending'));
     expect(value('webhook_deliveries{status="pending"}')).toBe(await counts('pending'));
@@ -163,7 +163,7 @@ describe('queue metrics (decisions §12.3)', () => {
     expect(value('webhook_oldest_due_delivery_age_seconds')).toBe((now - oldest.nextAttemptAt.getTime()) / 1000);
 
     await emit(1);
-    const later = (await call(`${t.origin}/metrics`)).text;
+    const later = (await call(`${t.origin}/metrics`, { token: OPERATOR_TOKEN })).text;
     expect(Number(/^webhook_queue_depth (\S+)$/m.exec(later)?.[1])).toBe((await counts('pending')));
   });
 });

@@ -9,6 +9,7 @@ import {
   parseScopeList,
   tokenExpiresAt,
   type AppKind,
+  checkRedirectUrl,
 } from '@platform/domain';
 import { randomBytes } from 'node:crypto';
 import { ClockService } from '../clock/clock.service';
@@ -57,9 +58,8 @@ export class AppsService {
     if (!scopes.ok) issues.push({ field: 'scopes', message: scopes.message });
     const redirectUrls = input.redirect_urls ?? [];
     redirectUrls.forEach((url, i) => {
-      if (!/^https?:\/\/[^\s]+$/.test(url)) issues.push({ field: `redirect_urls[${i}]`, message: 'must be an http(s) URL' });
-      // OAuth 2.0 (RFC 6749 §3.1.2): a redirection endpoint must not include a fragment.
-      else if (url.includes('#')) issues.push({ field: `redirect_urls[${i}]`, message: 'must not include a fragment (#)' });
+      const check = checkRedirectUrl(url);
+      if (!check.ok) issues.push({ field: `redirect_urls[${i}]`, message: check.message });
     });
     if (input.kind === 'private' && !input.store_handle) {
       issues.push({ field: 'store_handle', message: "can't be blank for a private app" });

@@ -4,14 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import { ClockService } from '../clock/clock.service';
 import { InjectConfig } from '../db/db.module';
 import type { Config } from '../config';
+import { bearerToken } from '../http/bearer';
 import type { AuthContext } from '../http/request-context';
 import { AuthRepository } from './auth.repository';
-
-/** The token of `Authorization: Bearer <token>`; '' for a header of another form. */
-function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? '';
-}
 
 /** decisions §1.3, §5: who is calling, for which store, and may the store be used at all. */
 @Injectable()

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Inject, Module } from '@nestjs/common';
 import type { Db } from '@platform/db';
 import { ClockService } from '../clock/clock.service';
 import type { Config } from '../config';
+import { BodyGates } from '../http/body-gates';
 import { HttpMetrics } from '../http/metrics';
 import type { RateLimiter } from '../http/rate-limiter';
 
@@ -17,6 +18,7 @@ export interface CoreParts {
   clock: ClockService;
   metrics: HttpMetrics;
   rateLimiter: RateLimiter;
+  gates: BodyGates;
 }
 
 /** The database, the configuration, the clock and the metrics, made once by the bootstrap and shared by every module. */
@@ -32,8 +34,9 @@ export class CoreModule {
         { provide: ClockService, useValue: core.clock },
         { provide: HttpMetrics, useValue: core.metrics },
         { provide: RATE_LIMITER, useValue: core.rateLimiter },
+        { provide: BodyGates, useValue: core.gates },
       ],
-      exports: [DB, CONFIG, ClockService, HttpMetrics, RATE_LIMITER],
+      exports: [DB, CONFIG, ClockService, HttpMetrics, RATE_LIMITER, BodyGates],
     };
   }
 }

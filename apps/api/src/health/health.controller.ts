@@ -1,7 +1,10 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Header, Req, Res } from '@nestjs/common';
 import type { Db } from '@platform/db';
-import type { FastifyReply } from 'fastify';
-import { InjectDb } from '../db/db.module';
+import { DomainError } from '@platform/domain';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { InjectConfig, InjectDb } from '../db/db.module';
+import { isOperatorToken } from '../http/bearer';
 import { HttpMetrics } from '../http/metrics';
 
 /** decisions §12.3: liveness, readiness, metrics. */
@@ -10,6 +13,7 @@ export class HealthController {
   constructor(
     @InjectDb() private readonly db: Db,
     private readonly http: HttpMetrics,
+    @InjectConfig() private readonly config: Config,
   ) {}
 
   @Get('healthz')
@@ -28,9 +32,17 @@ export class HealthController {
     }
   }
 
+  /**
+   * decisions §12.3: on the public listener only with the operator token (route names, volumes and
+   * error rates are the platform team's, not the public's); PLATFORM_METRICS_PORT serves the same
+   * text without a token to an internal scraper (health/metrics-listener.ts).
+   */
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  metrics() {
+  metrics(@Req() request: FastifyRequest) {
+    if (!isOperatorToken(request.headers.authorization, this.config.operatorToken)) {
+      throw new DomainError('UNAUTHENTICATED', 'Invalid or missing operator token: /metrics needs it here, or use PLATFORM_METRICS_PORT');
+    }
     return this.http.registry.metrics();
   }
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { findDuplicateKey, resolveVersion, safeEqual, type Clock } from '@platform/domain';
+import { findDuplicateKey, resolveVersion, type Clock } from '@platform/domain';
+import { isOperatorToken } from './bearer';
+import { BodyGates, capStream, declaresBody, tooLarge } from './body-gates';
 import { checkJsonShape } from './json-shape';
 import { toErrorResponse } from './errors.filter';
 import type { HttpMetrics } from './metrics';
@@ -113,7 +115,12 @@ export interface ConventionOptions {
   metrics: HttpMetrics;
   /** Set after Nest is initialised; until then Admin routes answer 503 rather than run unchecked. */
   access: { check?: AccessCheck };
+  /** What the routes outside the two APIs read before their handler (http/body-gates). */
+  gates: BodyGates;
 }
+
+/** The body limit a request was admitted with, when it is below the parsers' 8 MB (http/body-gates). */
+const BODY_LIMIT = Symbol('bodyLimit');
 
 const NOT_ORIGIN_FORM = Symbol('notOriginForm');
 const NUL_ESCAPE = /%00/;
@@ -157,14 +164,46 @@ function isOperator(route: string | undefined, path: string): boolean {
 }
 
 /**
+ * A known route outside the Admin and operator APIs (merchant pages, OAuth, docs, health): its gate
+ * decides, before a byte of the body is read, how large the body may be and whether the headers
+ * allow reading it at all (issue 14, finding 1). GET and HEAD bodies are never read; any other
+ * method on a route without a gate takes no body.
+ */
+async function admitOutsideApis(request: FastifyRequest, reply: FastifyReply, route: string, gates: BodyGates): Promise<FastifyReply | undefined> {
+  const method = request.method;
+  if (method === 'GET' || method === 'HEAD') return undefined;
+  const gate = gates.get(method, route);
+  if (gate === undefined) {
+    if (declaresBody(request)) return sendError(reply, 413, 'This route takes no request body');
+    (request as FastifyRequest & { [BODY_LIMIT]?: number })[BODY_LIMIT] = 0;
+    return undefined;
+  }
+  if (Number(request.headers['content-length'] ?? 0) > gate.maxBytes) return gate.refuse(request, reply, tooLarge(gate.maxBytes));
+  try {
+    await gate.admit(request);
+  } catch (error) {
+    return gate.refuse(request, reply, error);
+  }
+  (request as FastifyRequest & { [BODY_LIMIT]?: number })[BODY_LIMIT] = gate.maxBytes;
+  return undefined;
+}
+
+/**
  * Cross-cutting rules that hold for every route, known or not (decisions §1-§3, §10): the trace id,
  * JSON content type, the Admin API version, the operator token, the size caps. Every decision is
  * made on the route the router matched (`routeOptions.url`), and for an unknown route on its path;
  * everything here runs before the body is read.
  */
 export function installHttpConventions(fastify: FastifyInstance, options: ConventionOptions): void {
-  const { clock, operatorToken, metrics, access } = options;
+  const { clock, operatorToken, metrics, access, gates } = options;
   installBodyParser(fastify);
+
+  // A route admitted with a small limit reads at most that many bytes, also when the body is
+  // chunked (no Content-Length to refuse it by): the stream is cut off there (413).
+  fastify.addHook('preParsing', async (request, _reply, payload) => {
+    const limit = (request as FastifyRequest & { [BODY_LIMIT]?: number })[BODY_LIMIT];
+    return limit === undefined ? payload : capStream(payload, limit);
+  });
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('traceId', request.id);
@@ -189,9 +228,8 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     const operator = isOperator(route, path);
     if (!admin && !operator) {
       // An unknown route is answered before its body is read (issue 8, finding 4).
-      if (request.is404) return sendError(reply, 404, 'Not Found');
-      if (declaredTooLarge) return sendError(reply, 413, BODY_TOO_LARGE);
-      return;
+      if (request.is404 || route === undefined) return sendError(reply, 404, 'Not Found');
+      return admitOutsideApis(request, reply, route, gates);
     }
     // decisions §10: every process reads the one shared clock (manual mode), before any time rule.
     await clock.sync();
@@ -221,8 +259,7 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
       return;
     }
     // decisions §10: the operator API answers nothing, not even "no such route", without its token.
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-    if (!safeEqual(token, operatorToken)) return sendError(reply, 401, 'Invalid or missing operator token');
+    if (!isOperatorToken(request.headers.authorization, operatorToken)) return sendError(reply, 401, 'Invalid or missing operator token');
     if (route === undefined) return sendError(reply, 404, 'Not Found');
     if (declaredTooLarge) return sendError(reply, 413, BODY_TOO_LARGE);
     // decisions §10: moving the clock exists only with PLATFORM_CLOCK=manual; otherwise the route is

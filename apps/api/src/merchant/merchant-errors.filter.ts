@@ -12,21 +12,25 @@ const TITLES: Record<number, string> = {
   423: 'This store is closed',
 };
 
+const logger = new Logger('merchant-pages');
+
 /**
  * Merchant pages answer errors as pages, with the same status and message the API would give
- * (`ERROR_STATUS`): a person reads them in a browser. Used with `@UseFilters` on page controllers.
+ * (`ERROR_STATUS`): a person reads them in a browser. Pages' handlers (MerchantPageFilter) and the
+ * form gates that refuse a post before its body is read (MerchantSessionsService) both use it.
  */
+export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, exception: unknown): FastifyReply {
+  const { status, message } = toErrorResponse(exception);
+  if (status >= 500) logger.error({ traceId: request.id, err: exception }, `unhandled error on ${request.method} ${request.url}`);
+  if (reply.sent) return reply;
+  const text = status >= 500 ? `Something went wrong on our side. Quote this id if you report it: ${request.id}` : boundedMessage(message);
+  return sendPage(reply, status, noticePage(TITLES[status] ?? 'Something went wrong', [text]));
+}
+
+/** Used with `@UseFilters` on page controllers. */
 @Catch()
 export class MerchantPageFilter implements ExceptionFilter {
-  private readonly logger = new Logger('merchant-pages');
-
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const request = host.switchToHttp().getRequest<FastifyRequest>();
-    const { status, message } = toErrorResponse(exception);
-    if (status >= 500) this.logger.error({ traceId: request.id, err: exception }, `unhandled error on ${request.method} ${request.url}`);
-    if (reply.sent) return;
-    const text = status >= 500 ? `Something went wrong on our side. Quote this id if you report it: ${request.id}` : boundedMessage(message);
-    void sendPage(reply, status, noticePage(TITLES[status] ?? 'Something went wrong', [text]));
+    void sendErrorPage(host.switchToHttp().getRequest<FastifyRequest>(), host.switchToHttp().getResponse<FastifyReply>(), exception);
   }
 }

@@ -1,3 +1,4 @@
+import { formatInZone, parseIsoInstant } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
 
 /** Text made safe for HTML (element content and quoted attribute values). */
@@ -117,6 +118,16 @@ export function sendPage(reply: FastifyReply, status: number, page: Html, option
  */
 export function when(iso: string): Html {
   return html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/(Z|[+-]\d\d:\d\d)$/, ' $1')}</time>`;
+}
+
+/**
+ * A time an app sent and the API echoes as sent (resource feedback's `feedback_generated_at`): shown
+ * in the store's zone when it reads as an instant, else as the text it is. A stored value (one
+ * accepted by an older, laxer version too) never breaks a page (issue 14, finding 4).
+ */
+export function shownTime(text: string, timeZone: string): Html | string {
+  const parsed = parseIsoInstant(text);
+  return parsed.ok ? when(formatInZone(parsed.value, timeZone)) : text;
 }
 
 /** The links between the signed-in merchant's pages. */

@@ -1,11 +1,11 @@
 import { Controller, Get, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { DomainError, formatInZone } from '@platform/domain';
+import { DomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pathId, toId } from '../http/ids';
 import { ProductsRepository, type ProductRow } from '../products/products.repository';
 import { ResourceFeedbackService } from '../resource-feedback/resource-feedback.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
-import { html, layout, nav, sendPage, signInNeededPage, when, type Html } from './merchant-page';
+import { html, layout, nav, sendPage, shownTime, signInNeededPage, when, type Html } from './merchant-page';
 import { MerchantSessionsService } from './merchant-sessions.service';
 
 /** Products per page of the merchant's products list. */
@@ -99,7 +99,7 @@ ${pager(previous, next)}</section>`,
 <p><span class="state ${f.state === 'success' ? 'ok' : 'warn'}">${STATE_WORDS[f.state] ?? f.state}</span></p>
 ${f.messages.length > 0 ? html`<ul class="messages">${f.messages.map((m) => html`<li>${m}</li>`)}</ul>` : ''}
 <dl>
-<dt>Feedback generated</dt><dd>${when(formatInZone(new Date(f.feedback_generated_at), store.ianaTimezone))}</dd>
+<dt>Feedback generated</dt><dd>${shownTime(f.feedback_generated_at, store.ianaTimezone)}</dd>
 <dt>Product updated</dt><dd>${when(f.resource_updated_at)}</dd>
 <dt>Received</dt><dd>${when(f.updated_at)}</dd>
 </dl>

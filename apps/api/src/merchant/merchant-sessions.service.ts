@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DomainError, hashToken, resolveHost, safeEqual } from '@platform/domain';
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -6,7 +6,11 @@ import { newSecret } from '../apps/apps.service';
 import { ClockService } from '../clock/clock.service';
 import type { Config } from '../config';
 import { InjectConfig } from '../db/db.module';
+import { BodyGates } from '../http/body-gates';
 import { StoresService, type StoreRecord } from '../stores/stores.service';
+import { sendErrorPage } from './merchant-errors.filter';
+import { sendPage, signInNeededPage } from './merchant-page';
+import { MAX_FORM_BYTES, MERCHANT_FORMS } from './merchant-forms';
 import { MerchantSessionsRepository, type SessionRow } from './merchant-sessions.repository';
 
 /** decisions §10: a sign-in link lives 10 minutes and opens once. */
@@ -28,13 +32,38 @@ export interface MerchantSession extends SessionRow {
 
 /** Merchant sign-in links and sessions on a store's own host (decisions §1.2, §10). */
 @Injectable()
-export class MerchantSessionsService {
+export class MerchantSessionsService implements OnModuleInit {
   constructor(
     private readonly repository: MerchantSessionsRepository,
     private readonly stores: StoresService,
     private readonly clock: ClockService,
     @InjectConfig() private readonly config: Config,
+    @Inject(BodyGates) private readonly gates: BodyGates,
   ) {}
+
+  /**
+   * Before a byte of a merchant form's body is read (issue 14, finding 1): the post is on a store's
+   * host, from no foreign Origin, with a live session of that store. Anyone else is answered on
+   * their headers; a signed-in merchant's form is at most 16 KB. The handler still checks the form's
+   * token (it is in the body).
+   */
+  onModuleInit(): void {
+    for (const [route, { signedOut }] of MERCHANT_FORMS) {
+      this.gates.set('POST', route, {
+        maxBytes: MAX_FORM_BYTES,
+        admit: async (request) => {
+          const store = await this.storeOfHost(request);
+          if (!(await this.current(request, store))) throw new SignInNeeded(store);
+          this.checkOrigin(request);
+        },
+        refuse: (request, reply, error) => {
+          if (!(error instanceof SignInNeeded)) return sendErrorPage(request, reply, error);
+          if (signedOut === 'home') return reply.code(303).header('location', '/admin').send();
+          return sendPage(reply, 401, signInNeededPage(error.store, '/admin'));
+        },
+      });
+    }
+  }
 
   /** The origin of a store's own host, in the scheme and port the request came with (decisions §1.4). */
   storeOrigin(via: LinkBase, handle: string): string {
@@ -124,6 +153,13 @@ export class MerchantSessionsService {
     // Host-only (no Domain attribute): the cookie of one store's host is never sent to another's.
     const secure = request.protocol === 'https' ? '; Secure' : '';
     return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+  }
+}
+
+/** A form posted without a session of the store: answered with the sign-in page (or, for sign-out, home). */
+class SignInNeeded extends DomainError {
+  constructor(readonly store: StoreRecord) {
+    super('UNAUTHENTICATED', 'Sign in to continue');
   }
 }
 

@@ -16,12 +16,20 @@ const CODES: Record<number, string> = {
   429: 'RATE_LIMITED',
 };
 
-/** A refusal in the envelope, from a status and a message alone (errors raised before the handler). */
-export function envelopeOf(status: number, message: string) {
-  return { code: status, i18nCode: CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'BAD_REQUEST'), message, data: null };
+/**
+ * decisions §5.2: a refusal in the platform family's envelope, with `errors` (decisions §4) beside
+ * it, so clients of either shape read the message.
+ */
+function envelope(status: number, i18nCode: string, message: string) {
+  return { code: status, i18nCode, message, errors: message, data: null };
 }
 
-/** The refusal envelope of the token calls (decisions §5.2): `{"code","i18nCode","message","data":null}`. */
+/** A refusal in the envelope, from a status and a message alone (errors raised before the handler). */
+export function envelopeOf(status: number, message: string) {
+  return envelope(status, CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'BAD_REQUEST'), message);
+}
+
+/** The refusal envelope of the token calls (decisions §5.2): `{"code","i18nCode","message","errors","data":null}`. */
 export function oauthErrorBody(exception: unknown): { status: number; body: string } {
   let { status, message } = toErrorResponse(exception);
   let i18nCode = isDomainError(exception) ? exception.code : (CODES[status] ?? (status >= 500 ? 'INTERNAL' : 'BAD_REQUEST'));
@@ -31,7 +39,7 @@ export function oauthErrorBody(exception: unknown): { status: number; body: stri
     i18nCode = 'INVALID_SIGNATURE';
     message = `The appkey, timestamp and sign headers are required (${formatZodError(exception.headers, 'headers')})`;
   }
-  return { status, body: JSON.stringify({ code: status, i18nCode, message: boundedMessage(message), data: null }) };
+  return { status, body: JSON.stringify(envelope(status, i18nCode, boundedMessage(message))) };
 }
 
 /** Every refusal of a token call, whatever raised it, in the envelope; the traceId header is already set. */

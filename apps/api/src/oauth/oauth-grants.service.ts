@@ -3,6 +3,7 @@ import type { App } from '@platform/db';
 import {
   canonicalQuery,
   checkGrant,
+  checkRedirectUrl,
   DomainError,
   hashToken,
   isRegisteredRedirect,
@@ -26,6 +27,8 @@ export interface AuthorizeRequest {
   app: App;
   scopes: Scope[];
   redirectUri: string;
+  /** The redirect URL's origin as parsed (checkRedirectUrl): the consent page's CSP form-action. */
+  redirectOrigin: string;
   customField: string;
 }
 
@@ -59,6 +62,9 @@ export class OAuthGrantsService {
     if (!isRegisteredRedirect(redirectUri, JSON.parse(app.redirectUrls) as string[])) {
       throw new DomainError('INVALID_PARAMETER', "redirectUri: is not one of the app's registered redirect URLs (compared exactly)");
     }
+    // A URL registered before redirect URLs were parsed (issue 14): refused here, never a broken page.
+    const redirect = checkRedirectUrl(redirectUri);
+    if (!redirect.ok) throw new DomainError('INVALID_PARAMETER', `redirectUri: ${redirect.message}`);
     const responseType = single(query, 'responseType');
     if (responseType !== 'code') throw new DomainError('INVALID_PARAMETER', "responseType: must be 'code'");
     const customField = single(query, 'customField') ?? '';
@@ -68,7 +74,7 @@ export class OAuthGrantsService {
     const grant = checkGrant(this.grantable(app), store.id, single(query, 'scope') ?? '');
     if (!grant.ok) throw new DomainError(grant.reason === 'OTHER_STORE' ? 'ACCESS_DENIED' : 'INVALID_PARAMETER', grant.message);
     this.auth.checkStoreStatus(store);
-    return { store, app, scopes: grant.scopes, redirectUri, customField };
+    return { store, app, scopes: grant.scopes, redirectUri, redirectOrigin: redirect.origin, customField };
   }
 
   /** A consent form for a signed-in merchant: its one-time token is the form's CSRF token. */

@@ -35,15 +35,18 @@ export function installOAuthHttp(fastify: FastifyInstance, clock: { sync(): Prom
     } catch {
       return done(null, payload);
     }
-    const errors = (parsed as { errors?: unknown } | null)?.errors;
-    if (typeof errors !== 'string') return done(null, payload);
+    const answer = parsed as { errors?: unknown; i18nCode?: unknown } | null;
+    // Already in the envelope (the handler's filter, a gate's refusal): as it is.
+    if (typeof answer?.errors !== 'string' || answer.i18nCode !== undefined) return done(null, payload);
+    const errors = answer.errors;
     done(null, JSON.stringify(envelopeOf(reply.statusCode, errors)));
   });
 }
 
 /**
  * Keeps the raw bytes of the token calls' bodies before the JSON parser reads them: the sign is
- * checked over those bytes, not over a re-serialisation. Bodies stay under the 8 MB cap (413).
+ * checked over those bytes, not over a re-serialisation. The route's gate (OAuthTokensService)
+ * has already cut the stream at its 4 KB (http/body-gates); the 8 MB check here is a second guard.
  */
 function installOAuthRawBody(fastify: FastifyInstance): void {
   fastify.addHook('preParsing', async (request, _reply, payload) => {

@@ -23,7 +23,7 @@ export class OAuthPagesController {
     if (!session) return sendPage(reply, 401, signInNeededPage(store, request.url));
     const consentToken = await this.grants.openConsent(session, asked);
     // CSP form-action also governs where the form's redirect may lead: this app's callback only.
-    return sendPage(reply, 200, consentPage(asked, consentToken, session.formToken), { formTargets: [new URL(asked.redirectUri).origin] });
+    return sendPage(reply, 200, consentPage(asked, consentToken, session.formToken), { formTargets: [asked.redirectOrigin] });
   }
 
   /** Approve or Decline: a signed-in merchant's own, unused form only (CSRF and replays refused). */
@@ -40,7 +40,7 @@ export class OAuthPagesController {
 
 function consentPage(asked: AuthorizeRequest, consentToken: string, sessionFormToken: string) {
   const { app, store, scopes } = asked;
-  const destination = new URL(asked.redirectUri).host;
+  const destination = new URL(asked.redirectOrigin).host;
   return layout({
     title: `Install ${app.name}?`,
     storeName: store.name,

@@ -1,23 +1,33 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { App } from '@platform/db';
 import {
+  checkTokenCallHeaders,
   DomainError,
   formatInZone,
   hashToken,
-  minimalScopeString,
   resolveHost,
+  signedCallExpiry,
+  signedCallKey,
   tokenExpiresAt,
   verifyTokenRequest,
 } from '@platform/domain';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newSecret } from '../apps/apps.service';
 import { AuthService } from '../auth/auth.service';
 import { ClockService } from '../clock/clock.service';
 import type { Config } from '../config';
 import { InjectConfig } from '../db/db.module';
+import { BodyGates } from '../http/body-gates';
 import { StoresService, type StoreRecord } from '../stores/stores.service';
 import { OAuthRepository } from './oauth.repository';
-import { rawBodyOf } from './oauth-http';
+import { oauthErrorBody } from './oauth-envelope.filter';
+import { OAUTH_TOKEN_PATH, rawBodyOf } from './oauth-http';
+
+/**
+ * The largest body a token call reads: create carries `{"code":"..."}` (a code is at most 200
+ * characters), refresh and cancel nothing. Room for whitespace and a client's extra fields.
+ */
+export const TOKEN_CALL_MAX_BYTES = 4096;
 
 export interface IssuedToken {
   accessToken: string;
@@ -27,32 +37,61 @@ export interface IssuedToken {
 
 /** The token calls of custom and public apps (decisions §5.2, §5.3): create, refresh, cancel. */
 @Injectable()
-export class OAuthTokensService {
+export class OAuthTokensService implements OnModuleInit {
   constructor(
     private readonly repository: OAuthRepository,
     private readonly stores: StoresService,
     private readonly auth: AuthService,
     private readonly clock: ClockService,
     @InjectConfig() private readonly config: Config,
+    @Inject(BodyGates) private readonly gates: BodyGates,
   ) {}
 
   /**
+   * Before a byte of a token call's body is read (issue 14, finding 1): the signing headers are
+   * there and well-formed, the timestamp is in the window, the appkey is a custom or public app's.
+   * An anonymous caller is refused on its headers; a signed one sends at most 4 KB.
+   */
+  onModuleInit(): void {
+    const gate = {
+      maxBytes: TOKEN_CALL_MAX_BYTES,
+      admit: async (request: FastifyRequest) => {
+        await this.appOfHeaders(request);
+      },
+      refuse: (_request: FastifyRequest, reply: FastifyReply, error: unknown) => {
+        const { status, body } = oauthErrorBody(error);
+        return reply.code(status).send(body);
+      },
+    };
+    for (const call of ['create', 'refresh', 'cancel']) this.gates.set('POST', `${OAUTH_TOKEN_PATH}${call}`, gate);
+  }
+
+  /**
    * The calling app, from `appkey`, `timestamp` and `sign` (decisions §5.2): the timestamp within 10
-   * minutes of the service clock, the sign compared in constant time over the exact body bytes.
+   * minutes of the service clock, the sign compared in constant time over the exact body bytes, and
+   * the call not seen before: a signed call is accepted once, on any store and any replica (the
+   * Host that names the store is not signed, so a repeat is refused wherever it is sent).
    */
   async caller(request: FastifyRequest): Promise<App> {
-    const appKey = header(request, 'appkey');
-    if (!appKey) throw new DomainError('INVALID_SIGNATURE', 'The appkey, timestamp and sign headers are required');
-    const app = await this.repository.appByKey(appKey);
-    if (!app || app.kind === 'private') throw new DomainError('INVALID_SIGNATURE', 'appkey: no custom or public app has this key');
-    const check = verifyTokenRequest({
-      secret: app.appSecret,
-      rawBody: rawBodyOf(request),
-      timestamp: header(request, 'timestamp'),
-      sign: header(request, 'sign'),
-      nowMs: this.clock.now().getTime(),
-    });
+    const app = await this.appOfHeaders(request);
+    const now = this.clock.now();
+    const timestamp = header(request, 'timestamp')!;
+    const sign = header(request, 'sign')!;
+    const check = verifyTokenRequest({ secret: app.appSecret, rawBody: rawBodyOf(request), timestamp, sign, nowMs: now.getTime() });
     if (!check.ok) throw new DomainError('INVALID_SIGNATURE', check.message);
+    if (!(await this.repository.rememberSignedCall(app.id, signedCallKey(sign), signedCallExpiry(timestamp), now))) {
+      throw new DomainError('INVALID_SIGNATURE', 'This signed call was already made: a signed call is accepted once, so sign each call with a new timestamp');
+    }
+    return app;
+  }
+
+  /** The checks that need no body: headers, window, and a custom or public app with this key. */
+  private async appOfHeaders(request: FastifyRequest): Promise<App> {
+    const appKey = header(request, 'appkey');
+    const check = checkTokenCallHeaders({ appKey, timestamp: header(request, 'timestamp'), sign: header(request, 'sign'), nowMs: this.clock.now().getTime() });
+    if (!check.ok) throw new DomainError('INVALID_SIGNATURE', check.message);
+    const app = await this.repository.appByKey(appKey!);
+    if (!app || app.kind === 'private') throw new DomainError('INVALID_SIGNATURE', 'appkey: no custom or public app has this key');
     return app;
   }
 
@@ -125,11 +164,15 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** decisions §5.2: `scope` exactly the granted scopes, without read scopes a granted write scope implies. */
+/**
+ * decisions §5.2: `scope` is the granted set exactly as the app requested it (stored in that order):
+ * no implied read scope added, none the app asked for removed, so a client comparing the requested
+ * set with this string sees no change and does not send the merchant through OAuth again.
+ */
 function issued(token: string, expiresAt: Date, scopes: string, store: StoreRecord): IssuedToken {
   return {
     accessToken: token,
     expireTime: formatInZone(expiresAt, store.ianaTimezone),
-    scope: minimalScopeString(scopes.split(',').filter(Boolean)),
+    scope: scopes.split(',').filter(Boolean).join(','),
   };
 }

@@ -3,6 +3,7 @@ import type { App, Db } from '@platform/db';
 import { graceExpiry } from '@platform/domain';
 import { forgetUnusedGrants, removeInstallation } from '../apps/uninstall';
 import { InjectDb } from '../db/db.module';
+import { isUniqueViolation } from '../db/prisma-errors';
 
 export interface ConsentInput {
   sessionId: bigint;
@@ -40,6 +41,22 @@ export class OAuthRepository {
 
   appById(id: bigint): Promise<App | null> {
     return this.db.prisma.app.findUnique({ where: { id } });
+  }
+
+  /**
+   * decisions §5.2: a signed token call is accepted once. Records (app, sign) until the call's
+   * timestamp leaves the window; false when it was recorded already (a replay, on any replica:
+   * the unique key decides, so two copies at once record one). Rows past their window go first.
+   */
+  async rememberSignedCall(appId: bigint, sign: string, expiresAt: Date, now: Date): Promise<boolean> {
+    await this.db.prisma.oAuthSignedCall.deleteMany({ where: { expiresAt: { lt: now } } });
+    try {
+      await this.db.prisma.oAuthSignedCall.create({ data: { appId, sign, expiresAt, createdAt: now } });
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 
   /** docs/decisions.md: a custom app belongs to the store of its first approval; false if another store has it. */

@@ -3,3 +3,4 @@ export * from './compute-token-expiry';
 export * from './hash-token';
 export * from './resolve-host';
 export * from './check-grant';
+export * from './check-redirect-url';

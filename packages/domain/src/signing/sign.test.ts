@@ -6,6 +6,9 @@ import {
   signTokenRequest,
   signWebhookBody,
   verifyQuerySign,
+  checkTokenCallHeaders,
+  signedCallExpiry,
+  signedCallKey,
   verifyTokenRequest,
   verifyWebhookSignature,
 } from './sign';
@@ -44,6 +47,28 @@ describe('token call signature (decisions §5.2)', () => {
     const sign = signTokenRequest({ secret, rawBody: '{"code":"a"}', timestamp: now });
     expect(verifyTokenRequest({ secret, rawBody: '{"code":"b"}', timestamp: String(now), sign, nowMs: now })).toMatchObject({ reason: 'BAD_SIGNATURE' });
     expect(verifyTokenRequest({ secret: 'other', rawBody: '{"code":"a"}', timestamp: String(now), sign, nowMs: now })).toMatchObject({ reason: 'BAD_SIGNATURE' });
+  });
+});
+
+describe('token call headers, checked before the body is read (decisions §5.2)', () => {
+  const sign = 'ab'.repeat(32);
+
+  it('needs appkey, timestamp and sign', () => {
+    expect(checkTokenCallHeaders({ appKey: undefined, timestamp: String(now), sign, nowMs: now })).toMatchObject({ reason: 'MISSING' });
+    expect(checkTokenCallHeaders({ appKey: 'key', timestamp: String(now), sign: '', nowMs: now })).toMatchObject({ reason: 'MISSING' });
+    expect(checkTokenCallHeaders({ appKey: 'key', timestamp: String(now), sign, nowMs: now })).toEqual({ ok: true });
+  });
+
+  it('refuses a timestamp out of the window and a sign that cannot be an HMAC-SHA256', () => {
+    expect(checkTokenCallHeaders({ appKey: 'key', timestamp: String(now + 10 * 60_000 + 1), sign, nowMs: now })).toMatchObject({ reason: 'STALE_TIMESTAMP' });
+    for (const bad of ['ab'.repeat(31), 'ab'.repeat(33), 'zz'.repeat(32), `${'ab'.repeat(31)}a `]) {
+      expect(checkTokenCallHeaders({ appKey: 'key', timestamp: String(now), sign: bad, nowMs: now })).toMatchObject({ reason: 'BAD_SIGNATURE' });
+    }
+  });
+
+  it('names one call by its sign whatever the case of its hex, remembered until its timestamp leaves the window', () => {
+    expect(signedCallKey(sign.toUpperCase())).toBe(signedCallKey(sign));
+    expect(signedCallExpiry(String(now)).getTime()).toBe(now + 10 * 60_000);
   });
 });
 

@@ -15,18 +15,25 @@ export type SignatureCheck =
   | { ok: true }
   | { ok: false; reason: 'MISSING' | 'MALFORMED_TIMESTAMP' | 'STALE_TIMESTAMP' | 'BAD_SIGNATURE'; message: string };
 
+const SIGN_FORMAT = /^[0-9a-fA-F]{64}$/;
+
 /**
- * Checks a token call's `timestamp` (ms since the epoch, within 10 minutes of `nowMs` either way)
- * and its `sign`, in constant time. The reasons are distinct so a refusal can say what was wrong.
+ * The checks of a token call that need neither the app's secret nor the body: the three headers are
+ * there, `timestamp` is ms since the epoch within 10 minutes of `nowMs` either way, and `sign` has
+ * the form of a hex HMAC-SHA256. The server runs them before it reads a byte of the body.
  */
-export function verifyTokenRequest(input: {
-  secret: string;
-  rawBody: Bytes;
+export function checkTokenCallHeaders(input: {
+  appKey: string | undefined;
   timestamp: string | undefined;
   sign: string | undefined;
   nowMs: number;
   toleranceMs?: number;
 }): SignatureCheck {
+  if (!input.appKey) return { ok: false, reason: 'MISSING', message: 'The appkey, timestamp and sign headers are required' };
+  return checkTimestampAndSignForm(input);
+}
+
+function checkTimestampAndSignForm(input: { timestamp: string | undefined; sign: string | undefined; nowMs: number; toleranceMs?: number }): SignatureCheck {
   const { timestamp, sign } = input;
   if (!timestamp || !sign) {
     return { ok: false, reason: 'MISSING', message: 'The appkey, timestamp and sign headers are required' };
@@ -38,11 +45,45 @@ export function verifyTokenRequest(input: {
   if (Math.abs(Number(timestamp) - input.nowMs) > tolerance) {
     return { ok: false, reason: 'STALE_TIMESTAMP', message: 'timestamp is more than 10 minutes away from the service clock' };
   }
-  const expected = signTokenRequest({ secret: input.secret, rawBody: input.rawBody, timestamp });
-  if (!constantTimeEqual(sign.toLowerCase(), expected)) {
+  if (!SIGN_FORMAT.test(sign)) {
+    return { ok: false, reason: 'BAD_SIGNATURE', message: 'sign must be the 64 hex digits of an HMAC-SHA256' };
+  }
+  return { ok: true };
+}
+
+/**
+ * Checks a token call's `timestamp` and `sign` (decisions §5.2): the window and form as
+ * `checkTokenCallHeaders`, then `sign` against the HMAC of the exact body bytes and the timestamp,
+ * in constant time. The reasons are distinct so a refusal can say what was wrong.
+ */
+export function verifyTokenRequest(input: {
+  secret: string;
+  rawBody: Bytes;
+  timestamp: string | undefined;
+  sign: string | undefined;
+  nowMs: number;
+  toleranceMs?: number;
+}): SignatureCheck {
+  const headers = checkTimestampAndSignForm(input);
+  if (!headers.ok) return headers;
+  const expected = signTokenRequest({ secret: input.secret, rawBody: input.rawBody, timestamp: input.timestamp! });
+  if (!constantTimeEqual(input.sign!.toLowerCase(), expected)) {
     return { ok: false, reason: 'BAD_SIGNATURE', message: 'sign does not match the request' };
   }
   return { ok: true };
+}
+
+/**
+ * decisions §5.2: a signed call is accepted once. What identifies it (the `sign` in one spelling:
+ * hex of either case verifies, so a repeat in capitals is the same call), and how long it must be
+ * remembered to refuse a repeat: until its timestamp leaves the window.
+ */
+export function signedCallKey(sign: string): string {
+  return sign.toLowerCase();
+}
+
+export function signedCallExpiry(timestamp: string, toleranceMs = SIGN_TIMESTAMP_TOLERANCE_MS): Date {
+  return new Date(Number(timestamp) + toleranceMs);
 }
 
 /**

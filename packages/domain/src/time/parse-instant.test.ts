@@ -13,12 +13,24 @@ describe('parseIsoInstant', () => {
     expect(instant('2026-11-22T00:05:01-03:30')).toBe('2026-11-22T03:35:01.000Z');
   });
 
-  it('accepts the other ISO 8601 spellings of the offset and fraction', () => {
-    expect(instant('2026-11-22T12:05:01+0800')).toBe('2026-11-22T04:05:01.000Z');
-    expect(instant('2026-11-22T12:05:01+08')).toBe('2026-11-22T04:05:01.000Z');
-    expect(instant('2026-11-22T12:05+08:00')).toBe('2026-11-22T04:05:00.000Z');
-    expect(instant('2026-11-22T04:05:01,5Z')).toBe('2026-11-22T04:05:01.500Z');
+  it('accepts a fraction of up to 9 digits after a dot', () => {
+    expect(instant('2026-11-22T04:05:01.5Z')).toBe('2026-11-22T04:05:01.500Z');
     expect(instant('2026-11-22T04:05:01.123456789Z')).toBe('2026-11-22T04:05:01.123Z');
+  });
+
+  it('refuses the other ISO 8601 spellings, which a client reading the echo back may not parse (issue 14)', () => {
+    for (const s of [
+      '2026-11-25T10:00+08',
+      '2026-11-22T12:05:01+0800',
+      '2026-11-22T12:05:01+08',
+      '2026-11-22T12:05+08:00',
+      '2026-11-22T04:05:01,5Z',
+      '2026-11-22t04:05:01z',
+      '2026-11-22T04:05:01.Z',
+      '2026-11-22T04:05:01.1234567890Z',
+    ]) {
+      expect(parseIsoInstant(s).ok, s).toBe(false);
+    }
   });
 
   it('rejects a date alone or a time without offset', () => {

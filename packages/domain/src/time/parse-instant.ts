@@ -2,10 +2,12 @@ import { daysInMonth } from './count-days';
 
 export type InstantResult = { ok: true; value: Date } | { ok: false; message: string };
 
-// decisions §3.3: a request time is a full ISO 8601 date and time with an offset or `Z`. Seconds and
-// a fraction (`.` or `,`) are optional; the offset is `Z`, `+hh:mm`, `+hhmm` or `+hh`.
-const INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+// decisions §3.3: a request time is an ISO 8601 date and time with an offset or `Z`, in the one
+// form the decisions show (`2026-11-22T12:05:01+08:00`): seconds required, an optional fraction
+// after `.`, the offset `Z` or `+hh:mm`. Other ISO 8601 spellings (`+08`, `+0800`, no seconds,
+// `,5`) are refused: a time the API echoes (resource feedback) must read back in every client and
+// on every page exactly as it was accepted (issue 14, finding 4).
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 
 const NOT_AN_INSTANT = 'must be an ISO 8601 date and time with an offset or Z (e.g. 2026-11-22T12:05:01+08:00)';
 
@@ -19,10 +21,10 @@ export function parseIsoInstant(s: string): InstantResult {
   const day = Number(d);
   const hour = Number(h);
   const minute = Number(mi);
-  const second = sec === undefined ? 0 : Number(sec);
+  const second = Number(sec);
   const millis = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
   const offsetHours = zulu ? 0 : Number(oh);
-  const offsetMinutes = zulu || om === undefined ? 0 : Number(om);
+  const offsetMinutes = zulu ? 0 : Number(om);
   if (
     month < 1 ||
     month > 12 ||

@@ -1,0 +1,98 @@
+import { createServer } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './browser';
+import { call, OPERATOR_TOKEN, operator, startPlatform, type TestPlatform } from './harness';
+import { storeHost } from './oauth.helpers';
+
+/*
+ * Issue 14, finding 4: /metrics answered anyone on the public listener, and /docs was served on
+ * every store's host (the merchant pages' origin) without CSP, framing or nosniff headers.
+ */
+
+/** A port free right now on loopback (the metrics listener is given a fixed port, as in production). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+let t: TestPlatform;
+let metricsPort: number;
+let browser: Browser;
+
+beforeAll(async () => {
+  metricsPort = await freePort();
+  t = await startPlatform({ PLATFORM_METRICS_PORT: String(metricsPort) });
+  await operator(t).createStore('shop');
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('/metrics (decisions §12.3)', () => {
+  it('needs the operator token on the main listener: 401 with a trace id and an errors body without it', async () => {
+    for (const token of [undefined, 'wrong-token-0123456789', `${OPERATOR_TOKEN}x`]) {
+      const r = await call(`${t.origin}/metrics`, token ? { token } : {});
+      expect(r.status).toBe(401);
+      expect(r.body.errors).toMatch(/operator token/);
+      expect(r.headers.get('traceId')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(r.text).not.toContain('http_requests_total');
+    }
+    const ok = await call(`${t.origin}/metrics`, { token: OPERATOR_TOKEN });
+    expect(ok.status).toBe(200);
+    expect(ok.text).toContain('http_requests_total');
+  });
+
+  it('is served without a token on PLATFORM_METRICS_PORT, and nothing else is', async () => {
+    const r = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('text/plain');
+    expect(await r.text()).toContain('process_cpu_user_seconds_total');
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/admin/openapi/v20260901/products/products.json`)).status).toBe(404);
+  });
+});
+
+describe('/docs (decisions §12.3; issue 14, finding 4)', () => {
+  it('is not served on a store host, whose origin is the merchant pages\'', async () => {
+    for (const path of ['/docs', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/docs-init.js']) {
+      const r = await call(`${t.origin}${path}`, { headers: { host: storeHost(t, 'shop') } });
+      expect(r.status, path).toBe(404);
+    }
+  });
+
+  it('carries a strict CSP, no framing, nosniff and no inline script on the bare host', async () => {
+    const r = await call(`${t.origin}/docs`);
+    expect(r.status).toBe(200);
+    const csp = r.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(r.headers.get('x-frame-options')).toBe('DENY');
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(r.text).not.toMatch(/<script>(?!<)/);
+    const asset = await call(`${t.origin}/docs/assets/docs-init.js`);
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('renders the reference in Chromium under that policy, with no policy violation', async () => {
+    const page = await browser.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
+    await page.goto(`${t.origin}/docs`);
+    await page.getByText('/admin/openapi/{version}/products/products.json').first().waitFor();
+    expect(violations).toEqual([]);
+    await page.close();
+  });
+});
