@@ -12,14 +12,15 @@ export const OPERATOR = 'bench-operator-token-0123456789';
 const require = createRequire(import.meta.url);
 
 /**
- * The built API (apps/api/dist) on `dbFile`, listening on a free loopback port, with no demo store,
- * no sender and an effectively unlimited rate limit. Resolves once it prints its base URL.
+ * The built API (apps/api/dist) on `dbFile` (a SQLite file, or a postgresql:// URL), listening on a
+ * free loopback port, with no demo store, no sender and an effectively unlimited rate limit.
+ * `nodeArgs` go to Node (e.g. `--cpu-prof`). Resolves once it prints its base URL.
  */
-export async function startApi(dbFile, env = {}) {
-  const child = spawn(process.execPath, [join(root, 'apps/api/dist/main.js')], {
+export async function startApi(dbFile, env = {}, { nodeArgs = [] } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'apps/api/dist/main.js')], {
     env: {
       PATH: process.env.PATH,
-      DATABASE_URL: `file:${dbFile}`,
+      DATABASE_URL: dbFile.includes('://') ? dbFile : `file:${dbFile}`,
       PLATFORM_OPERATOR_TOKEN: OPERATOR,
       PLATFORM_SECRET: 'bench-secret-0123456789abcdef',
       PLATFORM_SEED_DEMO: 'false',

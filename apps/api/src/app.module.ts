@@ -17,6 +17,7 @@ import { ProductsController } from './products/products.controller';
 import { ProductsRepository } from './products/products.repository';
 import { ProductsService } from './products/products.service';
 import { ProductsWriteService } from './products/products-write.service';
+import { ListingDocumentsWorker } from './products/listing-documents.worker';
 import { ShopController } from './shop/shop.controller';
 import { StoresService } from './stores/stores.service';
 import { TokenRemindersRepository } from './reminders/token-reminders.repository';
@@ -48,6 +49,7 @@ export class AppModule {
         ProductsRepository,
         ProductsService,
         ProductsWriteService,
+        ListingDocumentsWorker,
         TokenRemindersRepository,
         TokenReminderWorker,
         ...metafieldDefinitionsFeature.providers,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, migrate, Prisma, syncIdSequence, type Db, type SqliteDriver } from './index';
+import { allocateIds, createDb, insertRows, migrate, Prisma, syncIdSequence, type Db, type SqliteDriver } from './index';
 import { pendingMigrationSql, PROVIDERS } from './migrations';
 import { migrationsDir } from './paths';
 import type { Provider } from './provider';
@@ -97,6 +97,31 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
     expect(found?.installation.store.handle).toBe(`s-${stamp}`);
     expect(found?.installation.app.appKey).toBe(`key-${stamp}`);
     expect(await db.prisma.product.count({ where: { storeId: store.id } })).toBe(1);
+  }, TIMEOUT);
+
+  it('reserves ids in bulk that no other reservation or insert takes, and writes multi-row inserts Prisma reads back (issue 17)', async () => {
+    const store = await newStore(`bulk-${stamp}`);
+    const reserve = (count: number) => db.prisma.$transaction((tx) => allocateIds(tx, db.provider, 'products', count));
+    const [first, second] = await Promise.all([reserve(300), reserve(300)]);
+    expect(new Set([...first!, ...second!]).size).toBe(600);
+    expect(first).toEqual([...first!].sort((a, b) => (a < b ? -1 : 1)));
+    await db.prisma.$transaction((tx) =>
+      insertRows(
+        tx,
+        db.provider,
+        'products',
+        ['id', 'store_id', 'handle', 'title', 'status', 'doc', 'listing_doc', 'published_at', 'created_at', 'updated_at'],
+        first!.map((id, i) => [id, store.id, `h${i}`, `Bulk ${i} ✓`, 'active', '{}', Buffer.from(`{"i":${i}}`), null, NOW, NOW]),
+      ),
+    );
+    const read = await db.prisma.product.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' } });
+    expect(read.map((p) => p.id)).toEqual(first);
+    expect(read[7]).toMatchObject({ title: 'Bulk 7 ✓', publishedAt: null, createdAt: NOW, updatedAt: NOW });
+    expect(Buffer.from(read[7]!.listingDoc!).toString()).toBe('{"i":7}');
+    // An insert without an id lands above every reserved id, used or not.
+    const after = await db.prisma.product.create({ data: { updatedAt: NOW, storeId: store.id, handle: 'next', title: 'next', doc: '{}' } });
+    expect(after.id).toBeGreaterThan(second![299]!);
+    expect(after.id).toBeGreaterThan(first![299]!);
   }, TIMEOUT);
 
   it('gives increasing ids that compare numerically beyond 2^31 and 2^32', async () => {

@@ -4,6 +4,8 @@ export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type Pr
 export type { SqliteDriver } from './sqlite';
 export { migrate, type MigrateOptions } from './migrate';
 export { syncIdSequence } from './sequences';
+export { allocateIds } from './ids';
+export { insertRows } from './bulk';
 // The error classes (PrismaClientKnownRequestError: P2002 ...) are shared by both generated
 // clients (one runtime), so `instanceof Prisma.PrismaClientKnownRequestError` holds on both.
 export { Prisma } from './generated/sqlite/client';

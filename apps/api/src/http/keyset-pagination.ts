@@ -82,8 +82,8 @@ export function readPageRequest(
 }
 
 export interface RenderedPage {
-  /** The whole `{"<key>":[...]}` body, already serialised. */
-  json: string;
+  /** The whole `{"<key>":[...]}` body, already serialised (bytes when records were stored as bytes). */
+  json: string | Buffer;
   link: string | undefined;
   count: number;
 }
@@ -95,8 +95,8 @@ export interface PageSource<Row> {
    */
   fetch(take: number): Promise<Row[]>;
   idOf(row: Row): string;
-  /** One record as JSON text. */
-  render(row: Row): string;
+  /** One record as JSON: text, or the UTF-8 bytes a record was stored as (sent without conversion). */
+  render(row: Row): string | Uint8Array;
   /** The 400 message when one record alone is over the response cap (decisions §3.4). */
   tooLarge(row: Row): string;
 }
@@ -119,32 +119,34 @@ export async function renderKeysetPage<Row>(
   let more = rows.length > limit;
   if (more) rows.length = limit;
 
-  const rendered: string[] = [];
+  const rendered: (string | Uint8Array)[] = [];
   const envelope = `{"${key}":[]}`.length;
   // A UTF-16 unit is at most 3 UTF-8 bytes: while that bound stays under the cap, no exact count is
-  // needed (the usual page); past it, bytes are counted exactly.
+  // needed (the usual page); past it, bytes are counted exactly. Stored bytes count as they are.
+  const upperBound = (piece: string | Uint8Array) => (typeof piece === 'string' ? piece.length * 3 : piece.length);
+  const exactSize = (piece: string | Uint8Array) => (typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length);
   let bytes = envelope;
   let exact = false;
   for (const row of rows) {
-    const text = source.render(row);
+    const piece = source.render(row);
     const separator = rendered.length > 0 ? 1 : 0;
     if (!exact) {
-      if (bytes + (text.length + separator) * 3 <= MAX_RESPONSE_BYTES) {
-        bytes += (text.length + separator) * 3;
-        rendered.push(text);
+      if (bytes + upperBound(piece) + separator * 3 <= MAX_RESPONSE_BYTES) {
+        bytes += upperBound(piece) + separator * 3;
+        rendered.push(piece);
         continue;
       }
-      bytes = envelope + Buffer.byteLength(rendered.join(','));
+      bytes = envelope + rendered.reduce((sum, p, i) => sum + exactSize(p) + (i > 0 ? 1 : 0), 0);
       exact = true;
     }
-    const size = Buffer.byteLength(text) + separator;
+    const size = exactSize(piece) + separator;
     if (bytes + size > MAX_RESPONSE_BYTES) {
       if (rendered.length === 0) throw new DomainError('RECORD_TOO_LARGE', source.tooLarge(row));
       more = true;
       break;
     }
     bytes += size;
-    rendered.push(text);
+    rendered.push(piece);
   }
   const kept = rows.slice(0, rendered.length);
   if (direction === 'prev') {
@@ -174,5 +176,22 @@ export async function renderKeysetPage<Row>(
     next: hasNext && last !== undefined ? linkFor('next', source.idOf(last)) : undefined,
     previous: hasPrevious && first !== undefined ? linkFor('prev', source.idOf(first)) : undefined,
   });
-  return { json: `{"${key}":[${rendered.join(',')}]}`, link, count: rendered.length };
+  return { json: joinPage(key, rendered), link, count: rendered.length };
+}
+
+const COMMA = Buffer.from(',');
+
+/**
+ * `{"key":[a,b,...]}`. Text records make a text body; a page of stored bytes is one Buffer.concat
+ * (turning a 200 KB string into bytes costs more than the query that read it).
+ */
+function joinPage(key: string, pieces: (string | Uint8Array)[]): string | Buffer {
+  if (pieces.every((p) => typeof p === 'string')) return `{"${key}":[${pieces.join(',')}]}`;
+  const parts: Uint8Array[] = [Buffer.from(`{"${key}":[`)];
+  pieces.forEach((piece, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(typeof piece === 'string' ? Buffer.from(piece) : piece);
+  });
+  parts.push(Buffer.from(']}'));
+  return Buffer.concat(parts);
 }

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query, Req, Res, UseFilters } from '@nestjs/com
 import { DomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pathId, toId } from '../http/ids';
-import { ProductsRepository, type ProductRow } from '../products/products.repository';
+import { ProductsRepository } from '../products/products.repository';
 import { ResourceFeedbackService } from '../resource-feedback/resource-feedback.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
 import { html, layout, nav, sendPage, shownTime, signInNeededPage, when, type Html } from './merchant-page';
@@ -14,13 +14,8 @@ export const PRODUCTS_PER_PAGE = 50;
 /** The feedback states in words (decisions §9: `require_actions` | `success`). */
 const STATE_WORDS: Record<string, string> = { require_actions: 'Action required', success: 'All good' };
 
-function titleOf(row: ProductRow): string {
-  try {
-    const doc = JSON.parse(row.doc) as { title?: unknown };
-    return typeof doc.title === 'string' && doc.title.length > 0 ? doc.title : '(untitled)';
-  } catch {
-    return '(untitled)';
-  }
+function titleOf(row: { title?: string }): string {
+  return row.title ? row.title : '(untitled)';
 }
 
 /** An optional id of the query (`after`, `before`): a bad one is a 400 page, not a guess. */
@@ -51,7 +46,7 @@ export class MerchantProductsController {
     const beforeId = queryId('before', before);
     if (afterId !== undefined && beforeId !== undefined) throw new DomainError('INVALID_PARAMETER', 'after, before: give one of them, not both');
     const backwards = beforeId !== undefined;
-    const fetched = await this.products.page({
+    const fetched = await this.products.titles({
       storeId: store.id,
       direction: backwards ? 'prev' : 'next',
       boundary: (backwards ? beforeId : (afterId ?? 0n)).toString(),

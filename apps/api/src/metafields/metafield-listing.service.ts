@@ -13,7 +13,7 @@ import { MetafieldsRepository, type MetafieldRow } from './metafields.repository
 
 export interface Page {
   /** The whole `{"metafields":[...]}` body, serialised. */
-  json: string;
+  json: string | Buffer;
   link: string | undefined;
 }
 

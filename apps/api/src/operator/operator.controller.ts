@@ -7,6 +7,7 @@ import { AppsService } from '../apps/apps.service';
 import { ClockService } from '../clock/clock.service';
 import { MerchantSessionsService } from '../merchant/merchant-sessions.service';
 import { ProductsWriteService } from '../products/products-write.service';
+import { ListingDocumentsWorker } from '../products/listing-documents.worker';
 import type { ProductInput } from '../products/product-document';
 import { pathId } from '../http/ids';
 import { rawJson } from '../http/raw-json';
@@ -21,6 +22,7 @@ export class OperatorController {
     private readonly products: ProductsWriteService,
     private readonly clock: ClockService,
     private readonly sessions: MerchantSessionsService,
+    private readonly listingDocuments: ListingDocumentsWorker,
   ) {}
 
   @TsRestHandler(operatorContract)
@@ -36,6 +38,8 @@ export class OperatorController {
       },
       updateStore: async ({ params, body }) => {
         const store = await this.stores.update(params.handle, body.store);
+        // The stored listing documents carry times in the store's zone: re-rendered in the background.
+        if (body.store.iana_timezone !== undefined) void this.listingDocuments.refresh();
         return { status: 200 as const, body: { store: this.stores.toOperator(store) } };
       },
       createApp: async ({ body }) => ({ status: 201 as const, body: await this.apps.create(body.app) }),

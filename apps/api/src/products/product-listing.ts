@@ -9,20 +9,37 @@ function time(value: Date | string | number | null, timeZone: string): string {
   return value === null ? 'null' : `"${formatInZone(toDate(value), timeZone)}"`;
 }
 
+/** The product row as written: its document and times (the listing document is made from these). */
+export type ProductSource = Pick<ProductRow, 'id' | 'doc' | 'published_at' | 'created_at' | 'updated_at'>;
+
 /**
- * One product as JSON text. Without `fields` the stored document is spliced, not parsed
- * (the read path does no JSON.parse/stringify of the product body).
+ * The product exactly as the listing sends it without `fields`: the stored document with the id
+ * and the three times (in the store's zone) spliced in, never parsed. Rendered at write time and
+ * stored as `listing_doc` (with the zone it was rendered in); rendered here again only for a row
+ * written before that column existed or before the store's zone changed.
  */
-export function renderProduct(row: ProductRow, timeZone: string, fields: ReadonlySet<string> | undefined): string {
+export function renderListingDocument(row: ProductSource, timeZone: string): string {
   const times = `"published_at":${time(row.published_at, timeZone)},"created_at":${time(row.created_at, timeZone)},"updated_at":${time(row.updated_at, timeZone)}`;
-  const id = String(row.id);
-  if (!fields) {
-    const body = row.doc.length > 2 ? `${row.doc.slice(1, -1)},` : '';
-    return `{"id":"${id}",${body}${times}}`;
-  }
-  const doc = JSON.parse(row.doc) as Record<string, unknown>;
-  const all: Record<string, unknown> = { id, ...doc, ...(JSON.parse(`{${times}}`) as Record<string, unknown>) };
-  const picked: Record<string, unknown> = { id };
+  const body = row.doc.length > 2 ? `${row.doc.slice(1, -1)},` : '';
+  return `{"id":"${String(row.id)}",${body}${times}}`;
+}
+
+/** The stored listing document when it was rendered in the store's current zone. */
+function storedListing(row: ProductRow, timeZone: string): Uint8Array | undefined {
+  return row.listing_doc != null && row.listing_zone === timeZone ? row.listing_doc : undefined;
+}
+
+/**
+ * One product of a page. Without `fields`, the stored bytes as they are (no parse, no text
+ * conversion: the page is a concatenation of bytes). With `fields`, the one path that parses: the
+ * listing document, projected on the fields asked for (`id` always).
+ */
+export function renderProduct(row: ProductRow, timeZone: string, fields: ReadonlySet<string> | undefined): Uint8Array | string {
+  const stored = storedListing(row, timeZone);
+  if (!fields) return stored ?? renderListingDocument(row, timeZone);
+  const text = stored ? Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('utf8') : renderListingDocument(row, timeZone);
+  const all = JSON.parse(text) as Record<string, unknown>;
+  const picked: Record<string, unknown> = { id: all.id };
   for (const field of fields) if (field in all) picked[field] = all[field];
   return JSON.stringify(picked);
 }

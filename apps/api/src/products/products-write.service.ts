@@ -4,15 +4,11 @@ import { MAX_RESPONSE_BYTES } from '../http/conventions';
 import { ClockService } from '../clock/clock.service';
 import { StoresService } from '../stores/stores.service';
 import { mergeProductInput, type ProductInput, type VariantInput } from './product-document';
-import { renderProduct } from './product-listing';
 import { ProductsRepository } from './products.repository';
 
 const DECIMAL = /^-?\d{1,13}(\.\d{1,9})?$/;
 const MAX_BULK = 1000;
 const MAX_HANDLE = 255;
-// id and the three times a rendered product adds to its document, with room to spare.
-const RENDER_OVERHEAD_BYTES = 160;
-
 /**
  * decisions §3.4: the answer echoes what was written and no answer exceeds 8 MB, so a write whose
  * echo would is refused before it commits (422), never committed and then refused.
@@ -20,7 +16,7 @@ const RENDER_OVERHEAD_BYTES = 160;
 function checkEcho(field: string): (docs: string[]) => void {
   return (docs) => {
     let bytes = 16;
-    for (const doc of docs) bytes += Buffer.byteLength(doc) + RENDER_OVERHEAD_BYTES;
+    for (const doc of docs) bytes += Buffer.byteLength(doc) + 1;
     if (bytes > MAX_RESPONSE_BYTES) {
       throw new DomainError(
         'VALIDATION_FAILED',
@@ -69,8 +65,8 @@ export class ProductsWriteService {
     const issues: { field: string; message: string }[] = [];
     inputs.forEach((input, i) => checkInput(input, inputs.length > 1 ? `products[${i}].` : '', issues));
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
-    const ids = await this.repository.createMany(store.id, inputs, this.clock.now(), checkEcho(inputs.length > 1 ? 'products' : 'product'));
-    return this.render(store.id, store.ianaTimezone, ids);
+    // The answer is what was written: the listing documents rendered for the insert, no read-back.
+    return this.repository.createMany(store, inputs, this.clock.now(), checkEcho(inputs.length > 1 ? 'products' : 'product'));
   }
 
   async update(handle: string, id: bigint, patch: Partial<ProductInput>): Promise<string> {
@@ -89,23 +85,14 @@ export class ProductsWriteService {
     // The patch is merged into the row as it is under the lock, so a PATCH at the same time is
     // never undone, and the answer is this PATCH's write, not a later one's.
     const written = await this.repository.replace(
-      store.id,
+      store,
       id,
       this.clock.now(),
       (row) => ({ input: mergeProductInput(documentToInput(row.doc, row.published_at), patch), parts }),
       checkEcho('product'),
     );
     if (!written) throw new DomainError('NOT_FOUND', 'Product not found');
-    return renderProduct(written, store.ianaTimezone, undefined);
-  }
-
-  private async render(storeId: bigint, timeZone: string, ids: bigint[]): Promise<string[]> {
-    const out: string[] = [];
-    for (const id of ids) {
-      const row = await this.repository.findOne(storeId, id);
-      if (row) out.push(renderProduct(row, timeZone, undefined));
-    }
-    return out;
+    return written;
   }
 }
 

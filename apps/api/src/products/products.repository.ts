@@ -1,12 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import type { Db } from '@platform/db';
+import { allocateIds, insertRows, type Db } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../db/db.module';
-import { renderProductDocument, variantsOf, decimalText, slugify, type ProductInput, type ProductIds } from './product-document';
+import { renderProductDocument, slugify, type ProductInput } from './product-document';
+import { renderListingDocument, type ProductSource } from './product-listing';
+import { buildProductRows, buildReplacedParts, COLUMNS, countParts, type IdPool, type PartsToWrite } from './product-rows';
 
 export interface ProductRow {
   id: bigint | number | string;
+  title?: string;
+  /** The document without id and times; read only when the listing document cannot be served. */
   doc: string;
+  /** The product as the listing sends it, rendered at write time in `listing_zone` (null before). */
+  listing_doc?: Uint8Array | null;
+  listing_zone?: string | null;
   published_at: Date | string | number | null;
   created_at: Date | string | number;
   updated_at: Date | string | number;
@@ -22,7 +29,7 @@ export interface PageQuery {
   take: number;
 }
 
-const COLUMNS = 'id, doc, published_at, created_at, updated_at';
+const READ_COLUMNS = 'id, title, doc, published_at, created_at, updated_at';
 const ROW_SELECT = { id: true, doc: true, publishedAt: true, createdAt: true, updatedAt: true } as const;
 
 function toRow(p: { id: bigint; doc: string; publishedAt: Date | null; createdAt: Date; updatedAt: Date }): ProductRow {
@@ -35,22 +42,65 @@ type Tx = Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0];
 export class ProductsRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  /** Keyset page: an index range scan on (store_id, id), as fast deep as on the first page. */
-  page(q: PageQuery): Promise<ProductRow[]> {
+  /**
+   * Keyset page: an index range scan on (store_id, id), as fast deep as on the first page. The
+   * stored listing documents come back as bytes; a row's text document only when its listing
+   * document was not rendered in `timeZone` (the store's zone now).
+   */
+  page(q: PageQuery, timeZone: string): Promise<ProductRow[]> {
+    const columns = `id, listing_doc, listing_zone, CASE WHEN listing_zone = ? THEN '' ELSE doc END AS doc, published_at, created_at, updated_at`;
     if (q.direction === 'next') {
-      return this.db.query<ProductRow>(
-        `SELECT ${COLUMNS} FROM products WHERE store_id = ? AND id > ? ORDER BY id ASC LIMIT ?`,
-        [q.storeId.toString(), q.boundary, q.take],
-      );
+      return this.db.query<ProductRow>(`SELECT ${columns} FROM products WHERE store_id = ? AND id > ? ORDER BY id ASC LIMIT ?`, [
+        timeZone,
+        q.storeId.toString(),
+        q.boundary,
+        q.take,
+      ]);
     }
-    return this.db.query<ProductRow>(
-      `SELECT ${COLUMNS} FROM products WHERE store_id = ? AND id < ? AND id > ? ORDER BY id DESC LIMIT ?`,
-      [q.storeId.toString(), q.boundary, q.sinceId, q.take],
+    return this.db.query<ProductRow>(`SELECT ${columns} FROM products WHERE store_id = ? AND id < ? AND id > ? ORDER BY id DESC LIMIT ?`, [
+      timeZone,
+      q.storeId.toString(),
+      q.boundary,
+      q.sinceId,
+      q.take,
+    ]);
+  }
+
+  /**
+   * Up to `limit` products whose listing document is missing or of another zone than their store's
+   * (ListingDocumentsWorker), with what rendering it needs and the zone to render in.
+   */
+  staleListingDocuments(limit: number): Promise<(ProductSource & { id: bigint; updated_at: Date; zone: string })[]> {
+    return this.db.query(
+      `SELECT p.id, p.doc, p.published_at, p.created_at, p.updated_at, s.iana_timezone AS zone
+       FROM products p JOIN stores s ON s.id = p.store_id
+       WHERE p.listing_zone IS NULL OR p.listing_zone <> s.iana_timezone
+       LIMIT ?`,
+      [limit],
     );
   }
 
+  /** Stores a listing document unless the row was written since it was read (that write stored its own). */
+  async storeListingDocument(id: bigint, updatedAt: Date, listing: string, zone: string): Promise<boolean> {
+    const written = await this.db.prisma.product.updateMany({ where: { id, updatedAt }, data: { listingDoc: Buffer.from(listing), listingZone: zone } });
+    return written.count === 1;
+  }
+
+  /** A page of (id, title) for the merchant's products list, keyset by id like the listing. */
+  titles(q: PageQuery): Promise<{ id: bigint; title: string }[]> {
+    if (q.direction === 'next') {
+      return this.db.query(`SELECT id, title FROM products WHERE store_id = ? AND id > ? ORDER BY id ASC LIMIT ?`, [q.storeId.toString(), q.boundary, q.take]);
+    }
+    return this.db.query(`SELECT id, title FROM products WHERE store_id = ? AND id < ? AND id > ? ORDER BY id DESC LIMIT ?`, [
+      q.storeId.toString(),
+      q.boundary,
+      q.sinceId,
+      q.take,
+    ]);
+  }
+
   async findOne(storeId: bigint, id: bigint): Promise<ProductRow | undefined> {
-    const rows = await this.db.query<ProductRow>(`SELECT ${COLUMNS} FROM products WHERE store_id = ? AND id = ?`, [
+    const rows = await this.db.query<ProductRow>(`SELECT ${READ_COLUMNS} FROM products WHERE store_id = ? AND id = ?`, [
       storeId.toString(),
       id.toString(),
     ]);
@@ -58,21 +108,28 @@ export class ProductsRepository {
   }
 
   /**
-   * Creates products with their parts in one transaction; each product's document is rendered once
-   * here. `checkDocuments` sees the documents before the commit and may throw to write nothing.
+   * Creates up to 1,000 products with their parts in one transaction, as a bulk import should: ids
+   * reserved in bulk (allocateIds), every document (and the listing document, the bytes the listing
+   * will send) rendered once in memory, then one multi-row insert per table, no read-back. Returns
+   * the listing documents in input order: the answer. `checkDocuments` sees them before anything is
+   * written and may throw to write nothing.
    */
-  async createMany(storeId: bigint, inputs: ProductInput[], now: Date, checkDocuments: (docs: string[]) => void): Promise<bigint[]> {
+  async createMany(
+    store: { id: bigint; ianaTimezone: string },
+    inputs: ProductInput[],
+    now: Date,
+    checkDocuments: (docs: string[]) => void,
+  ): Promise<string[]> {
     return this.db.prisma.$transaction(
       async (tx) => {
-        const ids: bigint[] = [];
-        const docs: string[] = [];
-        for (const input of inputs) {
-          const { id, doc } = await this.insertOne(tx, storeId, input, now);
-          ids.push(id);
-          docs.push(doc);
-        }
-        checkDocuments(docs);
-        return ids;
+        const counts = countParts(inputs);
+        const productIds = await allocateIds(tx, this.db.provider, 'products', inputs.length);
+        const pool = await this.reserveParts(tx, counts);
+        const rows = buildProductRows(store, inputs, productIds, pool, now);
+        checkDocuments(rows.listing);
+        await insertRows(tx, this.db.provider, 'products', COLUMNS.products, rows.products);
+        await this.insertParts(tx, rows);
+        return rows.listing;
       },
       { timeout: 120_000, maxWait: 30_000 },
     );
@@ -83,16 +140,17 @@ export class ProductsRepository {
    * nothing, plain SQL on both providers), then read, merged by `change`, written and read back, so
    * two PATCHes at once are applied one after the other, each on what the other wrote (no lost
    * field), each moves `updated_at` past the last (nextUpdatedAt), and each answers with its own
-   * write. `checkDocuments` as in createMany. Parts made now (variants, inventory items) are stamped
-   * `now`. Undefined when the product is not the store's.
+   * write (the listing document stored with it). `checkDocuments` as in createMany. Parts made now
+   * (variants, inventory items) are stamped `now`. Undefined when the product is not the store's.
    */
   async replace(
-    storeId: bigint,
+    store: { id: bigint; ianaTimezone: string },
     id: bigint,
     now: Date,
-    change: (row: ProductRow) => { input: ProductInput; parts: { images: boolean; media: boolean; options: boolean; variants: boolean } },
+    change: (row: ProductRow) => { input: ProductInput; parts: PartsToWrite },
     checkDocuments: (docs: string[]) => void,
-  ): Promise<ProductRow | undefined> {
+  ): Promise<string | undefined> {
+    const { id: storeId, ianaTimezone: timeZone } = store;
     return this.db.prisma.$transaction(
       async (tx) => {
         const locked = await tx.$executeRaw`UPDATE products SET updated_at = updated_at WHERE id = ${id} AND store_id = ${storeId}`;
@@ -100,36 +158,38 @@ export class ProductsRepository {
         const current = await tx.product.findUniqueOrThrow({ where: { id }, select: ROW_SELECT });
         const { input, parts } = change(toRow(current));
         const stored = parts.images && parts.media && parts.options && parts.variants ? undefined : await this.storedParts(tx, id);
-        const ids: ProductIds = {
-          productId: id,
-          imageIds: parts.images ? await this.createImages(tx, id, input) : stored!.imageIds,
-          mediaIds: parts.media ? await this.createMedia(tx, id, input) : stored!.mediaIds,
-          optionIds: parts.options ? await this.createOptions(tx, id, input) : stored!.optionIds,
-          variants: parts.variants ? await this.createVariants(tx, storeId, id, input, now) : stored!.variants,
-        };
-        if (parts.images) await tx.productImage.deleteMany({ where: { productId: id, id: { notIn: ids.imageIds } } });
-        if (parts.media) await tx.productMedia.deleteMany({ where: { productId: id, id: { notIn: ids.mediaIds } } });
-        if (parts.options) await tx.productOption.deleteMany({ where: { productId: id, id: { notIn: ids.optionIds } } });
+        const pool = await this.reserveParts(tx, countParts([input], parts));
+        const written = buildReplacedParts(storeId, id, input, pool, now, parts, stored ?? EMPTY_PARTS);
+        const ids = written.ids;
+        // The parts replaced go (inventory items with their variants), then the new ones are written.
+        if (parts.images) await tx.productImage.deleteMany({ where: { productId: id } });
+        if (parts.media) await tx.productMedia.deleteMany({ where: { productId: id } });
+        if (parts.options) await tx.productOption.deleteMany({ where: { productId: id } });
         if (parts.variants) {
-          const keep = ids.variants.map((v) => v.id);
-          await tx.inventoryItem.deleteMany({ where: { variant: { productId: id }, variantId: { notIn: keep } } });
-          await tx.productVariant.deleteMany({ where: { productId: id, id: { notIn: keep } } });
+          await tx.inventoryItem.deleteMany({ where: { variant: { productId: id } } });
+          await tx.productVariant.deleteMany({ where: { productId: id } });
         }
+        await this.insertParts(tx, written);
         const doc = renderProductDocument(input, ids);
-        checkDocuments([doc]);
-        const written = await tx.product.update({
+        const publishedAt = input.published_at ? new Date(input.published_at) : null;
+        const updatedAt = nextUpdatedAt(current.updatedAt, now);
+        const listing = renderListingDocument({ id, doc, published_at: publishedAt, created_at: current.createdAt, updated_at: updatedAt }, timeZone);
+        checkDocuments([listing]);
+        await tx.product.update({
           where: { id },
           data: {
             title: input.title,
             handle: input.handle || slugify(input.title),
             status: input.status ?? 'active',
-            publishedAt: input.published_at ? new Date(input.published_at) : null,
+            publishedAt,
             doc,
-            updatedAt: nextUpdatedAt(current.updatedAt, now),
+            listingDoc: Buffer.from(listing),
+            listingZone: timeZone,
+            updatedAt,
           },
-          select: ROW_SELECT,
+          select: { id: true },
         });
-        return toRow(written);
+        return listing;
       },
       { timeout: 60_000, maxWait: 30_000 },
     );
@@ -150,101 +210,30 @@ export class ProductsRepository {
     };
   }
 
-  private async insertOne(tx: Tx, storeId: bigint, input: ProductInput, now: Date): Promise<{ id: bigint; doc: string }> {
-    const product = await tx.product.create({
-      data: {
-        storeId,
-        title: input.title,
-        handle: input.handle || slugify(input.title),
-        status: input.status ?? 'active',
-        doc: '{}',
-        publishedAt: input.published_at ? new Date(input.published_at) : (input.status ?? 'active') === 'active' ? now : null,
-        createdAt: now,
-        updatedAt: now,
-      },
-      select: { id: true },
-    });
-    const ids: ProductIds = {
-      productId: product.id,
-      imageIds: await this.createImages(tx, product.id, input),
-      mediaIds: await this.createMedia(tx, product.id, input),
-      optionIds: await this.createOptions(tx, product.id, input),
-      variants: await this.createVariants(tx, storeId, product.id, input, now),
+  /** Ids for the parts a write makes, reserved in bulk (inventory items one per variant). */
+  private async reserveParts(tx: Tx, counts: { options: number; images: number; media: number; variants: number }): Promise<IdPool> {
+    const reserve = (table: string, count: number) => allocateIds(tx, this.db.provider, table, count);
+    return {
+      options: await reserve('product_options', counts.options),
+      images: await reserve('product_images', counts.images),
+      media: await reserve('product_media', counts.media),
+      variants: await reserve('product_variants', counts.variants),
+      items: await reserve('inventory_items', counts.variants),
     };
-    const doc = renderProductDocument(input, ids);
-    await tx.product.update({ where: { id: product.id }, data: { doc, updatedAt: now } });
-    return { id: product.id, doc };
   }
 
-  private async createImages(tx: Tx, productId: bigint, input: ProductInput): Promise<bigint[]> {
-    const images = input.images ?? [];
-    if (images.length === 0) return [];
-    const rows = await tx.productImage.createManyAndReturn({
-      data: images.map((image, i) => ({ productId, position: i + 1, src: image.src, alt: image.alt ?? '' })),
-      select: { id: true, position: true },
-    });
-    return rows.sort((a, b) => a.position - b.position).map((r) => r.id);
-  }
-
-  private async createMedia(tx: Tx, productId: bigint, input: ProductInput): Promise<bigint[]> {
-    const media = input.media ?? [];
-    if (media.length === 0) return [];
-    const rows = await tx.productMedia.createManyAndReturn({
-      data: media.map((m, i) => ({
-        productId,
-        position: i + 1,
-        src: m.src,
-        alt: m.alt ?? '',
-        caption: m.caption ?? '',
-        contentType: m.content_type ?? 'IMAGE',
-      })),
-      select: { id: true, position: true },
-    });
-    return rows.sort((a, b) => a.position - b.position).map((r) => r.id);
-  }
-
-  private async createOptions(tx: Tx, productId: bigint, input: ProductInput): Promise<bigint[]> {
-    const options = input.options ?? [];
-    if (options.length === 0) return [];
-    const rows = await tx.productOption.createManyAndReturn({
-      data: options.map((o, i) => ({ productId, position: i + 1, name: o.name })),
-      select: { id: true, position: true },
-    });
-    return rows.sort((a, b) => a.position - b.position).map((r) => r.id);
-  }
-
-  private async createVariants(tx: Tx, storeId: bigint, productId: bigint, input: ProductInput, now: Date) {
-    const variants = variantsOf(input);
-    const rows = await tx.productVariant.createManyAndReturn({
-      data: variants.map((v, i) => ({
-        productId,
-        storeId,
-        position: i + 1,
-        sku: v.sku ?? '',
-        title: v.title ?? '',
-        createdAt: now,
-        updatedAt: now,
-      })),
-      select: { id: true, position: true },
-    });
-    rows.sort((a, b) => a.position - b.position);
-    const items = await tx.inventoryItem.createManyAndReturn({
-      data: rows.map((row, i) => ({
-        storeId,
-        variantId: row.id,
-        sku: variants[i]!.sku ?? '',
-        cost: decimalText(variants[i]!.cost, '0.00'),
-        tracked: variants[i]!.inventory_tracker ?? true,
-        locationType: 'normal',
-        createdAt: now,
-        updatedAt: now,
-      })),
-      select: { id: true, variantId: true },
-    });
-    const itemByVariant = new Map(items.map((item) => [item.variantId, item.id]));
-    return rows.map((row) => ({ id: row.id, inventoryItemId: itemByVariant.get(row.id)! }));
+  /** Multi-row inserts of the parts, parents before children (an inventory item names its variant). */
+  private async insertParts(tx: Tx, rows: Omit<ReturnType<typeof buildReplacedParts>, 'ids'>): Promise<void> {
+    const provider = this.db.provider;
+    await insertRows(tx, provider, 'product_options', COLUMNS.product_options, rows.options);
+    await insertRows(tx, provider, 'product_images', COLUMNS.product_images, rows.images);
+    await insertRows(tx, provider, 'product_media', COLUMNS.product_media, rows.media);
+    await insertRows(tx, provider, 'product_variants', COLUMNS.product_variants, rows.variants);
+    await insertRows(tx, provider, 'inventory_items', COLUMNS.inventory_items, rows.items);
   }
 }
+
+const EMPTY_PARTS: StoredParts = { imageIds: [], mediaIds: [], optionIds: [], variants: [] };
 
 export interface StoredParts {
   imageIds: bigint[];

@@ -25,13 +25,10 @@ export class ProductsService {
     const request = readPageRequest(query, scope, this.config.secret);
     return renderKeysetPage(request, 'products', scope, this.config.secret, pageUrl, {
       fetch: (take) =>
-        this.repository.page({
-          storeId: store.id,
-          direction: request.direction,
-          boundary: request.boundary,
-          sinceId: request.sinceId,
-          take,
-        }),
+        this.repository.page(
+          { storeId: store.id, direction: request.direction, boundary: request.boundary, sinceId: request.sinceId, take },
+          store.ianaTimezone,
+        ),
       idOf: (row) => String(row.id),
       render: (row) => renderProduct(row, store.ianaTimezone, request.fields),
       tooLarge: (row) =>

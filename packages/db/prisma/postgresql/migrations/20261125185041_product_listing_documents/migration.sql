@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "products" ADD COLUMN     "listing_doc" BYTEA,
+ADD COLUMN     "listing_zone" TEXT;
