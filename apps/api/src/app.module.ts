@@ -13,7 +13,7 @@ import { HealthController } from './health/health.controller';
 import { AccessGuard, AccessService } from './http/access.guard';
 import { ErrorsFilter } from './http/errors.filter';
 import { OperatorController } from './operator/operator.controller';
-import { ProductsController } from './products/products.controller';
+import { ProductsListingRoute } from './products/products-listing.route';
 import { ProductsRepository } from './products/products.repository';
 import { ProductsService } from './products/products.service';
 import { ProductsWriteService } from './products/products-write.service';
@@ -31,7 +31,6 @@ export class AppModule {
       imports: [CoreModule.register(core)],
       controllers: [
         HealthController,
-        ProductsController,
         ShopController,
         OperatorController,
         ...metafieldDefinitionsFeature.controllers,
@@ -50,6 +49,7 @@ export class AppModule {
         ProductsService,
         ProductsWriteService,
         ListingDocumentsWorker,
+        ProductsListingRoute,
         TokenRemindersRepository,
         TokenReminderWorker,
         ...metafieldDefinitionsFeature.providers,

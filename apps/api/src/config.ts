@@ -29,6 +29,8 @@ export interface Config {
   metafieldRecheck: { intervalMs: number; batchSize: number; leaseMs: number };
   /** Connection limits (docs/security.md): slow or idle clients cannot hold sockets for ever. */
   http: HttpLimits;
+  /** docs/performance.md: bytes of answered listing pages kept in memory (0: none). */
+  listingCacheBytes: number;
   /** decisions §12.3: the listener that serves /metrics without a token (port 0: none). */
   metrics: { port: number; host: string };
 }
@@ -103,6 +105,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const tokenReminderIntervalMs = read.integer('PLATFORM_TOKEN_REMINDER_INTERVAL_MS', 60_000, 0);
 
+  // docs/performance.md: answered product listing pages kept in memory, per process (0: none).
+  const listingCacheBytes = read.integer('PLATFORM_LISTING_CACHE_MB', 64, 0, 65_536) * 1024 * 1024;
+
   // decisions §12.3: /metrics on the main listener needs the operator token; this port (0: none)
   // serves it without one, for an internal scraper, on a loopback address unless told otherwise.
   const metrics = {
@@ -118,6 +123,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     databaseUrl, host, port, baseDomain, operatorToken, secret, clock, webhookAllowPrivate, seedDemo, demoToken,
-    sender, showOperatorToken, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs, http, metrics,
+    sender, showOperatorToken, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs, http, metrics, listingCacheBytes,
   };
 }

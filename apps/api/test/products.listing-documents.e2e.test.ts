@@ -132,3 +132,44 @@ describe('stored listing documents (issue 17)', () => {
     }
   });
 });
+
+describe('answered pages kept in memory (issue 17, docs/performance.md)', () => {
+  it('never serve a page older than a write, on this replica or another one on the same database', async () => {
+    const replica = await listen(testConfig(t.platform.config.databaseUrl));
+    try {
+      const on = (target: TestPlatform) => call(`${target.origin}/admin/openapi/v20260901/products/products.json?limit=5`, { token });
+      const first = await on(replica);
+      expect((await on(replica)).text).toBe(first.text);
+      const id = first.body.products[0].id;
+      // Written through the other replica: the next read of the cached one shows it.
+      expect((await op().call(`/stores/docs/products/${id}`, { method: 'PATCH', body: { product: { title: 'Seen at once' } } })).status).toBe(200);
+      expect((await on(replica)).body.products[0].title).toBe('Seen at once');
+      expect((await op().call('/stores/docs', { method: 'PATCH', body: { store: { iana_timezone: 'America/New_York' } } })).status).toBe(200);
+      expect((await on(replica)).body.products[0].updated_at).toMatch(/-0[45]:00$/);
+      await op().call('/stores/docs/products', { body: { product: { title: 'Newest' } } });
+      const all = await call(`${replica.origin}/admin/openapi/v20260901/products/products.json?limit=1000`, { token });
+      expect(all.body.products.at(-1).title).toBe('Newest');
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('build the links of a page kept in memory for the host it is asked on', async () => {
+    const path = '/admin/openapi/v20260901/products/products.json?limit=2';
+    const bare = await call(`${t.origin}${path}`, { token });
+    const onStore = await call(`${t.origin}${path}`, { token, headers: { host: `docs.localhost:${t.port}` } });
+    expect(bare.headers.get('link')).toContain(`<${t.origin}/admin/openapi/v20260901/products/products.json?limit=2&page_info=`);
+    expect(onStore.headers.get('link')).toContain(`<http://docs.localhost:${t.port}/admin/openapi/v20260901/products/products.json?limit=2&page_info=`);
+    expect(onStore.text).toBe(bare.text);
+  });
+
+  it('answer the same with the memory turned off', async () => {
+    const expected = (await call(listing('v20260901', '?limit=20&fields=title,variants'), { token })).text;
+    const uncached = await listen(testConfig(t.platform.config.databaseUrl, { PLATFORM_LISTING_CACHE_MB: '0' }));
+    try {
+      expect((await call(`${uncached.origin}/admin/openapi/v20260901/products/products.json?limit=20&fields=title,variants`, { token })).text).toBe(expected);
+    } finally {
+      await uncached.close();
+    }
+  });
+});

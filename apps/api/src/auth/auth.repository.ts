@@ -15,6 +15,7 @@ export interface TokenRow {
   iana_timezone: string;
   status: string;
   plan_expires_at: Date | null;
+  catalog_revision: bigint | number;
 }
 
 /** Token lookups run on every Admin API request: one indexed query, straight to the driver. */
@@ -25,7 +26,7 @@ export class AuthRepository {
   async findByTokenHash(tokenHash: string): Promise<TokenRow | undefined> {
     const rows = await this.db.query<TokenRow>(
       `SELECT t.id AS token_id, t.expires_at, i.id AS installation_id, i.scopes, a.id AS app_id, a.kind,
-              s.id AS store_id, s.handle, s.name, s.iana_timezone, s.status, s.plan_expires_at
+              s.id AS store_id, s.handle, s.name, s.iana_timezone, s.status, s.plan_expires_at, s.catalog_revision
          FROM access_tokens t
          JOIN installations i ON i.id = t.installation_id
          JOIN apps a ON a.id = i.app_id

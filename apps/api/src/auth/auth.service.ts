@@ -46,6 +46,7 @@ export class AuthService {
         ianaTimezone: row.iana_timezone,
         status: row.status,
         planExpiresAt: row.plan_expires_at ? new Date(row.plan_expires_at) : null,
+        catalogRevision: BigInt(row.catalog_revision),
       },
     };
   }

@@ -107,21 +107,21 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   return { status: 500, message: 'Internal Server Error' };
 }
 
-/** The one place an exception becomes `{"errors": "..."}` (style: Errors). */
+const logger = new Logger('errors');
+
+/** The one place an exception becomes `{"errors": "..."}` (style: Errors): the filter's, and the routes served outside Nest. */
+export function sendErrorResponse(request: FastifyRequest, reply: FastifyReply, exception: unknown): FastifyReply {
+  const { status, message: full } = toErrorResponse(exception);
+  const message = boundedMessage(full);
+  if (status >= 500) logger.error({ traceId: request.id, err: exception }, `unhandled error on ${request.method} ${request.url}`);
+  if (reply.sent) return reply;
+  return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify({ errors: message }));
+}
+
 @Catch()
 export class ErrorsFilter implements ExceptionFilter {
-  private readonly logger = new Logger('errors');
-
   catch(exception: unknown, host: ArgumentsHost): void {
-    const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const request = host.switchToHttp().getRequest<FastifyRequest>();
-    const { status, message: full } = toErrorResponse(exception);
-    const message = boundedMessage(full);
-    if (status >= 500) {
-      this.logger.error({ traceId: request.id, err: exception }, `unhandled error on ${request.method} ${request.url}`);
-    }
-    if (reply.sent) return;
-    void reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify({ errors: message }));
+    void sendErrorResponse(host.switchToHttp().getRequest<FastifyRequest>(), host.switchToHttp().getResponse<FastifyReply>(), exception);
   }
 }
 

@@ -85,7 +85,23 @@ export interface RenderedPage {
   /** The whole `{"<key>":[...]}` body, already serialised (bytes when records were stored as bytes). */
   json: string | Buffer;
   link: string | undefined;
+  /** The query strings of the `link` header's URLs, which hold for any host the page is asked on. */
+  linkQueries: LinkQueries;
   count: number;
+}
+
+/** `limit=..&page_info=..(&fields=..)` of the next and previous pages, when they exist. */
+export interface LinkQueries {
+  next?: string;
+  previous?: string;
+}
+
+/** decisions §6.3: the `link` header of a page asked at `pageUrl` (scheme, host and path of the request). */
+export function linkHeaderFor(pageUrl: string, queries: LinkQueries): string | undefined {
+  return buildLinkHeader({
+    next: queries.next === undefined ? undefined : `${pageUrl}?${queries.next}`,
+    previous: queries.previous === undefined ? undefined : `${pageUrl}?${queries.previous}`,
+  });
 }
 
 export interface PageSource<Row> {
@@ -165,18 +181,19 @@ export async function renderKeysetPage<Row>(
     const cursor: CursorPayload = { ...cursorBase, d, b };
     const params = new URLSearchParams({ limit: String(limit), page_info: encodeCursor(cursor, secret) });
     if (fieldsText) params.set('fields', fieldsText);
-    return `${pageUrl}?${params.toString()}`;
+    return params.toString();
   };
   const first = kept[0];
   const last = kept[kept.length - 1];
   // A page reached through a cursor always has a page on the side it came from.
   const hasNext = direction === 'next' ? more : request.paging;
   const hasPrevious = direction === 'prev' ? more : request.paging;
-  const link = buildLinkHeader({
-    next: hasNext && last !== undefined ? linkFor('next', source.idOf(last)) : undefined,
-    previous: hasPrevious && first !== undefined ? linkFor('prev', source.idOf(first)) : undefined,
-  });
-  return { json: joinPage(key, rendered), link, count: rendered.length };
+  const linkQueries: LinkQueries = {
+    ...(hasNext && last !== undefined ? { next: linkFor('next', source.idOf(last)) } : {}),
+    ...(hasPrevious && first !== undefined ? { previous: linkFor('prev', source.idOf(first)) } : {}),
+  };
+  const link = linkHeaderFor(pageUrl, linkQueries);
+  return { json: joinPage(key, rendered), link, linkQueries, count: rendered.length };
 }
 
 const COMMA = Buffer.from(',');

@@ -17,6 +17,8 @@ export interface StoreContext {
   ianaTimezone: string;
   status: string;
   planExpiresAt: Date | null;
+  /** Read with the token: moves with every write the product listing shows (ListingCache). */
+  catalogRevision?: bigint;
 }
 
 declare module 'fastify' {

@@ -25,19 +25,24 @@ export function renderListingDocument(row: ProductSource, timeZone: string): str
 }
 
 /** The stored listing document when it was rendered in the store's current zone. */
-function storedListing(row: ProductRow, timeZone: string): Uint8Array | undefined {
+function storedListing(row: ProductRow, timeZone: string): string | Uint8Array | undefined {
   return row.listing_doc != null && row.listing_zone === timeZone ? row.listing_doc : undefined;
 }
 
 /**
- * One product of a page. Without `fields`, the stored bytes as they are (no parse, no text
- * conversion: the page is a concatenation of bytes). With `fields`, the one path that parses: the
- * listing document, projected on the fields asked for (`id` always).
+ * One product of a page. Without `fields`, the stored document as it is (no parse: the page is a
+ * concatenation). With `fields`, the one path that parses: the listing document, projected on the
+ * fields asked for (`id` always).
  */
 export function renderProduct(row: ProductRow, timeZone: string, fields: ReadonlySet<string> | undefined): Uint8Array | string {
   const stored = storedListing(row, timeZone);
   if (!fields) return stored ?? renderListingDocument(row, timeZone);
-  const text = stored ? Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('utf8') : renderListingDocument(row, timeZone);
+  const text =
+    stored === undefined
+      ? renderListingDocument(row, timeZone)
+      : typeof stored === 'string'
+        ? stored
+        : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).toString('utf8');
   const all = JSON.parse(text) as Record<string, unknown>;
   const picked: Record<string, unknown> = { id: all.id };
   for (const field of fields) if (field in all) picked[field] = all[field];

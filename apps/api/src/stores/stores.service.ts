@@ -132,6 +132,8 @@ export class StoresService {
     // updated_at moves under the row's lock, so two changes at once still get two times.
     return this.db.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`UPDATE stores SET updated_at = updated_at WHERE id = ${store.id}`;
+      // Listing answers carry times in the store's zone: one cached before the change is stale.
+      if (input.iana_timezone !== undefined) await tx.$executeRaw`UPDATE stores SET catalog_revision = catalog_revision + 1 WHERE id = ${store.id}`;
       const current = await tx.store.findUniqueOrThrow({ where: { id: store.id }, select: { updatedAt: true } });
       return tx.store.update({
         where: { id: store.id },

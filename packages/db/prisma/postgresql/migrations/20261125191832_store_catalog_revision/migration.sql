@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "stores" ADD COLUMN     "catalog_revision" BIGINT NOT NULL DEFAULT 0;
