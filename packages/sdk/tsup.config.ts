@@ -49,7 +49,7 @@ const shared: Options = {
     },
   },
   noExternal: [/^@platform\/(contract|domain)/],
-  external: ['@platform/sdk', 'zod', '@ts-rest/core', 'better-sqlite3', '@nestjs/common', 'express', 'fastify'],
+  external: ['@platform/sdk', 'zod', '@ts-rest/core', '@noble/hashes', 'better-sqlite3', '@nestjs/common', 'express', 'fastify'],
   esbuildPlugins: [workspaceSources as never],
   outExtension: ({ format }) => ({ js: format === 'esm' ? '.mjs' : '.cjs' }),
 };

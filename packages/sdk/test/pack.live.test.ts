@@ -1,10 +1,11 @@
 /*
  * The package as an app team gets it: `pnpm pack`, `npm install` of the tarball in an empty folder
- * outside the repository (only the npm registry is reached, for zod and @ts-rest/core), then an ESM
- * script, a CommonJS script and a `tsc --strict` check there, the scripts against the real API.
+ * outside the repository (only the npm registry is reached, for its dependency and peers), beside the
+ * app's own zod at the lowest version the peer range allows, then an ESM script, a CommonJS script
+ * and a `tsc --strict` check there, the scripts against the real API.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ const TSC = require.resolve('typescript/bin/tsc', { paths: [SDK_DIR] });
 let app: string;
 let server: LiveServer;
 let tarball: string;
+const APP_ZOD = '3.24.0';
 
 const run = (cmd: string, args: string[], cwd = app) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
 
@@ -24,7 +26,8 @@ beforeAll(async () => {
   run('pnpm', ['pack', '--pack-destination', app], SDK_DIR);
   tarball = readdirSync(app).find((f) => f.endsWith('.tgz'))!;
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sdk-app', private: true, version: '1.0.0' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, '@types/node@20']);
+  // The app's own zod, the lowest the SDK's peer range allows: the SDK must use it, not bring another.
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, `zod@${APP_ZOD}`, '@types/node@20']);
   server = await startLiveServer({ PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
   await server.createStore('pack-app');
   const { token } = await server.createPrivateApp('pack-app');
@@ -120,10 +123,13 @@ export async function typed(): Promise<string[]> {
 `;
 
 describe('the packed SDK, installed outside the repository', () => {
-  it('ships dist with zod and @ts-rest/core as its only dependencies, nothing of the workspace', () => {
+  it('ships dist with @noble/hashes as its only dependency and zod, @ts-rest/core as peers, nothing of the workspace', () => {
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules/@platform/sdk/package.json'), 'utf8'));
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@ts-rest/core', 'zod']);
-    expect(JSON.stringify(pkg.dependencies)).not.toMatch(/workspace:|catalog:/);
+    expect(Object.keys(pkg.dependencies)).toEqual(['@noble/hashes']);
+    expect(pkg.peerDependencies).toMatchObject({ zod: '^3.24.0', '@ts-rest/core': '^3.52.0' });
+    expect(pkg.peerDependenciesMeta.zod).toBeUndefined();
+    expect(pkg.engines).toEqual({ node: '>=20.19' });
+    expect(JSON.stringify([pkg.dependencies, pkg.peerDependencies])).not.toMatch(/workspace:|catalog:/);
     const installed = readdirSync(join(app, 'node_modules/@platform'));
     expect(installed).toEqual(['sdk']);
     // Runs where fetch does: the main entry imports no Node module.
@@ -131,6 +137,12 @@ describe('the packed SDK, installed outside the repository', () => {
       const code = readFileSync(join(app, 'node_modules/@platform/sdk/dist', file), 'utf8');
       expect(code).not.toMatch(/(from|require\()\s*['"](node:|fs|crypto|http|better-sqlite3)/);
     }
+  });
+
+  it("uses the app's own zod: one copy in the tree, none nested under the SDK or ts-rest", () => {
+    expect(JSON.parse(readFileSync(join(app, 'node_modules/zod/package.json'), 'utf8')).version).toBe(APP_ZOD);
+    expect(existsSync(join(app, 'node_modules/@platform/sdk/node_modules'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules/@ts-rest/core/node_modules/zod'))).toBe(false);
   });
 
   it('works from an ESM script against the real API', () => {
