@@ -31,6 +31,7 @@ export type { PageLinks, PageRef } from './pagination';
 export { createLeakyBucket } from './limiter';
 export type { LeakyBucket, RateLimitOptions, ThrottleInfo } from './limiter';
 export { systemClock } from './clock';
+export { SDK_VERSION, userAgent } from './user-agent';
 export type { Clock } from './clock';
 export type { Logger, RetryOptions, SdkEvent, TransportOptions } from './transport';
 export { versionStatus, deprecationNotice, DEPRECATION_NOTICE_DAYS } from './versions';

@@ -6,6 +6,7 @@ import { createClient, type ClientOptions, type PlatformClient } from './client'
 import { apiErrorFromResponse, PlatformError, PlatformNetworkError } from './errors';
 import type { StoredToken, TokenStore } from './token-store';
 import { memoryTokenStore } from './token-store';
+import { userAgent } from './user-agent';
 
 export type OAuthFailure = 'ACCESS_DENIED' | 'BAD_SIGN' | 'STALE_TIMESTAMP' | 'MISSING_PARAMETER' | 'WRONG_APP' | 'BAD_ANSWER' | 'NO_TOKEN';
 
@@ -103,6 +104,7 @@ export function createOAuth(options: OAuthOptions) {
       timestamp,
       sign: signTokenRequest({ secret: options.appSecret, rawBody, timestamp }),
       accept: 'application/json',
+      'user-agent': userAgent(),
     };
     if (rawBody) headers['content-type'] = 'application/json; charset=utf-8';
     if (bearer) headers.authorization = `Bearer ${bearer}`;

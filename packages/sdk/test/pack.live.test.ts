@@ -42,7 +42,8 @@ afterAll(async () => {
 const SCRIPT = (load: string) => `${load}
 const config = JSON.parse(readFileSync('config.json', 'utf8'));
 async function main() {
-  const client = createClient(config);
+  const sent = [];
+  const client = createClient({ ...config, fetch: (url, init) => (sent.push(init.headers), fetch(url, init)) });
   const page = await client.products.list({ limit: 2, fields: ['title'] });
   let count = 0;
   for await (const product of client.admin.listProducts.iterate({ query: { limit: 2 } })) count += product.id ? 1 : 0;
@@ -71,6 +72,8 @@ async function main() {
     failure,
     sqlite,
     sameErrorClass: WebhookError === SubpathWebhookError,
+    userAgents: [...new Set(sent.map((h) => h['User-Agent']))],
+    keyedPosts: sent.filter((h) => h['Idempotency-Key']).length,
   }));
 }
 main().catch((error) => { console.error(error); process.exit(1); });
@@ -95,6 +98,13 @@ const EXPECTED = {
   failure: { api: true, status: 401, traceId: 'string', path: `/admin/openapi/${VERSION}/merchants/shop.json` },
   sqlite: '@platform/sdk/sqlite needs the better-sqlite3 package: npm install better-sqlite3',
   sameErrorClass: true,
+  // The version built into dist is the packed package.json's (read in the test below).
+  userAgents: ['platform-sdk/<version> node/<node>'],
+  keyedPosts: 1,
+};
+const expected = () => {
+  const { version } = JSON.parse(readFileSync(join(app, 'node_modules/@platform/sdk/package.json'), 'utf8'));
+  return { ...EXPECTED, userAgents: [`platform-sdk/${version} node/${process.versions.node}`] };
 };
 
 const TYPED = `import { createClient, type Product, type VerifiedWebhook, verifyWebhook } from '@platform/sdk';
@@ -148,13 +158,13 @@ describe('the packed SDK, installed outside the repository', () => {
   it('works from an ESM script against the real API', () => {
     writeFileSync(join(app, 'app.mjs'), ESM);
     const out = run(process.execPath, ['app.mjs']);
-    expect(JSON.parse(out), out).toEqual(EXPECTED);
+    expect(JSON.parse(out), out).toEqual(expected());
   });
 
   it('works from a CommonJS script against the real API', () => {
     writeFileSync(join(app, 'app.cjs'), CJS);
     const out = run(process.execPath, ['app.cjs']);
-    expect(JSON.parse(out), out).toEqual(EXPECTED);
+    expect(JSON.parse(out), out).toEqual(expected());
   });
 
   it('type-checks under tsc --strict, as ESM and as CommonJS, declarations included', () => {
