@@ -43,4 +43,4 @@ export type { HeadersLike, PayloadSchemasOf, VerifiedWebhook, WebhookFailure, We
 export { createOAuth, OAuthError } from './oauth';
 export type { AuthorizeUrlInput, OAuthFailure, OAuthOptions, PlatformOAuth, VerifiedCallback } from './oauth';
 export { memoryTokenStore } from './token-store';
-export type { StoredToken, TokenStore } from './token-store';
+export type { SharedTokenStore, StoredToken, TokenStore } from './token-store';

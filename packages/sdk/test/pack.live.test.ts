@@ -57,12 +57,16 @@ async function main() {
   } catch (error) {
     failure = { api: error instanceof PlatformApiError, status: error.status, traceId: typeof error.traceId, path: error.path };
   }
-  let sqlite;
-  try {
-    await sqliteTokenStore({ filename: 'tokens.db' }).get('demo');
-  } catch (error) {
-    sqlite = error.message;
-  }
+  const missingPeer = async (store) => {
+    try {
+      await store.get('demo');
+    } catch (error) {
+      return error.message;
+    }
+  };
+  const sqlite = await missingPeer(sqliteTokenStore({ filename: 'tokens.db' }));
+  const redis = await missingPeer(redisTokenStore({ url: 'redis://127.0.0.1:1' }));
+  const pg = await missingPeer(pgTokenStore({ connectionString: 'postgresql://127.0.0.1:1/x' }));
   console.log(JSON.stringify({
     titles: page.products.map((p) => p.title),
     nextLimit: page.next && page.next.limit,
@@ -71,6 +75,8 @@ async function main() {
     definitionType: definition.type,
     failure,
     sqlite,
+    redis,
+    pg,
     sameErrorClass: WebhookError === SubpathWebhookError,
     userAgents: [...new Set(sent.map((h) => h['User-Agent']))],
     keyedPosts: sent.filter((h) => h['Idempotency-Key']).length,
@@ -82,12 +88,16 @@ main().catch((error) => { console.error(error); process.exit(1); });
 const ESM = SCRIPT(`import { readFileSync } from 'node:fs';
 import { createClient, PlatformApiError, WebhookVerificationError as WebhookError } from '@platform/sdk';
 import { WebhookVerificationError as SubpathWebhookError } from '@platform/sdk/express';
-import { sqliteTokenStore } from '@platform/sdk/sqlite';`);
+import { sqliteTokenStore } from '@platform/sdk/sqlite';
+import { redisTokenStore } from '@platform/sdk/token-store-redis';
+import { pgTokenStore } from '@platform/sdk/token-store-pg';`);
 
 const CJS = SCRIPT(`const { readFileSync } = require('node:fs');
 const { createClient, PlatformApiError, WebhookVerificationError: WebhookError } = require('@platform/sdk');
 const { WebhookVerificationError: SubpathWebhookError } = require('@platform/sdk/express');
-const { sqliteTokenStore } = require('@platform/sdk/sqlite');`);
+const { sqliteTokenStore } = require('@platform/sdk/sqlite');
+const { redisTokenStore } = require('@platform/sdk/token-store-redis');
+const { pgTokenStore } = require('@platform/sdk/token-store-pg');`);
 
 const EXPECTED = {
   titles: ['Packed 0', 'Packed 1'],
@@ -97,6 +107,8 @@ const EXPECTED = {
   definitionType: 'boolean',
   failure: { api: true, status: 401, traceId: 'string', path: `/admin/openapi/${VERSION}/merchants/shop.json` },
   sqlite: '@platform/sdk/sqlite needs the better-sqlite3 package: npm install better-sqlite3',
+  redis: '@platform/sdk/token-store-redis needs the redis package (or pass your own client): npm install redis',
+  pg: '@platform/sdk/token-store-pg needs the pg package (or pass your own pool): npm install pg',
   sameErrorClass: true,
   // The version built into dist is the packed package.json's (read in the test below).
   userAgents: ['platform-sdk/<version> node/<node>'],
@@ -110,6 +122,9 @@ const expected = () => {
 const TYPED = `import { createClient, type Product, type VerifiedWebhook, verifyWebhook } from '@platform/sdk';
 import { platformWebhook } from '@platform/sdk/express';
 import { sqliteTokenStore } from '@platform/sdk/sqlite';
+import { pgTokenStore } from '@platform/sdk/token-store-pg';
+import { redisTokenStore } from '@platform/sdk/token-store-redis';
+import type { TokenStore } from '@platform/sdk';
 
 export async function typed(): Promise<string[]> {
   const client = createClient({ baseUrl: 'http://127.0.0.1:1', accessToken: 't', apiVersion: 'v20260901' });
@@ -128,6 +143,8 @@ export async function typed(): Promise<string[]> {
   const webhook: VerifiedWebhook = verifyWebhook('{}', new Headers(), 'secret');
   void platformWebhook({ secret: 's', onWebhook: (w) => void w.webhookId });
   void sqliteTokenStore;
+  const shared: TokenStore[] = [redisTokenStore({ url: 'redis://127.0.0.1:6379' }), pgTokenStore({ connectionString: 'postgresql://x' })];
+  void shared;
   return [title, namespace, webhook.topic, String(full.length)];
 }
 `;
