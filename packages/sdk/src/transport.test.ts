@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { version } from '../package.json';
 import { fakeClock } from '../test/fake-clock';
 import { PlatformApiError, PlatformNetworkError, PlatformTimeoutError } from './errors';
@@ -166,6 +166,21 @@ describe('POSTs, Idempotency-Key and retries (docs/idempotency.md)', () => {
     expect(other).toMatch(/^[0-9a-f-]{36}$/);
     expect(other).not.toBe(first);
     expect(retries(t.events)).toEqual([expect.objectContaining({ reason: 'network', idempotencyKey: first })]);
+  });
+
+  it('makes v4 UUID keys where crypto has no randomUUID (a browser page on http)', async () => {
+    const real = globalThis.crypto;
+    vi.stubGlobal('crypto', { getRandomValues: (bytes: Uint8Array) => real.getRandomValues(bytes) });
+    try {
+      const t = transport([{ status: 201 }, { status: 201 }]);
+      await t.send({ method: 'POST', url: URL_, body: {} });
+      await t.send({ method: 'POST', url: URL_, body: {} });
+      const [a, b] = t.calls.map(keyOf);
+      expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(b).not.toBe(a);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it.each([500, 502, 503, 504])('retries a keyed POST after a %s', async (status) => {

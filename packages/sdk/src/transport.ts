@@ -107,9 +107,15 @@ function headerOf(headers: Record<string, string> | undefined, name: string): st
   return undefined;
 }
 
-/** A fresh key per POST (docs/idempotency.md): random, so two operations never share one. */
+/**
+ * A fresh key per POST (docs/idempotency.md): a random UUID, so two operations never share one.
+ * Browsers offer `randomUUID` on https pages only; `getRandomValues` everywhere.
+ */
 function newIdempotencyKey(): string {
-  return globalThis.crypto.randomUUID();
+  const crypto = globalThis.crypto;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const hex = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20)}`;
 }
 
 function describe(event: SdkEvent): string {
