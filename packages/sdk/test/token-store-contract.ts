@@ -5,11 +5,26 @@
 import { expect, it } from 'vitest';
 import type { SharedTokenStore } from '../src/index';
 
-/** A promise and the function that settles it: a lock held until the test lets go. */
+/** A promise and the function that settles it. */
 function gate() {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
+}
+
+/** Takes the lock of `handle` on `store` and keeps it until `release()`; resolves once it is held. */
+async function holdLock(store: SharedTokenStore, handle: string) {
+  const held = gate();
+  const entered = gate();
+  const holding = store.withLock(handle, async () => {
+    entered.open();
+    await held.opened;
+  });
+  await entered.opened;
+  return () => {
+    held.open();
+    return holding;
+  };
 }
 
 /** `make(options)` opens a new instance (its own connection) on the same backing store. */
@@ -51,31 +66,17 @@ export function tokenStoreContract(make: (options?: { lockWaitMs?: number }) => 
 
   it('locks per handle: another handle is not held up', async () => {
     const [one, two] = [make(), make()];
-    const held = gate();
-    const entered = gate();
-    const holding = one.withLock('first', async () => {
-      entered.open();
-      await held.opened;
-    });
-    await entered.opened;
+    const release = await holdLock(one, 'first');
     expect(await two.withLock('second', async () => 'ran')).toBe('ran');
-    held.open();
-    await holding;
+    await release();
     await Promise.all([one.close(), two.close()]);
   });
 
   it('gives up waiting after lockWaitMs with an error naming the handle, and frees a lock whose work threw', async () => {
     const [holder, waiter] = [make(), make({ lockWaitMs: 300 })];
-    const held = gate();
-    const entered = gate();
-    const holding = holder.withLock('busy', async () => {
-      entered.open();
-      await held.opened;
-    });
-    await entered.opened;
+    const release = await holdLock(holder, 'busy');
     await expect(waiter.withLock('busy', async () => 'never')).rejects.toThrow(/refresh lock of busy was held longer than 300 ms/);
-    held.open();
-    await holding;
+    await release();
     await expect(holder.withLock('busy', async () => Promise.reject(new Error('refresh failed')))).rejects.toThrow('refresh failed');
     expect(await waiter.withLock('busy', async () => 'after')).toBe('after');
     await Promise.all([holder.close(), waiter.close()]);
