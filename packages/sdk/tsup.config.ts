@@ -49,12 +49,24 @@ const shared: Options = {
     },
   },
   noExternal: [/^@platform\/(contract|domain)/],
-  external: ['@platform/sdk', 'zod', '@ts-rest/core', 'better-sqlite3', '@nestjs/common', 'express', 'fastify'],
+  external: ['@platform/sdk', 'zod', '@ts-rest/core', '@noble/hashes', 'better-sqlite3', '@nestjs/common', 'express', 'fastify', 'redis', 'pg'],
   esbuildPlugins: [workspaceSources as never],
   outExtension: ({ format }) => ({ js: format === 'esm' ? '.mjs' : '.cjs' }),
 };
 
 export default defineConfig([
   { ...shared, entry: { index: 'src/index.ts' }, clean: true },
-  { ...shared, entry: { sqlite: 'src/sqlite.ts', express: 'src/express.ts', fastify: 'src/fastify.ts', nestjs: 'src/nestjs.ts' }, platform: 'node', shims: true },
+  {
+    ...shared,
+    entry: {
+      sqlite: 'src/sqlite.ts',
+      'token-store-redis': 'src/token-store-redis.ts',
+      'token-store-pg': 'src/token-store-pg.ts',
+      express: 'src/express.ts',
+      fastify: 'src/fastify.ts',
+      nestjs: 'src/nestjs.ts',
+    },
+    platform: 'node',
+    shims: true,
+  },
 ]);

@@ -14,6 +14,9 @@ import { AccessService } from './http/access.guard';
 import { BodyGates } from './http/body-gates';
 import { installHttpConventions, MAX_BODY_BYTES, rewriteRequestTarget, type AccessCheck } from './http/conventions';
 import { HttpMetrics } from './http/metrics';
+import { installIdempotency } from './idempotency/idempotency.hooks';
+import { IdempotencyRepository } from './idempotency/idempotency.repository';
+import { IdempotencyService } from './idempotency/idempotency.service';
 import { createRateLimiter } from './http/rate-limiter';
 import { answerClientError, answerConnect, answerFrameworkError } from './http/transport-errors';
 import { installMerchantFormParser } from './merchant/merchant-forms';
@@ -74,6 +77,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   // Merchant form posts and the raw bytes the OAuth token calls are signed over (docs/oauth.md).
   installMerchantFormParser(fastify);
   installOAuthHttp(fastify, clock);
+  // docs/idempotency.md: POSTs with an Idempotency-Key, after the access check, before the handler.
+  installIdempotency(fastify, new IdempotencyService(new IdempotencyRepository(db), clock));
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter, gates }), adapter, {
     bodyParser: false,

@@ -111,6 +111,23 @@ describe(generateOpenApiDocument.name, () => {
     expect(Object.keys(created?.properties?.['data']?.properties ?? {})).toEqual(['accessToken', 'expireTime', 'scope']);
   });
 
+  it('declares Idempotency-Key on every POST of the Admin and operator APIs, with 409 and Idempotent-Replayed (docs/idempotency.md)', () => {
+    const posts = routes.filter((r) => r.method === 'post' && !r.path.startsWith('/admin/oauth/'));
+    expect(posts.length).toBeGreaterThan(10);
+    for (const { method, path } of posts) {
+      const op = document.paths[path]?.[method];
+      expect(op?.parameters, path).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+      expect(op?.responses['409']?.content?.['application/json'].schema, path).toEqual({ $ref: '#/components/schemas/ErrorBody' });
+      const success = Object.entries(op?.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
+      expect(success?.headers?.['Idempotent-Replayed'], path).toEqual({ $ref: '#/components/headers/Idempotent-Replayed' });
+    }
+    for (const { method, path } of routes.filter((r) => r.method !== 'post' || r.path.startsWith('/admin/oauth/'))) {
+      expect(document.paths[path]?.[method]?.parameters ?? [], path).not.toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    }
+    const parameters = (document.components as unknown as { parameters: Record<string, { name: string; in: string; schema: { maxLength: number } }> }).parameters;
+    expect(parameters['IdempotencyKey']).toMatchObject({ name: 'Idempotency-Key', in: 'header', schema: { maxLength: 255 } });
+  });
+
   it('documents the version path parameter', () => {
     expect(listProducts?.parameters).toContainEqual(expect.objectContaining({ name: 'version', in: 'path', required: true }));
   });

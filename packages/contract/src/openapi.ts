@@ -27,6 +27,10 @@ const HEADERS = {
     description: 'Whole seconds to wait before retrying, at least 1 (decisions §7.2).',
     schema: { type: 'integer', minimum: 1 },
   },
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when this answer is the stored answer of an earlier request with the same Idempotency-Key (docs/idempotency.md).',
+    schema: { type: 'string', enum: ['true'] },
+  },
   link: {
     description:
       'Absent on a single page. Otherwise `<url>; rel="next"` and/or `<url>; rel="previous"`, comma-separated; ' +
@@ -34,6 +38,22 @@ const HEADERS = {
     schema: { type: 'string' },
   },
 };
+
+/** docs/idempotency.md: every POST of the Admin and operator APIs takes a key; the OAuth token calls do not. */
+const PARAMETERS = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes a retry of this POST safe: the first answer is kept 24 hours per (app or operator, store), and a repeat with the same key ' +
+      'and the same request gets it back (with Idempotent-Replayed: true) instead of running again. Another request under the key is 422; ' +
+      'a repeat while the first is still running is 409. A first answer of 5xx is not kept. 1-255 printable ASCII characters, else 400.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+  },
+} as const;
+
+const IDEMPOTENCY_IN_USE = 'A request with the same Idempotency-Key is still being processed; send it again later (Retry-After).';
 
 type Metadata = Partial<AdminRouteMetadata> | Partial<OperatorRouteMetadata> | Partial<OAuthRouteMetadata>;
 
@@ -54,6 +74,7 @@ function describeOperation(operation: Operation, route: AppRoute, errorBody: { s
   const orScopes = 'orScopes' in metadata && metadata.orScopes ? metadata.orScopes : [];
   const scope = 'scope' in metadata && metadata.scope ? [metadata.scope, ...orScopes].map((s) => `\`${s}\``).join(' or ') : undefined;
   const paginated = 'paginated' in metadata && metadata.paginated === true;
+  const keyed = route.method === 'POST' && !signed;
 
   const parameters = (operation.parameters ?? []).map((parameter) =>
     'name' in parameter && parameter.name === 'version' && parameter.in === 'path'
@@ -64,6 +85,7 @@ function describeOperation(operation: Operation, route: AppRoute, errorBody: { s
         }
       : parameter,
   );
+  if (keyed) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' } as never);
 
   const responses: Json = {};
   for (const [status, raw] of Object.entries(operation.responses as Record<string, Json>)) {
@@ -75,6 +97,7 @@ function describeOperation(operation: Operation, route: AppRoute, errorBody: { s
     }
     if (code === 429) headers['Retry-After'] = header('Retry-After');
     if (paginated && code === 200) headers['link'] = header('link');
+    if (keyed && code < 500) headers['Idempotent-Replayed'] = header('Idempotent-Replayed');
     // ts-rest names a response by its status unless its schema has a description.
     const description = raw['description'] === status ? (SUCCESS[code] ?? status) : raw['description'];
     let response: Json = { ...raw, description, headers };
@@ -88,6 +111,13 @@ function describeOperation(operation: Operation, route: AppRoute, errorBody: { s
       response = { ...response, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
     }
     responses[status] = response;
+  }
+  if (keyed) {
+    responses['409'] = {
+      description: IDEMPOTENCY_IN_USE,
+      headers: { traceId: header('traceId'), 'Retry-After': header('Retry-After') },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+    };
   }
 
   return {
@@ -135,6 +165,7 @@ export function generateOpenApiDocument(opts: { serverUrl?: string } = {}): obje
           operatorToken: { type: 'http', scheme: 'bearer', description: 'PLATFORM_OPERATOR_TOKEN (decisions §10).' },
         },
         headers: HEADERS,
+        parameters: PARAMETERS,
       },
     },
     { setOperationId: true, operationMapper: (operation, route) => describeOperation(operation, route, errorBody) },

@@ -10,3 +10,4 @@ export * from './signing';
 export * from './webhooks';
 export * from './feedback';
 export * from './json';
+export * from './idempotency';

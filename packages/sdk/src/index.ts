@@ -31,6 +31,7 @@ export type { PageLinks, PageRef } from './pagination';
 export { createLeakyBucket } from './limiter';
 export type { LeakyBucket, RateLimitOptions, ThrottleInfo } from './limiter';
 export { systemClock } from './clock';
+export { SDK_VERSION, userAgent } from './user-agent';
 export type { Clock } from './clock';
 export type { Logger, RetryOptions, SdkEvent, TransportOptions } from './transport';
 export { versionStatus, deprecationNotice, DEPRECATION_NOTICE_DAYS } from './versions';
@@ -42,4 +43,4 @@ export type { HeadersLike, PayloadSchemasOf, VerifiedWebhook, WebhookFailure, We
 export { createOAuth, OAuthError } from './oauth';
 export type { AuthorizeUrlInput, OAuthFailure, OAuthOptions, PlatformOAuth, VerifiedCallback } from './oauth';
 export { memoryTokenStore } from './token-store';
-export type { StoredToken, TokenStore } from './token-store';
+export type { SharedTokenStore, StoredToken, TokenStore } from './token-store';

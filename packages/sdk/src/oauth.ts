@@ -6,6 +6,7 @@ import { createClient, type ClientOptions, type PlatformClient } from './client'
 import { apiErrorFromResponse, PlatformError, PlatformNetworkError } from './errors';
 import type { StoredToken, TokenStore } from './token-store';
 import { memoryTokenStore } from './token-store';
+import { userAgent } from './user-agent';
 
 export type OAuthFailure = 'ACCESS_DENIED' | 'BAD_SIGN' | 'STALE_TIMESTAMP' | 'MISSING_PARAMETER' | 'WRONG_APP' | 'BAD_ANSWER' | 'NO_TOKEN';
 
@@ -75,7 +76,8 @@ function params(query: URLSearchParams | string | Record<string, string | string
 
 /**
  * OAuth for custom and public apps (decisions §5.2-§5.3): the consent URL, the callback check, the
- * code exchange, refresh (single-flight per store: concurrent callers share one refresh) and cancel,
+ * code exchange, refresh (single-flight per store: concurrent callers share one refresh, and processes
+ * sharing a store that locks share it too) and cancel,
  * with tokens kept in a `TokenStore`; `client(handle)` gives an API client that always holds a fresh token.
  */
 export function createOAuth(options: OAuthOptions) {
@@ -95,6 +97,27 @@ export function createOAuth(options: OAuthOptions) {
     return options.baseUrl !== undefined ? options.baseUrl.replace(/\/+$/, '') : `https://${handle}.${options.baseDomain}`;
   };
 
+  /**
+   * One refresh per store at a time: in this process (concurrent callers share the promise) and,
+   * when the store has a lock, across every process sharing it. `stale` is the token the caller
+   * found too old: when the store holds another one by the time the lock is held, another process
+   * has refreshed it, and that token is the answer.
+   */
+  function refreshFrom(handle: string, stale: string | undefined): Promise<StoredToken> {
+    let pending = refreshing.get(handle);
+    if (!pending) {
+      const run = async () => {
+        const current = await store.get(handle);
+        if (!current) throw new OAuthError('NO_TOKEN', `No token stored for ${handle}: install the app first`);
+        if (stale !== undefined && current.accessToken !== stale) return current;
+        return (await tokenCall('refresh', handle, undefined, current.accessToken))!;
+      };
+      pending = (store.withLock ? store.withLock(handle, run) : run()).finally(() => refreshing.delete(handle));
+      refreshing.set(handle, pending);
+    }
+    return pending;
+  }
+
   async function tokenCall(kind: keyof typeof TOKEN_PATHS, handle: string, body: unknown, bearer?: string): Promise<StoredToken | undefined> {
     const rawBody = body === undefined ? '' : JSON.stringify(body);
     const timestamp = String(clock.now());
@@ -103,6 +126,7 @@ export function createOAuth(options: OAuthOptions) {
       timestamp,
       sign: signTokenRequest({ secret: options.appSecret, rawBody, timestamp }),
       accept: 'application/json',
+      'user-agent': userAgent(),
     };
     if (rawBody) headers['content-type'] = 'application/json; charset=utf-8';
     if (bearer) headers.authorization = `Bearer ${bearer}`;
@@ -166,26 +190,23 @@ export function createOAuth(options: OAuthOptions) {
       return (await tokenCall('create', handle, { code }))!;
     },
 
-    /** A new token for `handle`; concurrent calls share one refresh. The old token stays valid 5 more minutes (decisions §5.3). */
+    /**
+     * A new token for `handle`; concurrent calls share one refresh (across processes too, with a
+     * store that locks). The old token stays valid 5 more minutes (decisions §5.3).
+     */
     refresh(handle: string): Promise<StoredToken> {
-      let pending = refreshing.get(handle);
-      if (!pending) {
-        pending = (async () => {
-          const current = await store.get(handle);
-          if (!current) throw new OAuthError('NO_TOKEN', `No token stored for ${handle}: install the app first`);
-          return (await tokenCall('refresh', handle, undefined, current.accessToken))!;
-        })().finally(() => refreshing.delete(handle));
-        refreshing.set(handle, pending);
-      }
-      return pending;
+      return refreshFrom(handle, undefined);
     },
 
     /** The stored token, refreshed first when it expires within `refreshMarginMs`. */
     async accessToken(handle: string): Promise<string> {
-      const current = refreshing.has(handle) ? await refreshing.get(handle)! : await store.get(handle);
+      // A refresh under way gives the newest token there is: wait for it rather than judge the old one.
+      const inFlight = refreshing.get(handle);
+      if (inFlight) return (await inFlight).accessToken;
+      const current = await store.get(handle);
       if (!current) throw new OAuthError('NO_TOKEN', `No token stored for ${handle}: install the app first`);
       if (Date.parse(current.expiresAt) - clock.now() > margin) return current.accessToken;
-      return (await oauth.refresh(handle)).accessToken;
+      return (await refreshFrom(handle, current.accessToken)).accessToken;
     },
 
     /** Revokes the app on `handle` (every token invalid at once, decisions §5.3) and forgets the token. */

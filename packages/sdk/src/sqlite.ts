@@ -1,5 +1,6 @@
 import { chmodSync, existsSync } from 'node:fs';
 import type { StoredToken, TokenStore } from './index';
+import { checkTableName, tokenFromRow, type TokenRow } from './token-rows';
 
 interface Statement {
   get(...params: unknown[]): unknown;
@@ -24,8 +25,7 @@ export interface SqliteTokenStoreOptions {
  * are bearer credentials: the file is made readable by its owner only.
  */
 export function sqliteTokenStore(options: SqliteTokenStoreOptions): TokenStore & { close(): Promise<void> } {
-  const table = options.table ?? 'platform_sdk_tokens';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`sqliteTokenStore: not a table name: ${table}`);
+  const table = checkTableName('sqliteTokenStore', options.table ?? 'platform_sdk_tokens');
 
   // Loaded on first use, so importing this entry without the peer installed costs nothing and
   // using it fails with a message that says what to install.
@@ -58,8 +58,8 @@ export function sqliteTokenStore(options: SqliteTokenStoreOptions): TokenStore &
 
   return {
     async get(handle) {
-      const row = (await ready).select.get(handle) as { handle: string; access_token: string; expires_at: string; scope: string } | undefined;
-      return row ? { handle: row.handle, accessToken: row.access_token, expiresAt: row.expires_at, scope: row.scope } : undefined;
+      const row = (await ready).select.get(handle) as TokenRow | undefined;
+      return row ? tokenFromRow(row) : undefined;
     },
     async set(token: StoredToken) {
       (await ready).upsert.run(token.handle, token.accessToken, token.expiresAt, token.scope, new Date().toISOString());

@@ -10,14 +10,26 @@ export interface StoredToken {
 }
 
 /**
- * Where tokens live between requests and restarts, one per store handle. Implement it on your own
- * database; `memoryTokenStore` is for one process, `sqliteTokenStore` (`@platform/sdk/sqlite`) for a file.
+ * Where tokens live between requests and restarts, one per store handle. `memoryTokenStore` is for
+ * one process, `sqliteTokenStore` (`@platform/sdk/sqlite`) for a file, `redisTokenStore`
+ * (`@platform/sdk/token-store-redis`) and `pgTokenStore` (`@platform/sdk/token-store-pg`) for many
+ * processes sharing tokens; or implement it on your own database.
  */
 export interface TokenStore {
   get(handle: string): Promise<StoredToken | undefined>;
   set(token: StoredToken): Promise<void>;
   delete(handle: string): Promise<void>;
+  /**
+   * Runs `fn` holding a lock on `handle` that every process using this store respects (optional).
+   * Refreshes run inside it, so processes sharing the store refresh a token once: the others wait,
+   * then find the new token stored and use it (a refresh replaces the token; two at once would
+   * leave processes holding tokens that expire 5 minutes later, decisions §5.3).
+   */
+  withLock?<T>(handle: string, fn: () => Promise<T>): Promise<T>;
 }
+
+/** A store that processes share: it locks (refreshes run once across them) and holds a connection to close. */
+export type SharedTokenStore = TokenStore & Required<Pick<TokenStore, 'withLock'>> & { close(): Promise<void> };
 
 export function memoryTokenStore(): TokenStore {
   const tokens = new Map<string, StoredToken>();

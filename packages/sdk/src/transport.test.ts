@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { version } from '../package.json';
 import { fakeClock } from '../test/fake-clock';
 import { PlatformApiError, PlatformNetworkError, PlatformTimeoutError } from './errors';
 import { createTransport, type SdkEvent, type TransportOptions } from './transport';
@@ -91,8 +92,8 @@ describe(createTransport.name, () => {
     expect(retries(t.events)).toEqual([expect.objectContaining({ reason: 'network' })]);
   });
 
-  it('does not repeat a POST that may have reached the service', async () => {
-    const t = transport(['network', { status: 200 }]);
+  it('does not repeat a POST without an Idempotency-Key that may have reached the service', async () => {
+    const t = transport(['network', { status: 200 }], { idempotencyKeys: false });
     const error = await t.send({ method: 'POST', url: URL_, body: { a: 1 } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformNetworkError);
     expect(error).toMatchObject({ method: 'POST', path: '/admin/openapi/v20260901/merchants/shop.json' });
@@ -149,6 +150,98 @@ describe(createTransport.name, () => {
     await t.send({ method: 'GET', url: URL_ });
     expect(lines.some((l) => l.startsWith('warn [platform-sdk] GET /admin/openapi/v20260901/merchants/shop.json: retrying'))).toBe(true);
     expect(lines.some((l) => l.startsWith('debug [platform-sdk] GET /admin/openapi/v20260901/merchants/shop.json -> 200'))).toBe(true);
+  });
+});
+
+describe('POSTs, Idempotency-Key and retries (docs/idempotency.md)', () => {
+  const keyOf = (call: { headers: Record<string, string> }) => call.headers['Idempotency-Key'];
+
+  it('sends a fresh key with every POST, the same on each of its attempts', async () => {
+    const t = transport(['network', { status: 201 }, { status: 201 }]);
+    await t.send({ method: 'POST', url: URL_, body: { a: 1 } });
+    await t.send({ method: 'POST', url: URL_, body: { a: 1 } });
+    const [first, retry, other] = t.calls.map(keyOf);
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(retry).toBe(first);
+    expect(other).toMatch(/^[0-9a-f-]{36}$/);
+    expect(other).not.toBe(first);
+    expect(retries(t.events)).toEqual([expect.objectContaining({ reason: 'network', idempotencyKey: first })]);
+  });
+
+  it('makes v4 UUID keys where crypto has no randomUUID (a browser page on http)', async () => {
+    const real = globalThis.crypto;
+    vi.stubGlobal('crypto', { getRandomValues: (bytes: Uint8Array) => real.getRandomValues(bytes) });
+    try {
+      const t = transport([{ status: 201 }, { status: 201 }]);
+      await t.send({ method: 'POST', url: URL_, body: {} });
+      await t.send({ method: 'POST', url: URL_, body: {} });
+      const [a, b] = t.calls.map(keyOf);
+      expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(b).not.toBe(a);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it.each([500, 502, 503, 504])('retries a keyed POST after a %s', async (status) => {
+    const t = transport([{ status, body: { errors: 'x' } }, { status: 201 }]);
+    await expect(t.send({ method: 'POST', url: URL_, body: {} })).resolves.toMatchObject({ status: 201 });
+    expect(new Set(t.calls.map(keyOf)).size).toBe(1);
+  });
+
+  it('retries a keyed POST after a timeout', async () => {
+    let calls = 0;
+    const keys: string[] = [];
+    const fetch = ((_u: string, init: RequestInit) => {
+      keys.push((init.headers as Record<string, string>)['Idempotency-Key']!);
+      calls += 1;
+      if (calls > 1) return Promise.resolve(new Response('{"ok":true}', { status: 201 }));
+      return new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+    }) as unknown as typeof globalThis.fetch;
+    const t = transport([], { fetch, timeoutMs: 20 });
+    await expect(t.send({ method: 'POST', url: URL_, body: {} })).resolves.toMatchObject({ status: 201 });
+    expect(retries(t.events)).toEqual([expect.objectContaining({ reason: 'timeout' })]);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it("waits out a 409 (the first attempt still running on the service) for a keyed POST, after Retry-After", async () => {
+    const t = transport([{ status: 409, headers: { 'Retry-After': '1' }, body: { errors: 'still being processed' } }, { status: 201 }]);
+    await expect(t.send({ method: 'POST', url: URL_, body: {} })).resolves.toMatchObject({ status: 201 });
+    expect(t.clock.sleeps).toEqual([1000]);
+  });
+
+  it('retries a POST without a key after a 429 only, never after a 5xx or a 409', async () => {
+    for (const status of [500, 503, 409]) {
+      const t = transport([{ status, body: { errors: 'x' } }, { status: 201 }], { idempotencyKeys: false });
+      await expect(t.send({ method: 'POST', url: URL_, body: {} })).rejects.toMatchObject({ status, method: 'POST' });
+      expect(t.calls).toHaveLength(1);
+      expect(keyOf(t.calls[0]!)).toBeUndefined();
+    }
+    const t = transport([{ status: 429, headers: { 'Retry-After': '1' } }, { status: 201 }], { idempotencyKeys: false });
+    await expect(t.send({ method: 'POST', url: URL_, body: {} })).resolves.toMatchObject({ status: 201 });
+  });
+
+  it("keeps the caller's own key (any spelling), sends it once, and retries with it even when keys are off", async () => {
+    const t = transport([{ status: 502 }, { status: 201 }], { idempotencyKeys: false });
+    await t.send({ method: 'POST', url: URL_, body: {}, headers: { 'idempotency-key': 'order-42' } });
+    for (const call of t.calls) {
+      expect(Object.entries(call.headers).filter(([name]) => name.toLowerCase() === 'idempotency-key')).toEqual([['idempotency-key', 'order-42']]);
+    }
+    expect(t.calls).toHaveLength(2);
+  });
+
+  it('sends no key with other methods, and does not retry a 409 there', async () => {
+    const t = transport([{ status: 409, body: { errors: 'x' } }]);
+    await expect(t.send({ method: 'PUT', url: URL_, body: {} })).rejects.toMatchObject({ status: 409 });
+    expect(keyOf(t.calls[0]!)).toBeUndefined();
+    expect(t.calls).toHaveLength(1);
+  });
+
+  it("says who is calling: User-Agent platform-sdk/<the package's version> node/<Node's>", async () => {
+    const t = transport([{ status: 200 }]);
+    await t.send({ method: 'GET', url: URL_ });
+    expect(t.calls[0]!.headers['User-Agent']).toBe(`platform-sdk/${version} node/${process.versions.node}`);
   });
 });
 

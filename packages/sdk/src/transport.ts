@@ -1,6 +1,7 @@
 import { abortReason, systemClock, type Clock } from './clock';
 import { apiErrorFromResponse, PlatformApiError, PlatformError, PlatformNetworkError, PlatformTimeoutError, type RequestIdentity } from './errors';
 import { createLeakyBucket, sharedBucket, type LeakyBucket, type RateLimitOptions } from './limiter';
+import { userAgent } from './user-agent';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 4). */
@@ -11,13 +12,17 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** A `Retry-After` longer than this is not waited for: the error is thrown at once (default 120 s). */
   maxRetryAfterSeconds?: number;
-  /** Statuses worth another attempt (default 429, 500, 502, 503, 504). */
+  /**
+   * Statuses worth another attempt (default 409, 429, 500, 502, 503, 504). A 429 is retried for every
+   * request (it was not carried out); the others only for requests that are safe to repeat: GET, HEAD,
+   * PUT, DELETE, and a POST carrying an `Idempotency-Key` (409 is only that POST's "still running").
+   */
   statuses?: readonly number[];
 }
 
 /** What the client does, for logs and metrics. `url` includes the query; `path` does not. */
 export type SdkEvent =
-  | { type: 'request'; method: string; url: string; path: string; attempt: number }
+  | { type: 'request'; method: string; url: string; path: string; attempt: number; idempotencyKey?: string }
   | {
       type: 'response';
       method: string;
@@ -40,6 +45,7 @@ export type SdkEvent =
       status?: number;
       traceId?: string;
       error?: unknown;
+      idempotencyKey?: string;
     }
   | { type: 'throttle'; method: string; url: string; path: string; waitMs: number; used: number; capacity: number }
   | { type: 'deprecation'; apiVersion: string; retiresOn: string; message: string };
@@ -65,6 +71,12 @@ export interface TransportOptions {
   random?: () => number;
   onEvent?: (event: SdkEvent) => void;
   logger?: Logger;
+  /**
+   * Send a fresh `Idempotency-Key` with every POST that has none (default true), which is what makes
+   * a POST safe to retry after a 5xx, a timeout or a dropped connection. `false`: POSTs go without
+   * one (unless you give one in `headers`) and are then retried after a 429 only.
+   */
+  idempotencyKeys?: boolean;
 }
 
 export interface SendRequest {
@@ -85,7 +97,26 @@ export interface Answer {
 export type Send = (request: SendRequest) => Promise<Answer>;
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
-const DEFAULT_STATUSES = [429, 500, 502, 503, 504];
+const DEFAULT_STATUSES = [409, 429, 500, 502, 503, 504];
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
+
+function headerOf(headers: Record<string, string> | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  const lower = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === lower) return value;
+  return undefined;
+}
+
+/**
+ * A fresh key per POST (docs/idempotency.md): a random UUID, so two operations never share one.
+ * Browsers offer `randomUUID` on https pages only; `getRandomValues` everywhere.
+ */
+function newIdempotencyKey(): string {
+  const crypto = globalThis.crypto;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const hex = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20)}`;
+}
 
 function describe(event: SdkEvent): string {
   switch (event.type) {
@@ -139,16 +170,27 @@ export function createTransport(options: TransportOptions & { bucketKey: string 
     const method = request.method.toUpperCase();
     const path = new URL(request.url).pathname;
     const identity: RequestIdentity = { method, path };
-    const idempotent = IDEMPOTENT.has(method);
+    // A POST carries an Idempotency-Key (the caller's, or a fresh one), the same on every attempt:
+    // the service answers a repeat with the first answer, so retrying it cannot write twice.
+    const givenKey = headerOf(request.headers, IDEMPOTENCY_KEY);
+    const idempotencyKey = givenKey ?? (method === 'POST' && options.idempotencyKeys !== false ? newIdempotencyKey() : undefined);
+    const repeatable = IDEMPOTENT.has(method) || idempotencyKey !== undefined;
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
     const base = { method, url: request.url, path };
+    const keyed = idempotencyKey !== undefined ? { idempotencyKey } : {};
 
     for (let attempt = 0; ; attempt += 1) {
       await bucket?.acquire(request.signal, (info) => emit({ type: 'throttle', ...base, ...info }));
       if (request.signal?.aborted) throw abortReason(request.signal);
-      const headers: Record<string, string> = { Accept: 'application/json', ...request.headers, Authorization: `Bearer ${await token()}` };
+      const headers: Record<string, string> = {
+        Accept: 'application/json',
+        'User-Agent': userAgent(),
+        ...request.headers,
+        Authorization: `Bearer ${await token()}`,
+      };
+      if (idempotencyKey !== undefined && givenKey === undefined) headers[IDEMPOTENCY_KEY] = idempotencyKey;
       if (body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
-      emit({ type: 'request', ...base, attempt });
+      emit({ type: 'request', ...base, attempt, ...keyed });
 
       const timeout = new AbortController();
       const onAbort = () => timeout.abort(request.signal?.reason);
@@ -168,9 +210,9 @@ export function createTransport(options: TransportOptions & { bucketKey: string 
         if (request.signal?.aborted) throw abortReason(request.signal);
         const failure = timedOut ? new PlatformTimeoutError(identity, timeoutMs) : new PlatformNetworkError(identity, error);
         // A request that may have reached the service is only repeated when repeating it is harmless.
-        if (!idempotent || attempt >= maxRetries) throw failure;
+        if (!repeatable || attempt >= maxRetries) throw failure;
         const delayMs = backoff(attempt);
-        emit({ type: 'retry', ...base, attempt, delayMs, reason: timedOut ? 'timeout' : 'network', error });
+        emit({ type: 'retry', ...base, attempt, delayMs, reason: timedOut ? 'timeout' : 'network', error, ...keyed });
         await clock.sleep(delayMs, request.signal);
         continue;
       }
@@ -199,13 +241,15 @@ export function createTransport(options: TransportOptions & { bucketKey: string 
           return { status: response.status, headers: response.headers, body: parsed, traceId };
         }
         const error = await apiErrorFromResponse(response, identity, clock.now());
-        if (!statuses.has(error.status) || attempt >= maxRetries) throw error;
+        // A 429 was refused before anything ran; a 5xx may have come after the write committed.
+        const mayRepeat = error.status === 429 || (error.status === 409 ? idempotencyKey !== undefined : repeatable);
+        if (!statuses.has(error.status) || !mayRepeat || attempt >= maxRetries) throw error;
         if (error.retryAfter !== undefined && error.retryAfter > maxRetryAfter) throw error;
         // decisions §7.2: Retry-After is whole seconds. A 429 holds the whole bucket, so the other requests
         // of this (app, store) wait too instead of each meeting its own 429.
         if (error.status === 429) bucket?.holdFor(error.retryAfter ?? 1);
         const delayMs = error.retryAfter !== undefined ? error.retryAfter * 1000 : backoff(attempt);
-        emit({ type: 'retry', ...base, attempt, delayMs, reason: 'status', status: error.status, ...(error.traceId ? { traceId: error.traceId } : {}) });
+        emit({ type: 'retry', ...base, attempt, delayMs, reason: 'status', status: error.status, ...(error.traceId ? { traceId: error.traceId } : {}), ...keyed });
         await clock.sleep(delayMs, request.signal);
       } finally {
         clearTimeout(timer);

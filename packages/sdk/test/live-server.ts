@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { request } from 'undici';
 
 export const REPO_ROOT = resolve(__dirname, '../../..');
 export const API_MAIN = join(REPO_ROOT, 'apps/api/dist/main.js');
@@ -119,3 +120,18 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     },
   };
 }
+
+/**
+ * fetch over real HTTP to the loopback server, keeping a store's host name (`{handle}.localhost:<port>`)
+ * in the Host header, as OAuth refresh and cancel need (Node's fetch cannot send another Host).
+ */
+export const viaLoopback: typeof fetch = async (input, init) => {
+  const url = new URL(String(input));
+  const host = url.host;
+  url.hostname = '127.0.0.1';
+  const headers = { ...(init?.headers as Record<string, string> | undefined), host };
+  const answer = await request(url, { method: (init?.method ?? 'GET') as 'POST', headers, body: (init?.body as string | undefined) ?? null });
+  const responseHeaders = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
+  return new Response(await answer.body.arrayBuffer(), { status: answer.statusCode, headers: responseHeaders });
+};

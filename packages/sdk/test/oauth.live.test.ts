@@ -4,26 +4,13 @@
  * its grace, cancel. Stores are reached on their own host, `{handle}.localhost:<port>`, as refresh and
  * cancel require; the test's fetch connects to 127.0.0.1 and sends that Host (Node's fetch cannot).
  */
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOAuth, PlatformApiError } from '../src/index';
-import { startLiveServer, VERSION, type LiveServer } from './live-server';
+import { startLiveServer, VERSION, viaLoopback, type LiveServer } from './live-server';
 
 let server: LiveServer;
 let app: { id: string; app_key: string; app_secret: string };
 const handle = 'oauth-live';
-
-/** fetch over real HTTP to the loopback server, keeping the store's host name in the Host header. */
-const viaLoopback: typeof fetch = async (input, init) => {
-  const url = new URL(String(input));
-  const host = url.host;
-  url.hostname = '127.0.0.1';
-  const headers = { ...(init?.headers as Record<string, string> | undefined), host };
-  const answer = await request(url, { method: (init?.method ?? 'GET') as 'POST', headers, body: (init?.body as string | undefined) ?? null });
-  const responseHeaders = new Headers();
-  for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
-  return new Response(await answer.body.arrayBuffer(), { status: answer.statusCode, headers: responseHeaders });
-};
 
 beforeAll(async () => {
   server = await startLiveServer();

@@ -1,10 +1,11 @@
 /*
  * The package as an app team gets it: `pnpm pack`, `npm install` of the tarball in an empty folder
- * outside the repository (only the npm registry is reached, for zod and @ts-rest/core), then an ESM
- * script, a CommonJS script and a `tsc --strict` check there, the scripts against the real API.
+ * outside the repository (only the npm registry is reached, for its dependency and peers), beside the
+ * app's own zod at the lowest version the peer range allows, then an ESM script, a CommonJS script
+ * and a `tsc --strict` check there, the scripts against the real API.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ const TSC = require.resolve('typescript/bin/tsc', { paths: [SDK_DIR] });
 let app: string;
 let server: LiveServer;
 let tarball: string;
+const APP_ZOD = '3.24.0';
 
 const run = (cmd: string, args: string[], cwd = app) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
 
@@ -24,7 +26,8 @@ beforeAll(async () => {
   run('pnpm', ['pack', '--pack-destination', app], SDK_DIR);
   tarball = readdirSync(app).find((f) => f.endsWith('.tgz'))!;
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sdk-app', private: true, version: '1.0.0' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, '@types/node@20']);
+  // The app's own zod, the lowest the SDK's peer range allows: the SDK must use it, not bring another.
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, `zod@${APP_ZOD}`, '@types/node@20']);
   server = await startLiveServer({ PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
   await server.createStore('pack-app');
   const { token } = await server.createPrivateApp('pack-app');
@@ -39,7 +42,8 @@ afterAll(async () => {
 const SCRIPT = (load: string) => `${load}
 const config = JSON.parse(readFileSync('config.json', 'utf8'));
 async function main() {
-  const client = createClient(config);
+  const sent = [];
+  const client = createClient({ ...config, fetch: (url, init) => (sent.push(init.headers), fetch(url, init)) });
   const page = await client.products.list({ limit: 2, fields: ['title'] });
   let count = 0;
   for await (const product of client.admin.listProducts.iterate({ query: { limit: 2 } })) count += product.id ? 1 : 0;
@@ -53,12 +57,16 @@ async function main() {
   } catch (error) {
     failure = { api: error instanceof PlatformApiError, status: error.status, traceId: typeof error.traceId, path: error.path };
   }
-  let sqlite;
-  try {
-    await sqliteTokenStore({ filename: 'tokens.db' }).get('demo');
-  } catch (error) {
-    sqlite = error.message;
-  }
+  const missingPeer = async (store) => {
+    try {
+      await store.get('demo');
+    } catch (error) {
+      return error.message;
+    }
+  };
+  const sqlite = await missingPeer(sqliteTokenStore({ filename: 'tokens.db' }));
+  const redis = await missingPeer(redisTokenStore({ url: 'redis://127.0.0.1:1' }));
+  const pg = await missingPeer(pgTokenStore({ connectionString: 'postgresql://127.0.0.1:1/x' }));
   console.log(JSON.stringify({
     titles: page.products.map((p) => p.title),
     nextLimit: page.next && page.next.limit,
@@ -67,7 +75,11 @@ async function main() {
     definitionType: definition.type,
     failure,
     sqlite,
+    redis,
+    pg,
     sameErrorClass: WebhookError === SubpathWebhookError,
+    userAgents: [...new Set(sent.map((h) => h['User-Agent']))],
+    keyedPosts: sent.filter((h) => h['Idempotency-Key']).length,
   }));
 }
 main().catch((error) => { console.error(error); process.exit(1); });
@@ -76,12 +88,16 @@ main().catch((error) => { console.error(error); process.exit(1); });
 const ESM = SCRIPT(`import { readFileSync } from 'node:fs';
 import { createClient, PlatformApiError, WebhookVerificationError as WebhookError } from '@platform/sdk';
 import { WebhookVerificationError as SubpathWebhookError } from '@platform/sdk/express';
-import { sqliteTokenStore } from '@platform/sdk/sqlite';`);
+import { sqliteTokenStore } from '@platform/sdk/sqlite';
+import { redisTokenStore } from '@platform/sdk/token-store-redis';
+import { pgTokenStore } from '@platform/sdk/token-store-pg';`);
 
 const CJS = SCRIPT(`const { readFileSync } = require('node:fs');
 const { createClient, PlatformApiError, WebhookVerificationError: WebhookError } = require('@platform/sdk');
 const { WebhookVerificationError: SubpathWebhookError } = require('@platform/sdk/express');
-const { sqliteTokenStore } = require('@platform/sdk/sqlite');`);
+const { sqliteTokenStore } = require('@platform/sdk/sqlite');
+const { redisTokenStore } = require('@platform/sdk/token-store-redis');
+const { pgTokenStore } = require('@platform/sdk/token-store-pg');`);
 
 const EXPECTED = {
   titles: ['Packed 0', 'Packed 1'],
@@ -91,12 +107,24 @@ const EXPECTED = {
   definitionType: 'boolean',
   failure: { api: true, status: 401, traceId: 'string', path: `/admin/openapi/${VERSION}/merchants/shop.json` },
   sqlite: '@platform/sdk/sqlite needs the better-sqlite3 package: npm install better-sqlite3',
+  redis: '@platform/sdk/token-store-redis needs the redis package (or pass your own client): npm install redis',
+  pg: '@platform/sdk/token-store-pg needs the pg package (or pass your own pool): npm install pg',
   sameErrorClass: true,
+  // The version built into dist is the packed package.json's (read in the test below).
+  userAgents: ['platform-sdk/<version> node/<node>'],
+  keyedPosts: 1,
+};
+const expected = () => {
+  const { version } = JSON.parse(readFileSync(join(app, 'node_modules/@platform/sdk/package.json'), 'utf8'));
+  return { ...EXPECTED, userAgents: [`platform-sdk/${version} node/${process.versions.node}`] };
 };
 
 const TYPED = `import { createClient, type Product, type VerifiedWebhook, verifyWebhook } from '@platform/sdk';
 import { platformWebhook } from '@platform/sdk/express';
 import { sqliteTokenStore } from '@platform/sdk/sqlite';
+import { pgTokenStore } from '@platform/sdk/token-store-pg';
+import { redisTokenStore } from '@platform/sdk/token-store-redis';
+import type { TokenStore } from '@platform/sdk';
 
 export async function typed(): Promise<string[]> {
   const client = createClient({ baseUrl: 'http://127.0.0.1:1', accessToken: 't', apiVersion: 'v20260901' });
@@ -115,15 +143,20 @@ export async function typed(): Promise<string[]> {
   const webhook: VerifiedWebhook = verifyWebhook('{}', new Headers(), 'secret');
   void platformWebhook({ secret: 's', onWebhook: (w) => void w.webhookId });
   void sqliteTokenStore;
+  const shared: TokenStore[] = [redisTokenStore({ url: 'redis://127.0.0.1:6379' }), pgTokenStore({ connectionString: 'postgresql://x' })];
+  void shared;
   return [title, namespace, webhook.topic, String(full.length)];
 }
 `;
 
 describe('the packed SDK, installed outside the repository', () => {
-  it('ships dist with zod and @ts-rest/core as its only dependencies, nothing of the workspace', () => {
+  it('ships dist with @noble/hashes as its only dependency and zod, @ts-rest/core as peers, nothing of the workspace', () => {
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules/@platform/sdk/package.json'), 'utf8'));
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@ts-rest/core', 'zod']);
-    expect(JSON.stringify(pkg.dependencies)).not.toMatch(/workspace:|catalog:/);
+    expect(Object.keys(pkg.dependencies)).toEqual(['@noble/hashes']);
+    expect(pkg.peerDependencies).toMatchObject({ zod: '^3.24.0', '@ts-rest/core': '^3.52.0' });
+    expect(pkg.peerDependenciesMeta.zod).toBeUndefined();
+    expect(pkg.engines).toEqual({ node: '>=20.19' });
+    expect(JSON.stringify([pkg.dependencies, pkg.peerDependencies])).not.toMatch(/workspace:|catalog:/);
     const installed = readdirSync(join(app, 'node_modules/@platform'));
     expect(installed).toEqual(['sdk']);
     // Runs where fetch does: the main entry imports no Node module.
@@ -133,16 +166,22 @@ describe('the packed SDK, installed outside the repository', () => {
     }
   });
 
+  it("uses the app's own zod: one copy in the tree, none nested under the SDK or ts-rest", () => {
+    expect(JSON.parse(readFileSync(join(app, 'node_modules/zod/package.json'), 'utf8')).version).toBe(APP_ZOD);
+    expect(existsSync(join(app, 'node_modules/@platform/sdk/node_modules'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules/@ts-rest/core/node_modules/zod'))).toBe(false);
+  });
+
   it('works from an ESM script against the real API', () => {
     writeFileSync(join(app, 'app.mjs'), ESM);
     const out = run(process.execPath, ['app.mjs']);
-    expect(JSON.parse(out), out).toEqual(EXPECTED);
+    expect(JSON.parse(out), out).toEqual(expected());
   });
 
   it('works from a CommonJS script against the real API', () => {
     writeFileSync(join(app, 'app.cjs'), CJS);
     const out = run(process.execPath, ['app.cjs']);
-    expect(JSON.parse(out), out).toEqual(EXPECTED);
+    expect(JSON.parse(out), out).toEqual(expected());
   });
 
   it('type-checks under tsc --strict, as ESM and as CommonJS, declarations included', () => {

@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   UNSUPPORTED_CONTENT_TYPE: 400,
   // A query parameter outside its allowed form, e.g. `limit` not 1..1000 (decisions §6.1).
   INVALID_PARAMETER: 400,
+  // A request header outside its allowed form, e.g. an `Idempotency-Key` of 256 characters (docs/idempotency.md).
+  INVALID_HEADER: 400,
   // A tampered, foreign or malformed `page_info` (decisions §6.2).
   INVALID_CURSOR: 400,
   // One record alone exceeds the 8 MB response cap; the caller must ask for fewer `fields` (decisions §3.4).
@@ -30,10 +32,14 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   // Malformed, unreleased or non-release API version (decisions §2.3).
   VERSION_NOT_SUPPORTED: 404,
+  // The first request under an `Idempotency-Key` is still being served; the repeat may be sent again later (docs/idempotency.md).
+  IDEMPOTENCY_KEY_IN_USE: 409,
   // A request body over 8 MB (decisions §3.1).
   PAYLOAD_TOO_LARGE: 413,
   // A well-formed body that breaks a rule (decisions §4).
   VALIDATION_FAILED: 422,
+  // An `Idempotency-Key` reused for another request (method, path or body): nothing is run (docs/idempotency.md).
+  IDEMPOTENCY_KEY_REUSED: 422,
   // Store closed (decisions §5.6).
   STORE_CLOSED: 423,
   // Leaky bucket over capacity (decisions §7.2).

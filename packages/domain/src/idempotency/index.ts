@@ -1,0 +1,2 @@
+export * from './check-idempotency-key';
+export * from './decide-idempotent-repeat';
