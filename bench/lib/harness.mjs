@@ -58,13 +58,45 @@ export async function operatorPost(origin, path, body) {
   return r.json();
 }
 
+/** SQL on the benchmark's database, whichever it is: `run(sql, params)` with `?` placeholders. */
+export async function openSql(database) {
+  if (database.includes('://')) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    return {
+      run: async (sql, params = []) => {
+        let n = 0;
+        return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+      },
+      close: () => client.end(),
+    };
+  }
+  const Database = require('better-sqlite3');
+  const db = new Database(database);
+  return {
+    run: async (sql, params = []) => {
+      const statement = db.prepare(sql);
+      if (statement.reader) return statement.all(...params);
+      statement.run(...params);
+      return [];
+    },
+    close: async () => {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+    },
+  };
+}
+
 /**
- * Store `bench` with a private app (read_products) and `products` products: 1,000 made through the
- * operator API (whole documents: body, image, options, two variants), then copied in SQL.
- * Returns the app's token, the store's id and the highest product id.
+ * Store `bench` with a private app (read_products) and `products` products on `database` (a SQLite
+ * file or a postgresql:// URL): 1,000 made through the operator API (whole documents: body, image,
+ * options, two variants), then copied in SQL without their listing documents, which the API
+ * renders when it starts (waitForListingDocuments). Returns the token, the store's id and the
+ * highest product id.
  */
-export async function seedCatalog(dbFile, { products, tag, env = {} }) {
-  const api = await startApi(dbFile, env);
+export async function seedCatalog(database, { products, tag, env = {} }) {
+  const api = await startApi(database, env);
   await operatorPost(api.origin, '/stores', { store: { handle: 'bench', name: 'Bench' } });
   const app = await operatorPost(api.origin, '/apps', { app: { name: 'bench', kind: 'private', scopes: ['read_products'], store_handle: 'bench' } });
   for (let start = 0; start < 1000; start += 250) {
@@ -83,24 +115,31 @@ export async function seedCatalog(dbFile, { products, tag, env = {} }) {
     await operatorPost(api.origin, '/stores/bench/products', { products: batch });
   }
   await api.stop();
-  const Database = require('better-sqlite3');
-  const db = new Database(dbFile);
-  const storeId = String(db.prepare("SELECT id FROM stores WHERE handle = 'bench'").get().id);
-  const copy = db.prepare(
-    `INSERT INTO products (store_id, handle, title, status, doc, published_at, created_at, updated_at)
-     SELECT store_id, handle, title, status, doc, published_at, created_at, updated_at FROM products WHERE store_id = ? ORDER BY id LIMIT ?`,
-  );
-  db.transaction(() => {
-    let count = db.prepare('SELECT COUNT(*) AS n FROM products').get().n;
-    while (count < products) {
-      copy.run(storeId, Math.min(1000, products - count));
-      count = db.prepare('SELECT COUNT(*) AS n FROM products').get().n;
-    }
-  })();
-  const maxId = String(db.prepare('SELECT MAX(id) AS m FROM products').get().m);
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
-  return { token: app.access_token, storeId, maxId };
+  const sql = await openSql(database);
+  const [{ id: storeId }] = await sql.run("SELECT id FROM stores WHERE handle = 'bench'");
+  let [{ n: count }] = await sql.run('SELECT COUNT(*) AS n FROM products');
+  while (Number(count) < products) {
+    await sql.run(
+      `INSERT INTO products (store_id, handle, title, status, doc, published_at, created_at, updated_at)
+       SELECT store_id, handle, title, status, doc, published_at, created_at, updated_at FROM products WHERE store_id = ? ORDER BY id LIMIT ?`,
+      [storeId, Math.min(1000, products - Number(count))],
+    );
+    [{ n: count }] = await sql.run('SELECT COUNT(*) AS n FROM products');
+  }
+  const [{ m: maxId }] = await sql.run('SELECT MAX(id) AS m FROM products');
+  await sql.close();
+  return { token: app.access_token, storeId: String(storeId), maxId: String(maxId) };
+}
+
+/** Waits until the API has rendered every product's listing document (ListingDocumentsWorker). */
+export async function waitForListingDocuments(database) {
+  const sql = await openSql(database);
+  for (;;) {
+    const [{ n }] = await sql.run('SELECT COUNT(*) AS n FROM products WHERE listing_zone IS NULL');
+    if (Number(n) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await sql.close();
 }
 
 /** bench/results/{name}.md, and the README between `<!-- bench:{name}:start -->` and its end marker. */

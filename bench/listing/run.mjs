@@ -1,83 +1,99 @@
 #!/usr/bin/env node
-// bench/listing: GET /products/products.json?limit=50 through the whole stack against a bare Fastify
-// server on the same 100,000-product SQLite file, with both SQLite drivers, first page and deep page.
-// One command: `pnpm bench` (from the repository root). Results: bench/results/listing.md and README.
-import autocannon from 'autocannon';
-import { fork, spawnSync } from 'node:child_process';
+// bench/listing (issue 17): GET /products/products.json?limit=50 through the whole stack, against bare
+// node:http servers on the same database in the same run (bare-http.mjs: the stored documents joined
+// as strings, and as bytes, the floor), first page and a page near the end, with wrk and 50
+// connections, on SQLite (better-sqlite3) and on PostgreSQL. One command: `pnpm bench:listing`.
+// Results: bench/results/listing.md and the README. Each row prints its goal and whether it was met.
+import { spawnSync, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { root, seedCatalog, startApi, VERSION, writeResults } from '../lib/harness.mjs';
+import { root, seedCatalog, startApi, VERSION, waitForListingDocuments, writeResults } from '../lib/harness.mjs';
+import { startPostgres } from '../lib/postgres.mjs';
+import { ensureWrk, wrk } from '../lib/wrk.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+const DATABASES = (process.env.BENCH_DATABASES ?? 'sqlite,postgresql').split(',');
 
+ensureWrk();
 const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-listing-'));
-const dbFile = join(dir, 'bench.db');
-
-async function startBare(driver, storeId) {
-  const child = fork(join(here, 'bare.mjs'), [], {
-    env: { ...process.env, DB_FILE: dbFile, DRIVER: driver, STORE_ID: storeId, TIME_ZONE: 'UTC' },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+async function startBare(mode, database, storeId) {
+  const env = database.includes('://')
+    ? { DRIVER: 'pg', DATABASE_URL: database }
+    : { DRIVER: 'better-sqlite3', DB_FILE: database };
+  const child = fork(join(here, 'bare-http.mjs'), [], { env: { ...process.env, ...env, MODE: mode, STORE_ID: storeId }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const port = await new Promise((resolve) => child.once('message', (m) => resolve(m.port)));
   return { origin: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
 }
 
-async function seed() {
-  const { token, storeId, maxId } = await seedCatalog(dbFile, { products: PRODUCTS, tag: 'listing', env: { PLATFORM_SQLITE_DRIVER: 'libsql' } });
-  return { token, storeId, deepSince: String(BigInt(maxId) - 60n) };
-}
+const load = (url, headers = {}) => wrk(url, { connections: CONNECTIONS, duration: DURATION, headers });
 
-function load(url, headers) {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION }, (err, result) => {
-      if (err) return reject(err);
-      if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
-    });
-  });
-}
-
-const { token, storeId, deepSince } = await seed();
-const rows = [];
-for (const driver of ['libsql', 'better-sqlite3']) {
-  const bare = await startBare(driver, storeId);
-  await load(`${bare.origin}/products.json?limit=50`, {}); // warm-up
-  const bareFirst = await load(`${bare.origin}/products.json?limit=50`, {});
-  const bareDeep = await load(`${bare.origin}/products.json?limit=50&since_id=${deepSince}`, {});
-  await bare.stop();
-
-  const api = await startApi(dbFile, { PLATFORM_SQLITE_DRIVER: driver });
+async function measure(kind, database) {
+  const { token, storeId, maxId } = await seedCatalog(database, { products: PRODUCTS, tag: 'listing' });
+  const deep = `&since_id=${BigInt(maxId) - 60n}`;
+  const api = await startApi(database, kind === 'sqlite' ? { PLATFORM_SQLITE_DRIVER: 'better-sqlite3' } : {});
+  await waitForListingDocuments(database);
   const auth = { authorization: `Bearer ${token}` };
   const listing = `${api.origin}/admin/openapi/${VERSION}/products/products.json?limit=50`;
-  await load(listing, auth); // warm-up
-  const stackFirst = await load(listing, auth);
-  const stackDeep = await load(`${listing}&since_id=${deepSince}`, auth);
+  load(listing, auth); // warm-up
+  const stackFirst = load(listing, auth);
+  const stackDeep = load(`${listing}${deep}`, auth);
   await api.stop();
-  rows.push({ driver, bareFirst, bareDeep, stackFirst, stackDeep });
+  const bare = {};
+  for (const mode of ['string', 'bytes']) {
+    const server = await startBare(mode, database, storeId);
+    load(`${server.origin}/products.json?limit=50`); // warm-up
+    bare[mode] = { first: load(`${server.origin}/products.json?limit=50`), deep: load(`${server.origin}/products.json?limit=50${deep}`) };
+    await server.stop();
+  }
+  return { kind, stackFirst, stackDeep, bare };
 }
-rmSync(dir, { recursive: true, force: true });
 
-const f = (n) => n.toFixed(0);
-const ms = (n) => `${n.toFixed(1)} ms`;
-const lines = [
-  `Run ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}; ` +
-    `${PRODUCTS.toLocaleString('en-US')} products, limit=50, ${CONNECTIONS} connections, ${DURATION} s per row, load generator on the same machine.`,
-  '',
-  '| SQLite driver | Server | Page | Requests/s | p50 | p99 | Stack / bare |',
-  '|---|---|---|---:|---:|---:|---:|',
-];
-for (const r of rows) {
-  lines.push(`| ${r.driver} | bare Fastify | first | ${f(r.bareFirst.rps)} | ${ms(r.bareFirst.p50)} | ${ms(r.bareFirst.p99)} | |`);
-  lines.push(`| ${r.driver} | bare Fastify | deep | ${f(r.bareDeep.rps)} | ${ms(r.bareDeep.p50)} | ${ms(r.bareDeep.p99)} | |`);
-  lines.push(`| ${r.driver} | whole stack | first | ${f(r.stackFirst.rps)} | ${ms(r.stackFirst.p50)} | ${ms(r.stackFirst.p99)} | ${((100 * r.stackFirst.rps) / r.bareFirst.rps).toFixed(0)}% |`);
-  lines.push(`| ${r.driver} | whole stack | deep | ${f(r.stackDeep.rps)} | ${ms(r.stackDeep.p50)} | ${ms(r.stackDeep.p99)} | ${((100 * r.stackDeep.rps) / r.bareDeep.rps).toFixed(0)}% |`);
+const results = [];
+for (const kind of DATABASES) {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-listing-'));
+    results.push(await measure('SQLite (better-sqlite3)', join(dir, 'bench.db')));
+    rmSync(dir, { recursive: true, force: true });
+  } else {
+    const pg = await startPostgres('listing');
+    results.push(await measure('PostgreSQL', pg.url));
+    await pg.stop();
+  }
 }
-writeResults('listing', lines.join('\n'));
+
+const f = (n) => Math.round(n).toLocaleString('en-US');
+const ms = (n) => `${n.toFixed(1)} ms`;
+const x = (n) => `${n.toFixed(2)}x`;
+const met = (ok) => (ok ? 'met' : '**not met**');
+const lines = [
+  `Run ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, load average ${loadavg()[0].toFixed(2)} at the end; ` +
+    `${PRODUCTS.toLocaleString('en-US')} products, limit=50, wrk with ${CONNECTIONS} connections for ${DURATION} s per row, on the same machine.`,
+  '',
+  '| Database | Server | Page | Requests/s | p50 | p99 |',
+  '|---|---|---|---:|---:|---:|',
+];
+const goals = ['', '| Database | Goal | This run | |', '|---|---|---:|---|'];
+for (const r of results) {
+  for (const [name, first, deep] of [
+    ['bare node:http, strings joined', r.bare.string.first, r.bare.string.deep],
+    ['bare node:http, bytes concatenated (floor)', r.bare.bytes.first, r.bare.bytes.deep],
+    ['whole stack', r.stackFirst, r.stackDeep],
+  ]) {
+    lines.push(`| ${r.kind} | ${name} | first | ${f(first.rps)} | ${ms(first.p50)} | ${ms(first.p99)} |`);
+    lines.push(`| ${r.kind} | ${name} | near the end | ${f(deep.rps)} | ${ms(deep.p50)} | ${ms(deep.p99)} |`);
+  }
+  const rps = r.stackFirst.rps / r.bare.string.first.rps;
+  const p99 = r.stackFirst.p99 / r.bare.string.first.p99;
+  const depth = r.stackDeep.p50 / r.stackFirst.p50;
+  goals.push(`| ${r.kind} | whole stack requests/s >= 1.0x the string-join server | ${x(rps)} | ${met(rps >= 1)} |`);
+  goals.push(`| ${r.kind} | whole stack p99 <= 1.5x the string-join server's | ${x(p99)} | ${met(p99 <= 1.5)} |`);
+  goals.push(`| ${r.kind} | page near the end p50 <= 1.2x the first page's | ${x(depth)} | ${met(depth <= 1.2)} |`);
+}
+writeResults('listing', [...lines, ...goals].join('\n'));
