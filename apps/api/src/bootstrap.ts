@@ -48,6 +48,9 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
       requireHostHeader: false,
     },
     trustProxy: config.trustProxy,
+    // While draining after SIGTERM (main.ts), a request arriving on a kept-alive connection is still
+    // served (Fastify's default answers it 503), and its connection closed after the answer.
+    return503OnClosing: false,
     genReqId: () => randomUUID(),
     // Every check on the URL sees the path the router routes; a target that is not origin-form is
     // marked here and refused by the first hook (http/conventions rewriteRequestTarget).

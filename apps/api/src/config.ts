@@ -29,6 +29,10 @@ export interface Config {
   metafieldRecheck: { intervalMs: number; batchSize: number; leaseMs: number };
   /** Connection limits (docs/security.md): slow or idle clients cannot hold sockets for ever. */
   http: HttpLimits;
+  /** Issue 15: `auto` migrates at start, `check` refuses to start on a schema behind the code. */
+  migrate: 'auto' | 'check';
+  /** Issue 15: after SIGTERM, how long requests in flight may take before they are cut. */
+  drainTimeoutMs: number;
 }
 
 export interface HttpLimits {
@@ -53,7 +57,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const read = envReader(env, problems);
-  const { databaseUrl, sqliteDriver, clock, baseDomain, webhookAllowPrivate, logLevel } = readSharedSettings(env, problems);
+  const { databaseUrl, sqliteDriver, clock, baseDomain, webhookAllowPrivate, logLevel, migrate } = readSharedSettings(env, problems);
 
   const host = env.HOST || '127.0.0.1';
   const portRaw = env.PORT ?? '3000';
@@ -100,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const tokenReminderIntervalMs = read.integer('PLATFORM_TOKEN_REMINDER_INTERVAL_MS', 60_000, 0);
+  const drainTimeoutMs = read.integer('PLATFORM_DRAIN_TIMEOUT_MS', 10_000, 0);
 
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl !== undefined && !/^rediss?:\/\/.+/.test(redisUrl)) problems.push(`REDIS_URL: must start with redis:// or rediss://`);
@@ -110,5 +115,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     databaseUrl, host, port, baseDomain, operatorToken, secret, clock, webhookAllowPrivate, seedDemo, demoToken,
     sender, showOperatorToken, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs, http,
+    migrate, drainTimeoutMs,
   };
 }

@@ -1,4 +1,4 @@
-import { createDb } from '@platform/db';
+import { createDb, DatabaseUnavailableError, describeDatabaseError, prepareSchema, SchemaBehindError } from '@platform/db';
 import pino from 'pino';
 import { createSenderClock } from './clock';
 import { loadSenderConfig, SenderConfigError, type SenderConfig } from './config';
@@ -21,11 +21,19 @@ function readConfig(): SenderConfig {
 
 /**
  * The webhook sender (decisions §11, docs/webhooks-sender.md): `node dist/main.js`, beside the API
- * (`pnpm start` with PLATFORM_SENDER=embedded) or as many separate processes as needed. It does not
- * migrate: the API's start does; until the tables exist, claims fail and are retried.
+ * (`pnpm start` with PLATFORM_SENDER=embedded) or as many separate processes as needed. Like the
+ * API it applies pending migrations at start under PLATFORM_MIGRATE=auto (under the migration lock,
+ * so beside an API doing the same) and refuses a schema behind the code under `check` (issue 15).
  */
 async function main(): Promise<void> {
   const config = readConfig();
+  try {
+    await prepareSchema(config.databaseUrl, config.migrate, { sqliteDriver: config.sqliteDriver });
+  } catch (error) {
+    const known = error instanceof DatabaseUnavailableError || error instanceof SchemaBehindError;
+    console.error(`webhook sender: cannot start: ${known ? (error as Error).message : describeDatabaseError(error, config.databaseUrl)}`);
+    process.exit(1);
+  }
   const logger = pino({ level: config.logLevel, base: { app: 'webhooks', pid: process.pid } });
   const db = createDb(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
   const sql = createSql(db);

@@ -2,7 +2,9 @@ export { providerOf, redactUrl, type Provider } from './provider';
 export { envReader, LOG_LEVELS, readSharedSettings, type EnvReader, type LogLevel, type SharedSettings } from './settings';
 export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient } from './client';
 export type { SqliteDriver } from './sqlite';
-export { migrate, type MigrateOptions } from './migrate';
+export { migrate, pendingMigrations, prepareSchema, SchemaBehindError, type MigrateMode, type MigrateOptions } from './migrate';
+export { MIGRATION_LOCK_KEY } from './migrate-lock';
+export { DatabaseUnavailableError, describeDatabaseError, probeDatabase } from './startup';
 export { syncIdSequence } from './sequences';
 // The error classes (PrismaClientKnownRequestError: P2002 ...) are shared by both generated
 // clients (one runtime), so `instanceof Prisma.PrismaClientKnownRequestError` holds on both.
