@@ -17,6 +17,9 @@ import { answerClientError, answerConnect, answerFrameworkError } from './http/t
 import { installMerchantFormParser } from './merchant/merchant-forms';
 import { installOAuthHttp } from './oauth/oauth-http';
 
+/** The Retry-After of a 503: PostgreSQL restarts or fails over within seconds. */
+const RETRY_AFTER_SECONDS = 5;
+
 export interface Platform {
   app: NestFastifyApplication;
   db: Db;
@@ -66,6 +69,10 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const fastify = adapter.getInstance();
   fastify.server.maxConnections = config.http.maxConnections;
   fastify.server.on('connect', (_request: unknown, socket: Socket) => answerConnect(fastify, socket));
+  // Issue 15: every 503 (database down, draining, starting) tells the client when to try again.
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  });
   const metrics = new HttpMetrics();
   const rateLimiter = await createRateLimiter(config);
   const access: { check?: AccessCheck } = {};
