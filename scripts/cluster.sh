@@ -3,7 +3,7 @@
 #   scripts/cluster.sh            PostgreSQL, Redis, migrate once, 2 API replicas behind HAProxy
 #                                 (checked on /readyz), 2 webhook senders; prints the URL and the
 #                                 tokens; Ctrl-C or SIGTERM stops everything and removes the folder.
-# Environment: CLUSTER_BASE_PORT (47100; the ports used are listed in scripts/cluster/lib.sh),
+# Environment: CLUSTER_BASE_PORT (21100; the ports used are listed in scripts/cluster/lib.sh),
 # CLUSTER_DIR (a new folder under /tmp), CLUSTER_KEEP=1 (keep the folder), CLUSTER_APIS,
 # CLUSTER_SENDERS (2 each), CLUSTER_SKIP_BUILD=1 (use the built dist/ as it is). Every other
 # variable (PLATFORM_*, LOG_LEVEL) is passed to the API replicas and the senders.
@@ -56,7 +56,7 @@ stop_all() {
 trap stop_all EXIT
 trap 'exit 0' INT TERM
 
-write_env "${CLUSTER_BASE_PORT:-47100}"
+write_env "${CLUSTER_BASE_PORT:-21100}"
 cluster_up
 load_env
 

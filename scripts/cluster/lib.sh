@@ -34,7 +34,8 @@ install_missing() {
 # PostgreSQL refuses to run as root: as root, its files belong to `postgres` and it runs as that user.
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
-# Ports: HAProxy BASE, its stats page BASE+1, PostgreSQL BASE+2, Redis BASE+3, API replica N
+# Ports (keep them below Linux's ephemeral range, 32768 and up, where an outgoing connection could
+# hold one): HAProxy BASE, its stats page BASE+1, PostgreSQL BASE+2, Redis BASE+3, API replica N
 # BASE+10+N, sender N's metrics BASE+20+N.
 write_env() {
   local base=$1
@@ -167,7 +168,8 @@ migrate_once() {
   env $(common_env) node "$MIGRATE_MAIN" >>"$CLUSTER_DIR/migrate.log" 2>&1 || die "migrate failed: $(tail -n 1 "$CLUSTER_DIR/migrate.log")"
 }
 
-# API replica N in the background: log in api<N>.log, the node process's pid in api<N>.pid, its exit
+# API replica N in the background (a SIGTERM keeps it serving, not ready, for 2 s: HAProxy's checks,
+# every 500 ms, take it out after 2 failures, before it closes its listener): log in api<N>.log, the node process's pid in api<N>.pid, its exit
 # status in api<N>.exit once it ends (what a supervisor would see).
 api_start() {
   local n=$1
@@ -175,6 +177,7 @@ api_start() {
   # shellcheck disable=SC2046
   env $(common_env) HOST=127.0.0.1 PORT="$(api_port "$n")" REDIS_URL="$REDIS_URL" PLATFORM_SENDER=off \
     PLATFORM_OPERATOR_TOKEN="$OPERATOR_TOKEN" PLATFORM_DEMO_TOKEN="$DEMO_TOKEN" PLATFORM_TRUST_PROXY=true \
+    PLATFORM_DRAIN_DELAY_MS="${PLATFORM_DRAIN_DELAY_MS:-2000}" \
     nohup bash -c 'node "$1" & echo $! >"$2.pid"; wait $!; echo $? >"$2.exit"' _ "$API_MAIN" "$CLUSTER_DIR/api$n" \
     >>"$CLUSTER_DIR/api$n.log" 2>&1 &
   local i

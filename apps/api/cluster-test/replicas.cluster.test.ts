@@ -9,7 +9,7 @@ import { admin, call, operatorAt, startCluster, until, type Answer, type Cluster
 let cluster: Cluster;
 
 beforeAll(async () => {
-  cluster = await startCluster(47200, {
+  cluster = await startCluster(21200, {
     PLATFORM_CLOCK: 'manual',
     // A bucket that does not leak during a test, so its capacity is exactly what gets through.
     PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '0.01',
@@ -143,7 +143,8 @@ describe('kill -9 of one replica under steady load', () => {
     const after = answers.filter((a) => a.at > downAt);
     expect(before.length).toBeGreaterThan(10);
     expect(after.length).toBeGreaterThan(10);
-    expect(new Set(before.map((a) => a.answer?.headers['x-served-by']))).toEqual(new Set(['api1', 'api2']));
+    // Both replicas served before the kill (a request in flight on api2 at the kill got HAProxy's 502, no X-Served-By).
+    expect([...new Set(before.map((a) => a.answer?.headers['x-served-by']))]).toEqual(expect.arrayContaining(['api1', 'api2']));
     // Once marked down, every request is answered 201 by the survivor.
     for (const a of after) {
       expect(a.answer?.status).toBe(201);

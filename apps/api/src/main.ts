@@ -24,15 +24,18 @@ async function main(): Promise<void> {
   const config = readConfig();
   const { applied } = await startupStep(config, () => prepareSchema(config.databaseUrl, config.migrate, { sqliteDriver: config.sqliteDriver }));
   const platform = await startupStep(config, () => createPlatform(config));
-  // Issue 15: SIGTERM drains. /readyz turns 503 and the listener closes (no new connections); requests
-  // in flight finish; after PLATFORM_DRAIN_TIMEOUT_MS the connections left are cut. Then the
-  // workers stop, the pools close, and the process exits 0 (1 when it had to cut requests).
+  // Issue 15: SIGTERM drains. /readyz turns 503 at once; after PLATFORM_DRAIN_DELAY_MS (the time a
+  // balancer takes to see that and stop sending new connections: closing the listener earlier
+  // resets connections it already sent) the listener closes; requests in flight finish; after
+  // PLATFORM_DRAIN_TIMEOUT_MS the connections left are cut. Then the workers stop, the pools
+  // close, and the process exits 0 (1 when it had to cut requests).
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     DRAINING.on = true;
-    console.log(`${signal}: draining (no new connections; requests in flight finish, at most ${config.drainTimeoutMs} ms)`);
+    console.log(`${signal}: draining (not ready now; no new connections after ${config.drainDelayMs} ms; requests in flight finish, at most ${config.drainTimeoutMs} ms)`);
+    if (config.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
     let cut = false;
     const deadline = setTimeout(() => {
       cut = true;

@@ -22,7 +22,7 @@ export class ProductsService {
    */
   async list(store: StoreContext, query: ListQuery, pageUrl: string): Promise<ListedPage> {
     const scope = { r: 'products', s: store.id.toString() };
-    const request = readPageRequest(query, scope, this.config.secret);
+    const request = readPageRequest(query, scope, this.config);
     return renderKeysetPage(request, 'products', scope, this.config.secret, pageUrl, {
       fetch: (take) =>
         this.repository.page({
