@@ -130,7 +130,7 @@ export async function startCluster(basePort: number, env: Record<string, string>
       const status: Record<string, string> = {};
       for (const line of csv.split('\n')) {
         const [proxy, server, ...rest] = line.split(',');
-        if (proxy === 'replicas' && server) status[server] = rest[15] ?? '';
+        if (proxy === 'replicas' && server && server !== 'BACKEND') status[server] = rest[15] ?? '';
       }
       return status;
     },
