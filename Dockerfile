@@ -17,6 +17,9 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 PLATFORM_MIGRATE=check PLATFORM_S
     PLATFORM_SEED_DEMO=false PLATFORM_DRAIN_DELAY_MS=5000 PLATFORM_TRUST_PROXY=true
 WORKDIR /app
 COPY --from=build --chown=root:root /app /app
+# The code is read-only for the service's user; only data/ (a SQLite DATABASE_URL's default folder,
+# for a single-container trial: production uses PostgreSQL) is its own.
+RUN mkdir -p /app/data && chown node:node /app/data && chmod 700 /app/data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["/app/deploy/entry.sh", "health"]
