@@ -43,6 +43,22 @@ async function main(): Promise<void> {
   const sender = createSender({ sql, config, clock, agent, metrics, logger });
   const metricsServer = config.metricsPort > 0 ? await serveMetrics(metrics, config.metricsHost, config.metricsPort) : undefined;
 
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, inFlight: sender.inFlight() }, 'webhook sender stopping: no new claims, finishing attempts in flight');
+    await sender.stop();
+    await agent.close();
+    await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
+    await db.close();
+    logger.info('webhook sender stopped');
+    process.exit(0);
+  };
+  // Installed before the start is announced: whoever reads that line may stop the sender at once.
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
   logger.info(
     {
       senderId: sender.id,
@@ -56,20 +72,6 @@ async function main(): Promise<void> {
     'webhook sender started',
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal, inFlight: sender.inFlight() }, 'webhook sender stopping: no new claims, finishing attempts in flight');
-    await sender.stop();
-    await agent.close();
-    await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
-    await db.close();
-    logger.info('webhook sender stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
   await sender.run();
 }
 
