@@ -1,6 +1,7 @@
 import { createDb } from '@platform/db';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,22 @@ function start(env: Record<string, string>): Run {
   return { child, done, up };
 }
 
+/** Resolves once something accepts connections on the loopback port. */
+async function listening(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
 /** A start that must fail: exit 1 and exactly one line on stderr, no stack trace. */
 async function expectOneLineFailure(env: Record<string, string>): Promise<string> {
   const { code, stdout, stderr } = await start(env).done;
@@ -75,6 +92,19 @@ describe('a start that cannot go on says why in one line (issue 15)', () => {
   it('a Redis URL whose host does not exist', async () => {
     const line = await expectOneLineFailure({ DATABASE_URL: `file:${join(dir, 'redis', 'platform.db')}`, REDIS_URL: 'redis://no-such-host.invalid:6379' });
     expect(line).toMatch(/^platform-api: cannot start: REDIS_URL: redis:\/\/no-such-host\.invalid:6379 cannot be used: .*ENOTFOUND/);
+  });
+
+  it('a Redis that refuses the credentials of the URL', async () => {
+    // A real Redis with a password, on a port of its own (never the shared one).
+    const redis = spawn('redis-server', ['--port', '21990', '--bind', '127.0.0.1', '--requirepass', 'the-right-one', '--save', '', '--appendonly', 'no']);
+    try {
+      await listening(21990);
+      const line = await expectOneLineFailure({ DATABASE_URL: `file:${join(dir, 'redis-auth', 'platform.db')}`, REDIS_URL: 'redis://:wrong-one@127.0.0.1:21990' });
+      expect(line).toMatch(/^platform-api: cannot start: REDIS_URL: redis:\/\/:\*\*\*@127\.0\.0\.1:21990 cannot be used: WRONGPASS/);
+      expect(line).not.toContain('wrong-one');
+    } finally {
+      redis.kill('SIGTERM');
+    }
   });
 
   it('PLATFORM_MIGRATE=check on a schema behind the code names the missing migrations and the command', async () => {
