@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createDb, type Db } from '@platform/db';
 import { LogController } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { AppModule } from './app.module';
 import { ClockService } from './clock/clock.service';
@@ -13,6 +12,7 @@ import { AccessService } from './http/access.guard';
 import { installHttpConventions, MAX_BODY_BYTES, rewriteRequestTarget, type AccessCheck } from './http/conventions';
 import { HttpMetrics } from './http/metrics';
 import { createRateLimiter } from './http/rate-limiter';
+import { requestTraceId } from './http/trace-context';
 import { answerClientError, answerConnect, answerFrameworkError } from './http/transport-errors';
 import { installMerchantFormParser } from './merchant/merchant-forms';
 import { installOAuthHttp } from './oauth/oauth-http';
@@ -54,7 +54,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     // While draining after SIGTERM (main.ts), a request arriving on a kept-alive connection is still
     // served (Fastify's default answers it 503), and its connection closed after the answer.
     return503OnClosing: false,
-    genReqId: () => randomUUID(),
+    genReqId: requestTraceId,
     // Every check on the URL sees the path the router routes; a target that is not origin-form is
     // marked here and refused by the first hook (http/conventions rewriteRequestTarget).
     rewriteUrl: rewriteRequestTarget,
