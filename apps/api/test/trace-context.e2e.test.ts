@@ -18,7 +18,8 @@ describe('traceparent (W3C Trace Context)', () => {
   });
 
   it('makes its own trace id without one, or with a malformed one', async () => {
-    for (const headers of [{}, { traceparent: '00-00000000000000000000000000000000-00f067aa0ba902b7-01' }]) {
+    const variants: Record<string, string>[] = [{}, { traceparent: '00-00000000000000000000000000000000-00f067aa0ba902b7-01' }];
+    for (const headers of variants) {
       const r = await call(`${t.origin}/admin/openapi/${VERSION}/products/products.json`, { headers });
       expect(r.headers.get('traceId')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     }
