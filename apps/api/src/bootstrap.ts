@@ -3,7 +3,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createDb, type Db } from '@platform/db';
 import { LogController } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { AppModule } from './app.module';
 import { ClockService } from './clock/clock.service';
@@ -18,9 +17,13 @@ import { installIdempotency } from './idempotency/idempotency.hooks';
 import { IdempotencyRepository } from './idempotency/idempotency.repository';
 import { IdempotencyService } from './idempotency/idempotency.service';
 import { createRateLimiter } from './http/rate-limiter';
+import { requestTraceId } from './http/trace-context';
 import { answerClientError, answerConnect, answerFrameworkError } from './http/transport-errors';
 import { installMerchantFormParser } from './merchant/merchant-forms';
 import { installOAuthHttp } from './oauth/oauth-http';
+
+/** The Retry-After of a 503: PostgreSQL restarts or fails over within seconds. */
+const RETRY_AFTER_SECONDS = 5;
 
 export interface Platform {
   app: NestFastifyApplication;
@@ -53,7 +56,10 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
       requireHostHeader: false,
     },
     trustProxy: config.trustProxy,
-    genReqId: () => randomUUID(),
+    // While draining after SIGTERM (main.ts), a request arriving on a kept-alive connection is still
+    // served (Fastify's default answers it 503), and its connection closed after the answer.
+    return503OnClosing: false,
+    genReqId: requestTraceId,
     // Every check on the URL sees the path the router routes; a target that is not origin-form is
     // marked here and refused by the first hook (http/conventions rewriteRequestTarget).
     rewriteUrl: rewriteRequestTarget,
@@ -68,6 +74,10 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const fastify = adapter.getInstance();
   fastify.server.maxConnections = config.http.maxConnections;
   fastify.server.on('connect', (_request: unknown, socket: Socket) => answerConnect(fastify, socket));
+  // Issue 15: every 503 (database down, draining, starting) tells the client when to try again.
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  });
   const metrics = new HttpMetrics();
   const rateLimiter = await createRateLimiter(config);
   const access: { check?: AccessCheck } = {};

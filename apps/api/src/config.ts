@@ -8,6 +8,11 @@ export interface Config {
   baseDomain: string;
   operatorToken: string;
   secret: string;
+  /**
+   * Issue 15, rotating PLATFORM_SECRET: the previous secret, still accepted (never used to sign)
+   * until `until`, so cursors and merchant forms made before the rotation keep working.
+   */
+  previousSecret: { value: string; until: Date } | undefined;
   clock: 'system' | 'manual';
   webhookAllowPrivate: boolean;
   seedDemo: boolean;
@@ -33,6 +38,12 @@ export interface Config {
   listingCacheBytes: number;
   /** decisions §12.3: the listener that serves /metrics without a token (port 0: none). */
   metrics: { port: number; host: string };
+  /** Issue 15: `auto` migrates at start, `check` refuses to start on a schema behind the code. */
+  migrate: 'auto' | 'check';
+  /** Issue 15: after SIGTERM, how long the replica reports not ready before it stops accepting. */
+  drainDelayMs: number;
+  /** Issue 15: then, how long requests in flight may take before they are cut. */
+  drainTimeoutMs: number;
 }
 
 export interface HttpLimits {
@@ -57,7 +68,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const read = envReader(env, problems);
-  const { databaseUrl, sqliteDriver, clock, baseDomain, webhookAllowPrivate, logLevel } = readSharedSettings(env, problems);
+  const { databaseUrl, sqliteDriver, clock, baseDomain, webhookAllowPrivate, logLevel, migrate } = readSharedSettings(env, problems);
 
   const host = env.HOST || '127.0.0.1';
   const portRaw = env.PORT ?? '3000';
@@ -69,6 +80,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const secret = env.PLATFORM_SECRET ?? '';
   if (secret.length < 16) problems.push('PLATFORM_SECRET: required, at least 16 characters (signs pagination cursors)');
+
+  const previousSecret = readPreviousSecret(env, secret, problems);
 
   const seedDemo = read.bool('PLATFORM_SEED_DEMO', true);
   const demoToken = env.PLATFORM_DEMO_TOKEN || undefined;
@@ -104,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const tokenReminderIntervalMs = read.integer('PLATFORM_TOKEN_REMINDER_INTERVAL_MS', 60_000, 0);
+  const drainDelayMs = read.integer('PLATFORM_DRAIN_DELAY_MS', 0, 0, 600_000);
+  const drainTimeoutMs = read.integer('PLATFORM_DRAIN_TIMEOUT_MS', 10_000, 0);
 
   // docs/performance.md: answered product listing pages kept in memory, per process (0: none).
   const listingCacheBytes = read.integer('PLATFORM_LISTING_CACHE_MB', 64, 0, 65_536) * 1024 * 1024;
@@ -122,7 +137,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
-    databaseUrl, host, port, baseDomain, operatorToken, secret, clock, webhookAllowPrivate, seedDemo, demoToken,
-    sender, showOperatorToken, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs, http, metrics, listingCacheBytes,
+    databaseUrl, host, port, baseDomain, operatorToken, secret, previousSecret, clock, webhookAllowPrivate, seedDemo, demoToken,
+    sender, showOperatorToken, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs, http,
+    migrate, drainDelayMs, drainTimeoutMs, metrics, listingCacheBytes,
   };
+}
+
+/** PLATFORM_SECRET_PREVIOUS with PLATFORM_SECRET_PREVIOUS_UNTIL (an ISO 8601 instant): both or neither. */
+function readPreviousSecret(env: NodeJS.ProcessEnv, secret: string, problems: string[]): Config['previousSecret'] {
+  const value = env.PLATFORM_SECRET_PREVIOUS || undefined;
+  const untilRaw = env.PLATFORM_SECRET_PREVIOUS_UNTIL || undefined;
+  if (value === undefined) {
+    if (untilRaw !== undefined) problems.push('PLATFORM_SECRET_PREVIOUS_UNTIL: set only with PLATFORM_SECRET_PREVIOUS');
+    return undefined;
+  }
+  if (value.length < 16) problems.push('PLATFORM_SECRET_PREVIOUS: at least 16 characters (the secret PLATFORM_SECRET replaces)');
+  if (value === secret) problems.push('PLATFORM_SECRET_PREVIOUS: must differ from PLATFORM_SECRET');
+  const until = untilRaw !== undefined && /^\d{4}-\d{2}-\d{2}T/.test(untilRaw) ? new Date(untilRaw) : undefined;
+  if (until === undefined || Number.isNaN(until.getTime())) {
+    problems.push(`PLATFORM_SECRET_PREVIOUS_UNTIL: required with PLATFORM_SECRET_PREVIOUS, an ISO 8601 instant such as 2026-12-01T00:00:00Z (got '${untilRaw ?? ''}')`);
+    return undefined;
+  }
+  return { value, until };
+}
+
+/**
+ * The secrets a cursor or a merchant form may be signed with: the current one, and the previous
+ * one until its time is up (real time: a rotation is an operation, not service time).
+ */
+export function acceptedSecrets(config: Pick<Config, 'secret' | 'previousSecret'>, nowMs = Date.now()): string[] {
+  const previous = config.previousSecret;
+  return previous && nowMs < previous.until.getTime() ? [config.secret, previous.value] : [config.secret];
 }

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
-import { migrate, redactUrl } from '@platform/db';
+import { DatabaseUnavailableError, describeDatabaseError, prepareSchema, redactUrl, SchemaBehindError } from '@platform/db';
 import { latestStableVersion } from '@platform/domain';
 import { createPlatform } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
+import { DRAINING } from './health/draining';
+import { RedisConfigError } from './http/rate-limiter';
 import { MerchantSessionsService } from './merchant/merchant-sessions.service';
 import { DEMO_HANDLE, seedDemo } from './seed/demo-seed';
 
@@ -20,8 +22,39 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const { applied } = await migrate(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
-  const platform = await createPlatform(config);
+  const { applied } = await startupStep(config, () => prepareSchema(config.databaseUrl, config.migrate, { sqliteDriver: config.sqliteDriver }));
+  const platform = await startupStep(config, () => createPlatform(config));
+  // Issue 15: SIGTERM drains. /readyz turns 503 at once; after PLATFORM_DRAIN_DELAY_MS (the time a
+  // balancer takes to see that and stop sending new connections: closing the listener earlier
+  // resets connections it already sent) the listener closes; requests in flight finish; after
+  // PLATFORM_DRAIN_TIMEOUT_MS the connections left are cut. Then the workers stop, the pools
+  // close, and the process exits 0 (1 when it had to cut requests).
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    DRAINING.on = true;
+    console.log(`${signal}: draining (not ready now; no new connections after ${config.drainDelayMs} ms; requests in flight finish, at most ${config.drainTimeoutMs} ms)`);
+    if (config.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
+    let cut = false;
+    const deadline = setTimeout(() => {
+      cut = true;
+      console.error(`drain: requests still in flight after ${config.drainTimeoutMs} ms are cut`);
+      platform.app.getHttpServer().closeAllConnections();
+    }, config.drainTimeoutMs);
+    try {
+      await platform.close();
+    } catch (error) {
+      cut = true;
+      console.error(`drain: closing failed: ${(error as Error).message}`);
+    }
+    clearTimeout(deadline);
+    console.log('stopped');
+    process.exit(cut ? 1 : 0);
+  };
+  // Installed before the start prints that it is up: whoever reads that line may stop it at once.
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
   const seed = config.seedDemo ? await seedDemo(platform) : undefined;
   await platform.app.listen({ host: config.host, port: config.port });
 
@@ -63,12 +96,21 @@ async function main(): Promise<void> {
   }
   console.log(lines.join('\n') + '\n');
 
-  const stop = async () => {
-    await platform.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+}
+
+/**
+ * A start step whose known failures (database unreachable, schema behind under
+ * PLATFORM_MIGRATE=check, a Redis URL that cannot work) end the process with one line and exit 1,
+ * never a stack trace (issue 15).
+ */
+async function startupStep<T>(config: Config, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    const known = error instanceof DatabaseUnavailableError || error instanceof SchemaBehindError || error instanceof RedisConfigError;
+    console.error(`platform-api: cannot start: ${known ? (error as Error).message : describeDatabaseError(error, config.databaseUrl)}`);
+    process.exit(1);
+  }
 }
 
 main().catch((error: unknown) => {

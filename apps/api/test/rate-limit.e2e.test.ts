@@ -72,13 +72,21 @@ describe.runIf(process.env.TEST_REDIS_URL)('rate limit shared through Redis (dec
   });
 });
 
-describe('rate limit with Redis unreachable (decisions §7.4)', () => {
-  it('lets requests through rather than failing them', async () => {
-    const unreachable = await startPlatform({ REDIS_URL: 'redis://127.0.0.1:1' });
+describe('rate limit with Redis unreachable (decisions §7.4, issue 15 degraded modes)', () => {
+  it('falls back to a bucket in the replica (429s, never unlimited) and names redis on /readyz', async () => {
+    const unreachable = await startPlatform({
+      REDIS_URL: 'redis://127.0.0.1:1',
+      PLATFORM_RATE_LIMIT_CAPACITY: '3',
+      PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '0.01',
+    });
     try {
       const { admin } = await storeWithApp(unreachable, 'no-redis');
-      const r = await admin('/products/products.json');
-      expect(r.status).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await admin('/products/products.json')).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const ready = await call(`${unreachable.origin}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(ready.body).toEqual({ status: 'ready', degraded: ['redis'] });
     } finally {
       await unreachable.close();
     }

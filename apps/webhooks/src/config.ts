@@ -26,6 +26,8 @@ export interface SenderConfig {
   metricsPort: number;
   metricsHost: string;
   logLevel: LogLevel;
+  /** Issue 15: `auto` migrates at start (under the migration lock), `check` refuses a schema behind the code. */
+  migrate: 'auto' | 'check';
 }
 
 export class SenderConfigError extends Error {
@@ -57,6 +59,7 @@ export function loadSenderConfig(env: NodeJS.ProcessEnv = process.env): SenderCo
     metricsPort: read.integer('PLATFORM_SENDER_METRICS_PORT', 0, 0, 65_535),
     metricsHost: env.PLATFORM_SENDER_METRICS_HOST || '127.0.0.1',
     logLevel: shared.logLevel,
+    migrate: shared.migrate,
   };
   if (problems.length > 0) throw new SenderConfigError(problems);
   return config;

@@ -1,4 +1,4 @@
-import { createDb } from '@platform/db';
+import { createDb, DatabaseUnavailableError, describeDatabaseError, prepareSchema, SchemaBehindError } from '@platform/db';
 import pino from 'pino';
 import { createSenderClock } from './clock';
 import { loadSenderConfig, SenderConfigError, type SenderConfig } from './config';
@@ -21,11 +21,19 @@ function readConfig(): SenderConfig {
 
 /**
  * The webhook sender (decisions §11, docs/webhooks-sender.md): `node dist/main.js`, beside the API
- * (`pnpm start` with PLATFORM_SENDER=embedded) or as many separate processes as needed. It does not
- * migrate: the API's start does; until the tables exist, claims fail and are retried.
+ * (`pnpm start` with PLATFORM_SENDER=embedded) or as many separate processes as needed. Like the
+ * API it applies pending migrations at start under PLATFORM_MIGRATE=auto (under the migration lock,
+ * so beside an API doing the same) and refuses a schema behind the code under `check` (issue 15).
  */
 async function main(): Promise<void> {
   const config = readConfig();
+  try {
+    await prepareSchema(config.databaseUrl, config.migrate, { sqliteDriver: config.sqliteDriver });
+  } catch (error) {
+    const known = error instanceof DatabaseUnavailableError || error instanceof SchemaBehindError;
+    console.error(`webhook sender: cannot start: ${known ? (error as Error).message : describeDatabaseError(error, config.databaseUrl)}`);
+    process.exit(1);
+  }
   const logger = pino({ level: config.logLevel, base: { app: 'webhooks', pid: process.pid } });
   const db = createDb(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
   const sql = createSql(db);
@@ -34,6 +42,22 @@ async function main(): Promise<void> {
   const agent = createDeliveryAgent({ allowPrivate: config.allowPrivate, connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs });
   const sender = createSender({ sql, config, clock, agent, metrics, logger });
   const metricsServer = config.metricsPort > 0 ? await serveMetrics(metrics, config.metricsHost, config.metricsPort) : undefined;
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, inFlight: sender.inFlight() }, 'webhook sender stopping: no new claims, finishing attempts in flight');
+    await sender.stop();
+    await agent.close();
+    await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
+    await db.close();
+    logger.info('webhook sender stopped');
+    process.exit(0);
+  };
+  // Installed before the start is announced: whoever reads that line may stop the sender at once.
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
 
   logger.info(
     {
@@ -48,20 +72,6 @@ async function main(): Promise<void> {
     'webhook sender started',
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal, inFlight: sender.inFlight() }, 'webhook sender stopping: no new claims, finishing attempts in flight');
-    await sender.stop();
-    await agent.close();
-    await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
-    await db.close();
-    logger.info('webhook sender stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
   await sender.run();
 }
 

@@ -1,8 +1,10 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { currentSchemaFiles, NO_FILTER, readMigrationList, withEngine, type EngineLog } from './engine';
 import { prepareSqliteFile, providerOf, sqliteFilePath } from './provider';
-import { DEFAULT_SQLITE_DRIVER } from './client';
+import { createDb, DEFAULT_SQLITE_DRIVER } from './client';
 import { sqliteAdapterFactory, type SqliteDriver } from './sqlite';
+import { withMigrationLock } from './migrate-lock';
+import { probeDatabase } from './startup';
 
 export interface MigrateOptions {
   /** Receives the engine's warnings and errors. */
@@ -17,8 +19,10 @@ export interface MigrateOptions {
 
 /**
  * Applies the pending migrations of the URL's provider (`prisma migrate deploy`), recording them in
- * `_prisma_migrations`. Idempotent: a second run applies nothing. For SQLite, creates the file's
- * folder when missing and switches the file to WAL (persistent, so every later connection has it).
+ * `_prisma_migrations`. Idempotent: a second run applies nothing. Under the migration lock
+ * (migrate-lock.ts), so processes migrating at once apply each migration once: the first applies,
+ * the others wait, then find nothing to do. For SQLite, creates the file's folder when missing and
+ * switches the file to WAL (persistent, so every later connection has it).
  */
 export async function migrate(url: string, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   const provider = providerOf(url);
@@ -35,13 +39,64 @@ export async function migrate(url: string, options: MigrateOptions = {}): Promis
   if (migrationsList.migrationDirectories.length === 0) {
     throw new Error(`No migrations found in ${migrationsList.baseDir}`);
   }
-  return withEngine(
-    factory,
-    currentSchemaFiles(provider),
-    async (engine) => {
-      const result = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
-      return { applied: result.appliedMigrationNames };
-    },
-    options.log,
+  return withMigrationLock(url, () =>
+    withEngine(
+      factory,
+      currentSchemaFiles(provider),
+      async (engine) => {
+        const result = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
+        return { applied: result.appliedMigrationNames };
+      },
+      options.log,
+    ),
   );
+}
+
+/** The migrations of this version that the database has not applied (all of them on an empty one). */
+export async function pendingMigrations(url: string, options: { sqliteDriver?: SqliteDriver } = {}): Promise<string[]> {
+  const provider = providerOf(url);
+  const known = readMigrationList(provider).migrationDirectories.map((d) => d.path);
+  const db = createDb(url, options);
+  try {
+    const table =
+      provider === 'postgresql'
+        ? await db.query<{ t: string | null }>(`SELECT to_regclass('_prisma_migrations')::text AS t`)
+        : await db.query<{ t: string }>(`SELECT name AS t FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`);
+    if (!table[0]?.t) return known;
+    const rows = await db.query<{ migration_name: string }>(
+      'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+    );
+    const applied = new Set(rows.map((r) => r.migration_name));
+    return known.filter((name) => !applied.has(name));
+  } finally {
+    await db.close();
+  }
+}
+
+/** decisions §12, issue 15: `auto` migrates at start, `check` only verifies (production, after `migrate`). */
+export type MigrateMode = 'auto' | 'check';
+
+/** A schema behind the code under PLATFORM_MIGRATE=check: the message is the one line to print. */
+export class SchemaBehindError extends Error {}
+
+/**
+ * What a program does with the schema before it starts: under `auto` migrate (under the lock),
+ * under `check` refuse to start when a migration is missing. Either way the database is probed
+ * first, so an unreachable one is named in one line (DatabaseUnavailableError).
+ */
+export async function prepareSchema(
+  url: string,
+  mode: MigrateMode,
+  options: MigrateOptions = {},
+): Promise<{ applied: string[] }> {
+  await probeDatabase(url);
+  if (mode === 'auto') return migrate(url, options);
+  const missing = await pendingMigrations(url, options);
+  if (missing.length > 0) {
+    throw new SchemaBehindError(
+      `The database schema is behind this version (PLATFORM_MIGRATE=check): ${missing.length} migration(s) missing: ` +
+        `${missing.join(', ')}. Run \`pnpm migrate\` (the image's \`migrate\` command) with this DATABASE_URL, then start again.`,
+    );
+  }
+  return { applied: [] };
 }

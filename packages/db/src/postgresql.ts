@@ -75,7 +75,9 @@ export function createPgPool(url: string): pg.Pool {
   // DateTime columns are timestamps without time zone holding UTC; a UTC session makes
   // CURRENT_TIMESTAMP defaults and now() agree with them.
   const options = url.includes('options=') ? undefined : '-c TimeZone=UTC';
-  const pool = new pg.Pool({ connectionString: url, ...(options ? { options } : {}) });
+  // A server that does not answer (host gone, network cut) fails a connect after 5 s instead of
+  // holding the request for ever; a stopped server refuses at once anyway.
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, ...(options ? { options } : {}) });
   // An idle client losing its connection (server restart) emits 'error' on the pool, which would
   // crash the process if unhandled; the pool drops that client and the next query reconnects.
   pool.on('error', (error) => {

@@ -11,6 +11,7 @@ describe('readSharedSettings: what the API and the sender read alike', () => {
       baseDomain: 'localhost',
       webhookAllowPrivate: false,
       logLevel: 'info',
+      migrate: 'auto',
     });
     expect(problems).toEqual([]);
   });
@@ -25,6 +26,7 @@ describe('readSharedSettings: what the API and the sender read alike', () => {
         PLATFORM_SQLITE_DRIVER: 'mine',
         PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'yes',
         LOG_LEVEL: 'loud',
+        PLATFORM_MIGRATE: 'sometimes',
       },
       problems,
     );
@@ -35,6 +37,7 @@ describe('readSharedSettings: what the API and the sender read alike', () => {
       'PLATFORM_CLOCK',
       'PLATFORM_WEBHOOK_ALLOW_PRIVATE',
       'LOG_LEVEL',
+      'PLATFORM_MIGRATE',
     ]);
     expect(problems.join('\n')).not.toContain('hunter2');
   });

@@ -60,7 +60,7 @@ export function envReader(env: NodeJS.ProcessEnv, problems: string[]): EnvReader
   };
 }
 
-/** What both programs read alike: the database, its SQLite driver, the clock, the base domain, the log level. */
+/** What both programs read alike: the database, its SQLite driver, the clock, the base domain, the log level, the migrate mode. */
 export interface SharedSettings {
   databaseUrl: string;
   sqliteDriver: 'libsql' | 'better-sqlite3';
@@ -71,6 +71,8 @@ export interface SharedSettings {
   /** decisions §11.2: http:// and private, loopback or link-local webhook targets only when true. */
   webhookAllowPrivate: boolean;
   logLevel: LogLevel;
+  /** Issue 15: `auto` migrates at start (under the migration lock), `check` refuses a schema behind the code. */
+  migrate: 'auto' | 'check';
 }
 
 export function readSharedSettings(env: NodeJS.ProcessEnv, problems: string[]): SharedSettings {
@@ -90,5 +92,6 @@ export function readSharedSettings(env: NodeJS.ProcessEnv, problems: string[]): 
     baseDomain,
     webhookAllowPrivate: read.bool('PLATFORM_WEBHOOK_ALLOW_PRIVATE', false),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    migrate: read.oneOf('PLATFORM_MIGRATE', ['auto', 'check'] as const, 'auto'),
   };
 }

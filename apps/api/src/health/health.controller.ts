@@ -1,11 +1,13 @@
-import { Controller, Get, Header, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
 import type { Db } from '@platform/db';
 import { DomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { InjectConfig, InjectDb } from '../db/db.module';
+import { InjectConfig, InjectDb, RATE_LIMITER } from '../db/db.module';
 import { isOperatorToken } from '../http/bearer';
 import { HttpMetrics } from '../http/metrics';
+import type { RateLimiter } from '../http/rate-limiter';
+import { DRAINING } from './draining';
 
 /** decisions §12.3: liveness, readiness, metrics. */
 @Controller()
@@ -14,6 +16,7 @@ export class HealthController {
     @InjectDb() private readonly db: Db,
     private readonly http: HttpMetrics,
     @InjectConfig() private readonly config: Config,
+    @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
 
   @Get('healthz')
@@ -21,15 +24,25 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /**
+   * decisions §12.3: ready when the database answers; a dependency the replica works without for
+   * now (Redis: own buckets) is named in `degraded` and stays 200, so the balancer keeps routing.
+   * A replica draining after SIGTERM is not ready, so the balancer stops sending it requests.
+   */
   @Get('readyz')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply) {
+    if (DRAINING.on) {
+      void reply.code(503);
+      return { errors: 'Shutting down' };
+    }
     try {
       await this.db.query('SELECT 1 AS ok');
-      return { status: 'ready' };
     } catch {
-      void reply.code(503);
+      void reply.code(503).header('retry-after', '5');
       return { errors: 'Database unreachable' };
     }
+    const degraded = this.limiter.degraded();
+    return degraded.length > 0 ? { status: 'ready', degraded } : { status: 'ready' };
   }
 
   /**

@@ -251,7 +251,9 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
         await access.check(request, reply, route);
       } catch (error) {
         const { status, message } = toErrorResponse(error);
-        if (status >= 500) request.log.error({ err: error }, 'access check failed');
+        // A database outage (503) is not a bug: one line, no stack, for each request it refuses.
+        if (status === 503) request.log.warn({ message }, 'access check refused: a dependency is unreachable');
+        else if (status >= 500) request.log.error({ err: error }, 'access check failed');
         return sendError(reply, status, message);
       }
       const unread = unparsedBodyProblem(request);

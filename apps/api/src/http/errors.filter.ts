@@ -3,7 +3,11 @@ import { RequestValidationError } from '@ts-rest/nest';
 import { isDomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { BODY_TOO_LARGE, JSON_CONTENT_TYPE } from './conventions';
+
+/** Issue 15: what a request meets while the database is down (with Retry-After, bootstrap.ts). */
+export const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shortly';
 
 /** Problems named in one message; a body of 400,000 bad entries is not answered with 400,000 of them. */
 const MAX_ISSUES = 20;
@@ -103,6 +107,7 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   if (typeof exception === 'object' && exception !== null) {
     const fromFastify = fromFastifyError(exception as { code?: string; statusCode?: number; message?: string });
     if (fromFastify) return fromFastify;
+    if (isDatabaseUnavailable(exception)) return { status: 503, message: DATABASE_UNAVAILABLE };
   }
   return { status: 500, message: 'Internal Server Error' };
 }
@@ -113,7 +118,12 @@ const logger = new Logger('errors');
 export function sendErrorResponse(request: FastifyRequest, reply: FastifyReply, exception: unknown): FastifyReply {
   const { status, message: full } = toErrorResponse(exception);
   const message = boundedMessage(full);
-  if (status >= 500) logger.error({ traceId: request.id, err: exception }, `unhandled error on ${request.method} ${request.url}`);
+  if (status === 503) {
+    // An outage, not a bug: no stack for every request it fails.
+    logger.warn({ traceId: request.id }, `${request.method} ${request.url}: ${message}`);
+  } else if (status >= 500) {
+    logger.error({ traceId: request.id, err: exception }, `unhandled error on ${request.method} ${request.url}`);
+  }
   if (reply.sent) return reply;
   return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify({ errors: message }));
 }

@@ -8,6 +8,7 @@ import {
   parseSinceId,
   type CursorPayload,
 } from '@platform/domain';
+import { acceptedSecrets, type Config } from '../config';
 import { MAX_RESPONSE_BYTES } from './conventions';
 
 /** The query parameters every paginated read takes (spec Pagination, decisions §6). */
@@ -54,12 +55,15 @@ function valueOrThrow<T>(result: { ok: true; value: T } | { ok: false; message: 
 export function readPageRequest(
   query: PageQuery,
   scope: CursorScope,
-  secret: string,
+  secrets: Pick<Config, 'secret' | 'previousSecret'>,
   firstFilters: () => Record<string, string> = () => ({}),
 ): PageRequest {
   let request: Omit<PageRequest, 'fields'>;
   if (query.page_info !== undefined) {
-    const decoded = decodeCursor(query.page_info, secret, scope);
+    // A cursor signed with the previous secret still works during a rotation (docs/production.md).
+    const pageInfo = query.page_info;
+    const attempts = acceptedSecrets(secrets).map((secret) => decodeCursor(pageInfo, secret, scope));
+    const decoded = attempts.find((a) => a.ok) ?? attempts[0]!;
     if (!decoded.ok) throw new DomainError('INVALID_CURSOR', decoded.message);
     const cursor = decoded.payload;
     const { since_id: sinceId = '0', ...filters } = cursor.q;

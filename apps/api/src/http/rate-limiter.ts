@@ -1,5 +1,6 @@
 import { createClient } from '@redis/client';
 import { Logger } from '@nestjs/common';
+import { redactUrl } from '@platform/db';
 
 /**
  * decisions §7: a leaky bucket per (app, store), capacity 40, leaking 4 requests a second. In
@@ -15,6 +16,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   take(key: string): Promise<RateDecision>;
+  /** Dependencies this limiter works without for now (named on /readyz): `redis` while it is down. */
+  degraded(): string[];
   close(): Promise<void>;
 }
 
@@ -64,6 +67,10 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve(this.buckets.take(key, Date.now()));
   }
 
+  degraded(): string[] {
+    return [];
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }
@@ -92,48 +99,96 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(level / leak * 1000) + 1000)
 return { allowed, tostring(level) }
 `;
 
+/** A command to Redis that has not answered by then is treated as Redis being unreachable. */
+const REDIS_COMMAND_TIMEOUT_MS = 1000;
+
+/** A Redis URL that cannot work (a host that does not exist, refused credentials): the start stops. */
+export class RedisConfigError extends Error {}
+
+/** Errors that say the URL itself is wrong, as opposed to Redis being down for now. */
+const WRONG_URL = /ENOTFOUND|EAI_AGAIN|WRONGPASS|NOAUTH|invalid DB index|invalid password|invalid url|invalid protocol/i;
+
 /**
- * Buckets shared by every replica through Redis. When Redis cannot be reached the request is let
- * through (and the outage logged): a rate limiter must not take the API down with it.
+ * Buckets shared by every replica through Redis. When Redis cannot be reached each replica falls
+ * back to its own in-memory bucket (a client still meets 429s, never an unlimited API; across N
+ * replicas it may get up to N buckets' worth), logs one warning, reports `redis` as degraded on
+ * /readyz, and uses the shared bucket again as soon as Redis is back (issue 15, degraded modes).
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly logger = new Logger('rate-limit');
   private readonly client;
-  private lastWarning = 0;
+  private readonly local: LeakyBucketLimiter;
+  private isDegraded = false;
+  private startError: Error | undefined;
+  /** While connect() waits, errors are only recorded: a wrong URL is then reported alone. */
+  private connecting = true;
 
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly capacity: number,
     private readonly leakPerSecond: number,
   ) {
-    this.client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy: (retries) => Math.min(retries * 200, 2000) } });
-    this.client.on('error', (error: Error) => this.warn(`Redis: ${error.message}`));
+    this.local = new LeakyBucketLimiter(capacity, leakPerSecond);
+    try {
+      this.client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy: (retries) => Math.min(retries * 200, 2000) } });
+    } catch (error) {
+      throw new RedisConfigError(`REDIS_URL: ${(error as Error).message}`);
+    }
+    this.client.on('error', (error: Error) => {
+      this.startError ??= error;
+      if (!this.connecting) this.degrade(error.message);
+    });
+    this.client.on('ready', () => this.recover());
   }
 
-  /** Connects, waiting at most `waitMs`: Redis being down delays nothing (requests pass until it is back). */
+  /**
+   * Connects, waiting at most `waitMs`. Redis down or slow delays nothing: the replica starts on its
+   * own buckets and switches to the shared ones when Redis answers. A URL that cannot work (unknown
+   * host, refused credentials) is a RedisConfigError: the start stops with one line.
+   */
   async connect(waitMs = 2000): Promise<void> {
     const connected = this.client.connect().then(
       () => undefined,
-      (error: Error) => this.warn(`Redis not reached, requests pass unlimited until it is: ${error.message}`),
+      (error: Error) => {
+        this.startError ??= error;
+      },
     );
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([connected, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
     clearTimeout(timer);
+    this.connecting = false;
+    const error = this.startError;
+    if (error && WRONG_URL.test(`${(error as { code?: string }).code ?? ''} ${error.message}`)) {
+      this.client.destroy();
+      throw new RedisConfigError(`REDIS_URL: ${redactUrl(this.url)} cannot be used: ${error.message}`);
+    }
+    if (!this.client.isReady) this.degrade(error?.message ?? `no answer within ${waitMs} ms`);
   }
 
   async take(key: string): Promise<RateDecision> {
+    if (!this.client.isReady) return this.fallback(key, 'not connected');
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const [allowed, levelText] = (await this.client.eval(TAKE_SCRIPT, {
+      const timeout = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`)), REDIS_COMMAND_TIMEOUT_MS);
+      });
+      const evaluated = this.client.eval(TAKE_SCRIPT, {
         keys: [`platform:rate:${key}`],
         arguments: [String(this.capacity), String(this.leakPerSecond)],
-      })) as [number, string];
+      });
+      const [allowed, levelText] = (await Promise.race([evaluated, timeout])) as [number, string];
       const level = Number(levelText);
       if (allowed === 1) return { allowed: true, used: Math.ceil(level), capacity: this.capacity, retryAfterSeconds: 0 };
       return refusal(level, this.capacity, this.leakPerSecond);
     } catch (error) {
-      this.warn(`bucket not read, request let through: ${(error as Error).message}`);
-      return { allowed: true, used: 0, capacity: this.capacity, retryAfterSeconds: 0 };
+      return this.fallback(key, (error as Error).message);
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  degraded(): string[] {
+    return this.isDegraded || !this.client.isReady ? ['redis'] : [];
   }
 
   async close(): Promise<void> {
@@ -141,11 +196,22 @@ export class RedisRateLimiter implements RateLimiter {
     else this.client.destroy();
   }
 
-  private warn(message: string): void {
-    const now = Date.now();
-    if (now - this.lastWarning < 10_000) return;
-    this.lastWarning = now;
-    this.logger.warn(message);
+  private fallback(key: string, why: string): RateDecision {
+    this.degrade(why);
+    return this.local.take(key, Date.now());
+  }
+
+  /** One warning per outage, however many requests or reconnect attempts it spans. */
+  private degrade(why: string): void {
+    if (this.isDegraded) return;
+    this.isDegraded = true;
+    this.logger.warn(`Redis unreachable (${why}): rate limits use this replica's own in-memory buckets until it is back`);
+  }
+
+  private recover(): void {
+    if (!this.isDegraded) return;
+    this.isDegraded = false;
+    this.logger.warn('Redis is back: rate limits use the shared buckets again');
   }
 }
 

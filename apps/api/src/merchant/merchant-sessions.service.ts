@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newSecret } from '../apps/apps.service';
 import { ClockService } from '../clock/clock.service';
-import type { Config } from '../config';
+import { acceptedSecrets, type Config } from '../config';
 import { InjectConfig } from '../db/db.module';
 import { BodyGates } from '../http/body-gates';
 import { StoresService, type StoreRecord } from '../stores/stores.service';
@@ -133,7 +133,9 @@ export class MerchantSessionsService implements OnModuleInit {
    */
   checkForm(request: FastifyRequest, session: MerchantSession, formToken: unknown): void {
     this.checkOrigin(request);
-    if (typeof formToken !== 'string' || !safeEqual(formToken, session.formToken)) {
+    // A form made before a PLATFORM_SECRET rotation still posts while the previous secret is accepted.
+    const accepted = acceptedSecrets(this.config).map((secret) => this.formTokenOf(session, secret));
+    if (typeof formToken !== 'string' || !accepted.some((token) => safeEqual(formToken, token))) {
       throw new DomainError('FORM_REFUSED', 'This form was not sent from your signed-in page; open the page again and retry.');
     }
   }
@@ -145,8 +147,8 @@ export class MerchantSessionsService implements OnModuleInit {
     }
   }
 
-  private formTokenOf(session: SessionRow): string {
-    return createHmac('sha256', this.config.secret).update(`merchant-form:${session.id}:${session.tokenHash}`).digest('base64url');
+  private formTokenOf(session: SessionRow, secret = this.config.secret): string {
+    return createHmac('sha256', secret).update(`merchant-form:${session.id}:${session.tokenHash}`).digest('base64url');
   }
 
   private cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {

@@ -177,7 +177,7 @@ export class MetafieldDefinitionsService {
 
   private async page(store: StoreContext, caller: Caller, query: DefinitionListQuery, pageUrl: string, resource: string): Promise<RenderedPage> {
     const scope = { r: resource, s: store.id.toString() };
-    const request = readPageRequest(query, scope, this.config.secret, () => this.filtersOf(caller, query));
+    const request = readPageRequest(query, scope, this.config, () => this.filtersOf(caller, query));
     const { owner_resource: ownerResource, namespace } = request.filters;
     return renderKeysetPage(request, 'metafield_definitions', scope, this.config.secret, pageUrl, {
       fetch: async (take) => {

@@ -42,7 +42,7 @@ export class MetafieldListingService {
    */
   async listForProduct(auth: AuthContext, productId: bigint, query: ListMetafieldsQuery, pageUrl: string): Promise<Page> {
     const scope = { r: 'metafields', s: `${auth.store.id.toString()}:${productId.toString()}` };
-    const request = readPageRequest(query, scope, this.config.secret, () => {
+    const request = readPageRequest(query, scope, this.config, () => {
       const filters: Record<string, string> = {};
       if (query.namespace !== undefined) filters.namespace = storedNamespace(query.namespace, auth.appId);
       if (query.key !== undefined) filters.key = query.key;

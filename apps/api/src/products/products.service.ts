@@ -32,7 +32,7 @@ export class ProductsService {
    */
   async list(store: StoreContext, query: ListQuery, pageUrl: string): Promise<ListedPage> {
     const scope = { r: 'products', s: store.id.toString() };
-    const request = readPageRequest(query, scope, this.config.secret);
+    const request = readPageRequest(query, scope, this.config);
     const revision = store.catalogRevision;
     const key = `${store.id}|${store.ianaTimezone}|${request.direction}|${request.boundary}|${request.sinceId}|${request.limit}|${request.paging ? 1 : 0}|${request.fieldsText ?? ''}`;
     const cached = revision === undefined ? undefined : this.cache.get(key, revision);

@@ -60,7 +60,7 @@ export class DeliveriesService {
   async list(handle: string, query: DeliveryListQuery, pageUrl: string): Promise<RenderedPage> {
     const store = await this.stores.get(handle);
     const scope = { r: 'webhook_deliveries', s: store.id.toString() };
-    const request = readPageRequest(query, scope, this.config.secret, (): Record<string, string> => {
+    const request = readPageRequest(query, scope, this.config, (): Record<string, string> => {
       if (query.status === undefined) return {};
       if (!(DELIVERY_STATUSES as readonly string[]).includes(query.status)) {
         throw new DomainError('INVALID_PARAMETER', `status: is not included in the list (${DELIVERY_STATUSES.join(', ')})`);

@@ -116,7 +116,7 @@ export class WebhooksService {
   list(auth: AuthContext, query: WebhookListQuery, pageUrl: string): Promise<RenderedPage> {
     // The cursor belongs to this app on this store: another app's (or store's) cursor is a 400.
     const scope = { r: 'webhooks', s: `${auth.store.id}:${auth.appId}` };
-    const request = readPageRequest(query, scope, this.config.secret, (): Record<string, string> => {
+    const request = readPageRequest(query, scope, this.config, (): Record<string, string> => {
       if (query.topic === undefined) return {};
       if (!isWebhookTopic(query.topic)) throw new DomainError('INVALID_PARAMETER', `topic: ${TOPIC_MESSAGE}`);
       return { topic: query.topic };

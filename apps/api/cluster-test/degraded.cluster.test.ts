@@ -1,0 +1,162 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, call, operatorAt, startCluster, until, type Answer, type Cluster } from './cluster';
+
+// Issue 15, item 4: what the cluster does when a dependency goes away, and when a replica is told
+// to stop. Each case ends with the cluster whole again for the next.
+let cluster: Cluster;
+let receiver: Server;
+const received = new Map<string, number>();
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const id = String(req.headers['x-platform-webhook-id'] ?? '');
+    req.resume();
+    req.on('end', () => {
+      received.set(id, (received.get(id) ?? 0) + 1);
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  // Buckets that do not leak during a test: what gets through is exactly the capacity.
+  cluster = await startCluster(21300, { PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '0.01' });
+});
+afterAll(async () => {
+  await cluster?.stop();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+const replicas = () => [cluster.replica(1), cluster.replica(2)];
+const listing = (origin: string, token: string) => call(admin(origin, '/products/products.json?limit=1'), { token });
+const warnings = (name: string) => cluster.log(name).split('\n').filter((line) => line.includes('Redis unreachable')).length;
+
+describe('Redis killed (decisions §7.4)', () => {
+  it("each replica falls back to its own bucket, /readyz names redis, one warning; the shared bucket is back with Redis", async () => {
+    await cluster.ctl('stop-redis');
+    const { token } = await operatorAt(cluster.lb).storeWithApp('no-redis');
+    for (const origin of replicas()) {
+      const statuses: number[] = [];
+      for (let i = 0; i < 45; i++) statuses.push((await listing(origin, token)).status);
+      // Never unlimited: each replica's own bucket of 40 fills, then 429.
+      expect(statuses.filter((s) => s === 200)).toHaveLength(40);
+      expect(statuses.slice(40)).toEqual([429, 429, 429, 429, 429]);
+      const ready = await call(`${origin}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(ready.body).toEqual({ status: 'ready', degraded: ['redis'] });
+    }
+    expect([warnings('api1'), warnings('api2')]).toEqual([1, 1]);
+
+    await cluster.ctl('start-redis');
+    for (const origin of replicas()) {
+      await until(async () => (await call(`${origin}/readyz`)).body?.degraded === undefined, 15_000, `${origin} uses Redis again`);
+    }
+    const shared = await operatorAt(cluster.lb).storeWithApp('redis-back');
+    const answers: Answer[] = [];
+    for (let i = 0; i < 30; i++) for (const origin of replicas()) answers.push(await listing(origin, shared.token));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(40);
+    expect(answers.slice(40).every((a) => a.status === 429)).toBe(true);
+  });
+});
+
+describe('PostgreSQL stopped for 30 s, then started again', () => {
+  it('requests in between get 503 with Retry-After, traceId and {"errors"}; API and senders recover; nothing committed is lost', async () => {
+    const { token } = await operatorAt(cluster.lb).storeWithApp('outage', ['read_products', 'write_products', 'read_inventory']);
+    const op = operatorAt(cluster.lb);
+    const address = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const subscribed = await call(admin(cluster.lb, '/webhooks.json'), { token, body: { webhook: { topic: 'inventory_items/update', address } } });
+    expect(subscribed.status).toBe(201);
+    const made = await op.call('/stores/outage/products', { body: { products: [1, 2, 3].map((i) => ({ title: `Kept ${i}`, variants: [{ sku: `K-${i}` }] })) } });
+    expect(made.status).toBe(201);
+    const items = made.body.products.map((p: { variants: { inventory_item_id: string }[] }) => p.variants[0]!.inventory_item_id) as string[];
+    expect((await op.call(`/stores/outage/inventory_items/${items[0]}`, { method: 'PUT', body: { inventory_item: { cost: '1.00' } } })).status).toBe(200);
+    const senderPids = [cluster.pid('sender1'), cluster.pid('sender2')];
+
+    await cluster.ctl('stop-pg');
+    const stoppedAt = Date.now();
+    const during: Answer[] = [];
+    while (Date.now() - stoppedAt < 30_000) {
+      during.push(await listing(cluster.lb, token));
+      during.push(await op.call('/stores/outage/products', { body: { product: { title: 'Lost?' } } }));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    await cluster.ctl('start-pg');
+
+    expect(during.length).toBeGreaterThan(20);
+    for (const a of during) {
+      expect(a.status).toBe(503);
+      expect(Number(a.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(a.headers.traceid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(typeof a.body?.errors).toBe('string');
+      expect(a.text).not.toMatch(/\bat .*\.js:\d+/);
+      // Answered at once, far inside the 30 s request timeout: a refused connection is not waited on.
+      expect(a.ms).toBeLessThan(10_000);
+    }
+
+    // Both replicas serve again without a restart (their pools reconnect), and HAProxy marks them up.
+    await until(async () => (await listing(cluster.lb, token)).status === 200, 20_000, 'the API answers again');
+    await until(async () => {
+      const servers = await cluster.servers();
+      return servers.api1 === 'UP' && servers.api2 === 'UP';
+    }, 15_000, 'both replicas UP');
+    for (const origin of replicas()) expect((await listing(origin, token)).status).toBe(200);
+    const all = await call(admin(cluster.lb, '/products/products.json?limit=250&fields=title'), { token });
+    expect(all.body.products.map((p: { title: string }) => p.title)).toEqual(['Kept 1', 'Kept 2', 'Kept 3']);
+
+    // The senders, the same processes, deliver the event from before the outage and one after it.
+    expect((await op.call(`/stores/outage/inventory_items/${items[1]}`, { method: 'PUT', body: { inventory_item: { cost: '2.00' } } })).status).toBe(200);
+    await until(() => received.size >= 2, 30_000, 'both events delivered');
+    expect([cluster.pid('sender1'), cluster.pid('sender2')]).toEqual(senderPids);
+    for (const pid of senderPids) expect(() => process.kill(pid, 0)).not.toThrow();
+  });
+});
+
+describe('SIGTERM to an API replica (decisions §12, issue 15)', () => {
+  it('stops accepting, finishes what is in flight, exits 0, and no request through HAProxy fails', async () => {
+    await operatorAt(cluster.lb).storeWithApp('drain');
+    const answers: (Answer & { at: number })[] = [];
+    const errors: string[] = [];
+    let stop = false;
+    // Six clients writing products of 20 variants without pause: some are always in flight.
+    const client = async (n: number) => {
+      for (let i = 0; !stop; i++) {
+        const variants = Array.from({ length: 20 }, (_, v) => ({ sku: `w${n}-${i}-${v}` }));
+        try {
+          const answer = await operatorAt(cluster.lb).call('/stores/drain/products', { body: { product: { title: `w${n}-${i}`, variants } } });
+          answers.push({ ...answer, at: Date.now() });
+        } catch (error) {
+          errors.push((error as Error).message);
+        }
+      }
+    };
+    const clients = [1, 2, 3, 4, 5, 6].map(client);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const pid = cluster.pid('api1');
+    process.kill(pid, 'SIGTERM');
+    await until(() => {
+      try {
+        return readFileSync(join(cluster.dir, 'api1.exit'), 'utf8').trim() !== '';
+      } catch {
+        return false;
+      }
+    }, 20_000, 'api1 exits');
+    const exitedAt = Date.now();
+    // The load goes on against the one replica left.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    stop = true;
+    await Promise.all(clients);
+
+    expect(readFileSync(join(cluster.dir, 'api1.exit'), 'utf8').trim()).toBe('0');
+    expect(cluster.log('api1')).toContain('SIGTERM: draining');
+    expect(cluster.log('api1')).not.toContain('are cut');
+    expect(errors).toEqual([]);
+    expect(answers.filter((a) => a.status !== 201).map((a) => `${a.status} ${a.text}`)).toEqual([]);
+    expect(answers.length).toBeGreaterThan(20);
+    expect(answers.filter((a) => a.at > exitedAt).length).toBeGreaterThan(5);
+
+    await cluster.ctl('start-api', '1');
+    await until(async () => (await cluster.servers()).api1 === 'UP', 15_000, 'api1 back UP');
+  });
+});

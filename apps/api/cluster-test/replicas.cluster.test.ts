@@ -1,0 +1,171 @@
+import { signTokenRequest } from '@platform/domain';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, call, operatorAt, startCluster, until, type Answer, type Cluster } from './cluster';
+
+// Issue 15, item 3: two API replicas behind HAProxy on one PostgreSQL and one Redis behave as one
+// service. Replicas are called by their own ports where a test needs "one replica, then the
+// other", and through HAProxy where clients would be.
+let cluster: Cluster;
+
+beforeAll(async () => {
+  cluster = await startCluster(21200, {
+    PLATFORM_CLOCK: 'manual',
+    // A bucket that does not leak during a test, so its capacity is exactly what gets through.
+    PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '0.01',
+  });
+});
+afterAll(() => cluster?.stop());
+
+const one = () => cluster.replica(1);
+const other = () => cluster.replica(2);
+
+describe('one rate-limit bucket per (app, store) across replicas (decisions §7.4)', () => {
+  it('a burst of 80 spread over both replicas gets exactly the capacity (40) through, then 429s', async () => {
+    const { token } = await operatorAt(cluster.lb).storeWithApp('burst');
+    const answers = await Promise.all(Array.from({ length: 80 }, () => call(admin(cluster.lb, '/products/products.json?limit=1'), { token })));
+    const served = new Set(answers.map((a) => a.headers['x-served-by']));
+    expect(served).toEqual(new Set(['api1', 'api2']));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(40);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(40);
+    for (const a of refused) {
+      expect(a.body).toEqual({ errors: 'Too many requests' });
+      expect(Number(a.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+  });
+});
+
+describe('tokens across replicas (decisions §5.3, §5.4)', () => {
+  const shop = (origin: string, token: string) => call(admin(origin, '/products/products.json?limit=1'), { token });
+
+  it('a private token refreshed through one replica: the old one keeps its 5 minutes on the other, then is refused', async () => {
+    const { appId, token } = await operatorAt(one()).storeWithApp('refresh');
+    const refreshed = await operatorAt(one()).call(`/stores/refresh/apps/${appId}/token/refresh`, { method: 'POST' });
+    expect(refreshed.status).toBe(200);
+    expect((await shop(other(), refreshed.body.access_token)).status).toBe(200);
+    expect((await shop(other(), token)).status).toBe(200);
+    await operatorAt(one()).call('/clock', { body: { advance_seconds: 5 * 60 + 1 } });
+    const old = await shop(other(), token);
+    expect(old.status).toBe(401);
+    expect((await shop(other(), refreshed.body.access_token)).status).toBe(200);
+  });
+
+  it('an app deleted through one replica: its token is refused by the other on the very next request', async () => {
+    const { appId, token } = await operatorAt(one()).storeWithApp('deleted');
+    expect((await shop(other(), token)).status).toBe(200);
+    expect((await operatorAt(one()).call(`/stores/deleted/apps/${appId}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await shop(other(), token)).status).toBe(401);
+  });
+
+  it('a custom app cancelled through one replica: its token is refused by the other on the very next request', async () => {
+    const op = operatorAt(one());
+    expect((await op.call('/stores', { body: { store: { handle: 'cancel', name: 'Cancel' } } })).status).toBe(201);
+    const app = (await op.call('/apps', { body: { app: { name: 'Custom', kind: 'custom', scopes: ['read_products'], redirect_urls: ['https://app.example.com/cb'] } } })).body.app;
+    const install = await op.call(`/stores/cancel/apps/${app.id}/install`, { body: { scopes: ['read_products'] } });
+    expect(install.status).toBe(201);
+    const now = Date.parse((await op.call('/clock')).body.now);
+    const signed = (action: string, rawBody: string) =>
+      call(`${one()}/admin/oauth/token/${action}`, {
+        method: 'POST',
+        headers: {
+          host: `cancel.localhost:${new URL(one()).port}`,
+          appkey: app.app_key,
+          timestamp: String(now),
+          sign: signTokenRequest({ secret: app.app_secret, rawBody, timestamp: now }),
+          ...(rawBody ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(rawBody ? { body: JSON.parse(rawBody) as unknown } : {}),
+      });
+    const created = await signed('create', JSON.stringify({ code: install.body.code }));
+    expect(created.status).toBe(200);
+    const token = created.body.data.accessToken as string;
+    expect((await shop(other(), token)).status).toBe(200);
+    expect((await signed('cancel', '')).status).toBe(200);
+    expect((await shop(other(), token)).status).toBe(401);
+  });
+});
+
+describe('state shared through the database', () => {
+  it('a cursor made by one replica works on the other (decisions §6.2)', async () => {
+    const { token } = await operatorAt(one()).storeWithApp('cursor');
+    await operatorAt(one()).call('/stores/cursor/products', { body: { products: [1, 2, 3, 4, 5].map((i) => ({ title: `P${i}` })) } });
+    const first = await call(admin(one(), '/products/products.json?limit=2&fields=title'), { token });
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.link ?? '')?.[1];
+    expect(next).toBeDefined();
+    const onOther = new URL(next!);
+    onOther.port = new URL(other()).port;
+    const second = await call(onOther.toString(), { token });
+    expect(second.status).toBe(200);
+    expect(second.body.products.map((p: { title: string }) => p.title)).toEqual(['P3', 'P4']);
+  });
+
+  it('the manual clock moved through one replica is the time of the other (decisions §10)', async () => {
+    const moved = await operatorAt(one()).call('/clock', { body: { advance_seconds: 3600 } });
+    expect(moved.status).toBe(200);
+    expect((await operatorAt(other()).call('/clock')).body.now).toBe(moved.body.now);
+  });
+});
+
+describe('kill -9 of one replica under steady load', () => {
+  it('after HAProxy marks it down every request is served by the other; no 201 lost its write; no 5xx from the survivor', async () => {
+    const answers: { at: number; answer: Answer | undefined; error?: string }[] = [];
+    let killedAt = Infinity;
+    let downAt = Infinity;
+    let stop = false;
+    // Four clients writing products through HAProxy without pause, for as long as the test runs.
+    const client = async (n: number) => {
+      for (let i = 0; !stop; i++) {
+        const at = Date.now();
+        try {
+          const answer = await call(`${cluster.lb}/platform/v1/stores/burst/products`, {
+            token: 'cluster-test-operator-token-0123',
+            body: { product: { title: `load ${n}-${i}` } },
+          });
+          answers.push({ at, answer });
+        } catch (error) {
+          answers.push({ at, answer: undefined, error: (error as Error).message });
+        }
+      }
+    };
+    const clients = [1, 2, 3, 4].map(client);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    process.kill(cluster.pid('api2'), 'SIGKILL');
+    killedAt = Date.now();
+    // HAProxy checks every 500 ms and marks a replica down after 2 failures.
+    await until(async () => (await cluster.servers()).api2 === 'DOWN', 10_000, 'HAProxy marks api2 DOWN');
+    downAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    stop = true;
+    await Promise.all(clients);
+
+    const before = answers.filter((a) => a.at < killedAt);
+    const after = answers.filter((a) => a.at > downAt);
+    expect(before.length).toBeGreaterThan(10);
+    expect(after.length).toBeGreaterThan(10);
+    // Both replicas served before the kill (a request in flight on api2 at the kill got HAProxy's 502, no X-Served-By).
+    expect([...new Set(before.map((a) => a.answer?.headers['x-served-by']))]).toEqual(expect.arrayContaining(['api1', 'api2']));
+    // Once marked down, every request is answered 201 by the survivor.
+    for (const a of after) {
+      expect(a.answer?.status).toBe(201);
+      expect(a.answer?.headers['x-served-by']).toBe('api1');
+    }
+    // The survivor never answered 5xx, not even around the kill.
+    expect(answers.filter((a) => a.answer?.headers['x-served-by'] === 'api1' && a.answer.status >= 500)).toEqual([]);
+    // Only requests in flight on the killed replica at that instant may have failed.
+    expect(answers.filter((a) => a.answer?.status !== 201).length).toBeLessThanOrEqual(4);
+
+    const created = answers.filter((a) => a.answer?.status === 201).map((a) => String(a.answer!.body.product.id));
+    const db = new pg.Client({ connectionString: cluster.env.DATABASE_URL });
+    await db.connect();
+    try {
+      const rows = await db.query<{ id: string }>('SELECT id::text AS id FROM products WHERE id = ANY($1::bigint[])', [created]);
+      expect(rows.rows.length).toBe(created.length);
+    } finally {
+      await db.end();
+    }
+
+    await cluster.ctl('start-api', '2');
+    await until(async () => (await cluster.servers()).api2 === 'UP', 15_000, 'api2 back UP');
+  });
+});

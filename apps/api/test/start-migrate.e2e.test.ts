@@ -1,0 +1,156 @@
+import { createDb } from '@platform/db';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from './harness';
+
+// Issue 15, item 1: migrations as a step, and a start that fails says why in one line. Each test
+// runs the built program as production runs it.
+const main = join(__dirname, '..', 'dist', 'main.js');
+const migrations = readdirSync(join(__dirname, '..', '..', '..', 'packages', 'db', 'prisma', 'sqlite', 'migrations'), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
+const dir = mkdtempSync(join(tmpdir(), 'platform-start-migrate-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Run {
+  child: ChildProcess;
+  /** Resolves with the exit code and everything printed. */
+  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Resolves once the API printed that it is up. */
+  up: Promise<void>;
+}
+
+function start(env: Record<string, string>): Run {
+  const child = spawn(process.execPath, [main], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PLATFORM_SECRET: 'secret-for-the-start-test-0123',
+      PLATFORM_OPERATOR_TOKEN: 'operator-token-for-the-start-test',
+      PLATFORM_SEED_DEMO: 'false',
+      LOG_LEVEL: 'silent',
+      ...env,
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  let markUp: () => void = () => undefined;
+  const up = new Promise<void>((resolve) => (markUp = resolve));
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (stdout.includes('Operator token:')) markUp();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { child, done, up };
+}
+
+/** Resolves once something accepts connections on the loopback port. */
+async function listening(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+/** A start that must fail: exit 1 and exactly one line on stderr, no stack trace. */
+async function expectOneLineFailure(env: Record<string, string>): Promise<string> {
+  const { code, stdout, stderr } = await start(env).done;
+  expect(code).toBe(1);
+  expect(stdout).toBe('');
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /);
+  return lines[0]!;
+}
+
+describe('a start that cannot go on says why in one line (issue 15)', () => {
+  it('an unreachable PostgreSQL, named without its password', async () => {
+    const line = await expectOneLineFailure({ DATABASE_URL: 'postgresql://platform:hunter2@127.0.0.1:1/platform' });
+    expect(line).toBe(
+      'platform-api: cannot start: DATABASE_URL: cannot connect to PostgreSQL at postgresql://platform:***@127.0.0.1:1/platform: connection refused (is the server running, and on that port?)',
+    );
+  });
+
+  it('a Redis URL whose host does not exist', async () => {
+    const line = await expectOneLineFailure({ DATABASE_URL: `file:${join(dir, 'redis', 'platform.db')}`, REDIS_URL: 'redis://no-such-host.invalid:6379' });
+    expect(line).toMatch(/^platform-api: cannot start: REDIS_URL: redis:\/\/no-such-host\.invalid:6379 cannot be used: .*ENOTFOUND/);
+  });
+
+  it('a Redis that refuses the credentials of the URL', async () => {
+    // A real Redis with a password, on a port of its own (never the shared one).
+    const redis = spawn('redis-server', ['--port', '21990', '--bind', '127.0.0.1', '--requirepass', 'the-right-one', '--save', '', '--appendonly', 'no']);
+    try {
+      await listening(21990);
+      const line = await expectOneLineFailure({ DATABASE_URL: `file:${join(dir, 'redis-auth', 'platform.db')}`, REDIS_URL: 'redis://:wrong-one@127.0.0.1:21990' });
+      expect(line).toMatch(/^platform-api: cannot start: REDIS_URL: redis:\/\/:\*\*\*@127\.0\.0\.1:21990 cannot be used: WRONGPASS/);
+      expect(line).not.toContain('wrong-one');
+    } finally {
+      redis.kill('SIGTERM');
+    }
+  });
+
+  it('PLATFORM_MIGRATE=check on a schema behind the code names the missing migrations and the command', async () => {
+    const line = await expectOneLineFailure({ DATABASE_URL: `file:${join(dir, 'check', 'platform.db')}`, PLATFORM_MIGRATE: 'check' });
+    expect(line).toContain('platform-api: cannot start: The database schema is behind this version (PLATFORM_MIGRATE=check)');
+    for (const name of migrations) expect(line).toContain(name);
+    expect(line).toContain('Run `pnpm migrate`');
+  });
+
+  it('PLATFORM_MIGRATE=check starts on a migrated schema, and applies nothing', async () => {
+    const url = `file:${join(dir, 'checked', 'platform.db')}`;
+    const first = start({ DATABASE_URL: url });
+    await first.up;
+    first.child.kill('SIGTERM');
+    expect((await first.done).code).toBe(0);
+    const second = start({ DATABASE_URL: url, PLATFORM_MIGRATE: 'check' });
+    await second.up;
+    second.child.kill('SIGTERM');
+    const { code, stdout } = await second.done;
+    expect(code).toBe(0);
+    expect(stdout).toContain('Platform Admin API is up (0 migration(s) applied');
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('two APIs started at the same moment on an empty PostgreSQL (issue 15)', () => {
+  it('both become ready and each migration is applied once', async () => {
+    const database = await freshDatabase();
+    const runs = [start({ DATABASE_URL: database.url }), start({ DATABASE_URL: database.url })];
+    try {
+      await Promise.all(runs.map((r) => r.up));
+      for (const r of runs) r.child.kill('SIGTERM');
+      const results = await Promise.all(runs.map((r) => r.done));
+      expect(results.map((r) => r.code)).toEqual([0, 0]);
+      // One applied them all, the other waited for the lock and found them applied.
+      const applied = results.map((r) => /\((\d+) migration\(s\) applied/.exec(r.stdout)?.[1]).sort();
+      expect(applied).toEqual(['0', String(migrations.length)]);
+      const db = createDb(database.url);
+      try {
+        const rows = await db.query<{ migration_name: string }>('SELECT migration_name FROM _prisma_migrations ORDER BY migration_name');
+        expect(rows.map((r) => r.migration_name)).toEqual(migrations);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      for (const r of runs) r.child.kill('SIGKILL');
+      await database.drop();
+    }
+  });
+});

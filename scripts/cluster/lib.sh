@@ -1,0 +1,235 @@
+# shellcheck shell=bash
+# The production topology on one machine (docs/production.md): PostgreSQL, Redis, HAProxy in front
+# of API replicas, and webhook senders, each a plain process from Debian's packages or this repo,
+# all on loopback ports, all state in one folder ($CLUSTER_DIR). Sourced by scripts/cluster.sh; the
+# end-to-end suite drives it through that script's commands.
+
+ROOT=${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+API_MAIN="$ROOT/apps/api/dist/main.js"
+SENDER_MAIN="$ROOT/apps/webhooks/dist/main.js"
+MIGRATE_MAIN="$ROOT/packages/db/dist/cli/migrate.js"
+
+log() { printf '[cluster] %s\n' "$*" >&2; }
+die() { log "$*"; exit 1; }
+
+pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+
+# Installs what is missing from Debian's packages, as .ci/run does.
+install_missing() {
+  local missing="" bin
+  bin=$(pg_bin || true)
+  { [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; } && missing="$missing postgresql"
+  command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
+  command -v haproxy >/dev/null 2>&1 || missing="$missing haproxy"
+  command -v curl >/dev/null 2>&1 || missing="$missing curl"
+  [ -z "$missing" ] && return 0
+  [ "$(id -u)" = 0 ] || die "missing Debian packages:$missing (install them, or run this as root)"
+  log "installing$missing from Debian's packages..."
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  apt-get install -y -qq $missing >/dev/null
+}
+
+# PostgreSQL refuses to run as root: as root, its files belong to `postgres` and it runs as that user.
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+# Ports (keep them below Linux's ephemeral range, 32768 and up, where an outgoing connection could
+# hold one): HAProxy BASE, its stats page BASE+1, PostgreSQL BASE+2, Redis BASE+3, API replica N
+# BASE+10+N, sender N's metrics BASE+20+N.
+write_env() {
+  local base=$1
+  cat >"$CLUSTER_DIR/cluster.env" <<EOF
+BASE_PORT=$base
+LB_PORT=$base
+STATS_PORT=$((base + 1))
+PG_PORT=$((base + 2))
+REDIS_PORT=$((base + 3))
+APIS=${CLUSTER_APIS:-2}
+SENDERS=${CLUSTER_SENDERS:-2}
+DATABASE_URL=postgresql://postgres@127.0.0.1:$((base + 2))/platform
+REDIS_URL=redis://127.0.0.1:$((base + 3))
+OPERATOR_TOKEN=${PLATFORM_OPERATOR_TOKEN:-$(head -c 24 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')}
+SECRET=${PLATFORM_SECRET:-$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')}
+DEMO_TOKEN=${PLATFORM_DEMO_TOKEN:-$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')}
+EOF
+  chmod 600 "$CLUSTER_DIR/cluster.env"
+}
+
+load_env() {
+  [ -f "$CLUSTER_DIR/cluster.env" ] || die "no cluster in $CLUSTER_DIR (run scripts/cluster.sh first)"
+  # shellcheck disable=SC1091
+  . "$CLUSTER_DIR/cluster.env"
+}
+
+api_port() { echo $((BASE_PORT + 10 + $1)); }
+
+# Waits until `curl` of $1 succeeds, at most $2 seconds.
+wait_http() {
+  local url=$1 seconds=$2 i
+  for ((i = 0; i < seconds * 10; i++)); do
+    curl -fsS -o /dev/null --max-time 1 "$url" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+pg_init() {
+  local bin
+  bin=$(pg_bin)
+  mkdir -p "$CLUSTER_DIR/pg"
+  [ "$(id -u)" = 0 ] && chown postgres: "$CLUSTER_DIR/pg"
+  as_pg "$bin/initdb" -D "$CLUSTER_DIR/pg/data" -A trust -U postgres >/dev/null
+}
+
+pg_start() {
+  as_pg "$(pg_bin)/pg_ctl" -D "$CLUSTER_DIR/pg/data" -l "$CLUSTER_DIR/pg/log" -w \
+    -o "-p $PG_PORT -k $CLUSTER_DIR/pg -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+}
+
+# `fast`: clients are disconnected, the server shuts down cleanly (what an operator's restart does).
+pg_stop() { as_pg "$(pg_bin)/pg_ctl" -D "$CLUSTER_DIR/pg/data" -m "${1:-fast}" -w stop >/dev/null 2>&1 || true; }
+
+redis_start() {
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    --dir "$CLUSTER_DIR" --pidfile "$CLUSTER_DIR/redis.pid" --logfile "$CLUSTER_DIR/redis.log" >/dev/null
+  local i
+  for ((i = 0; i < 50; i++)); do
+    redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  die "Redis did not start (see $CLUSTER_DIR/redis.log)"
+}
+
+# kill -9: Redis lost at once, as in a crash.
+redis_stop() {
+  [ -f "$CLUSTER_DIR/redis.pid" ] || return 0
+  kill -9 "$(cat "$CLUSTER_DIR/redis.pid")" 2>/dev/null || true
+  rm -f "$CLUSTER_DIR/redis.pid"
+}
+
+# Every replica is checked on /readyz. When every one of them is down (PostgreSQL stopped: each
+# answers 503), the backup lines, the same processes without a check, still receive the requests,
+# so clients get the API's own 503 with Retry-After, traceId and {"errors"} instead of HAProxy's page.
+# http-server-close: no idle kept-alive connection to a replica that may be draining; a refused
+# connection (a replica stopped or stopping) is retried on another one (retries, redispatch).
+haproxy_config() {
+  local n
+  {
+    cat <<EOF
+global
+  maxconn 4096
+  pidfile $CLUSTER_DIR/haproxy.pid
+
+defaults
+  mode http
+  option http-server-close
+  timeout connect 1s
+  timeout client 60s
+  timeout server 35s
+  retries 3
+  option redispatch 1
+
+frontend api
+  bind 127.0.0.1:$LB_PORT
+  default_backend replicas
+
+listen stats
+  bind 127.0.0.1:$STATS_PORT
+  stats enable
+  stats uri /stats
+  stats refresh 1s
+
+backend replicas
+  balance roundrobin
+  option allbackups
+  option httpchk GET /readyz
+  http-check expect status 200
+  default-server inter 500ms fastinter 250ms fall 2 rise 2
+  http-response set-header X-Served-By %s
+EOF
+    for ((n = 1; n <= APIS; n++)); do echo "  server api$n 127.0.0.1:$(api_port "$n") check"; done
+    for ((n = 1; n <= APIS; n++)); do echo "  server api$n-unchecked 127.0.0.1:$(api_port "$n") backup"; done
+  } >"$CLUSTER_DIR/haproxy.cfg"
+}
+
+haproxy_start() {
+  haproxy_config
+  haproxy -f "$CLUSTER_DIR/haproxy.cfg" -D -q || die "HAProxy did not start (config: $CLUSTER_DIR/haproxy.cfg)"
+}
+
+# What both programs get: the caller's PLATFORM_*, LOG_LEVEL, ... pass through; these win.
+common_env() {
+  echo DATABASE_URL="$DATABASE_URL" PLATFORM_MIGRATE=check PLATFORM_SECRET="$SECRET"
+}
+
+migrate_once() {
+  # shellcheck disable=SC2046
+  env $(common_env) node "$MIGRATE_MAIN" >>"$CLUSTER_DIR/migrate.log" 2>&1 || die "migrate failed: $(tail -n 1 "$CLUSTER_DIR/migrate.log")"
+}
+
+# API replica N in the background (a SIGTERM keeps it serving, not ready, for 2 s: HAProxy's checks,
+# every 500 ms, take it out after 2 failures, before it closes its listener): log in api<N>.log, the node process's pid in api<N>.pid, its exit
+# status in api<N>.exit once it ends (what a supervisor would see).
+api_start() {
+  local n=$1
+  rm -f "$CLUSTER_DIR/api$n.exit" "$CLUSTER_DIR/api$n.pid"
+  # shellcheck disable=SC2046
+  env $(common_env) HOST=127.0.0.1 PORT="$(api_port "$n")" REDIS_URL="$REDIS_URL" PLATFORM_SENDER=off \
+    PLATFORM_OPERATOR_TOKEN="$OPERATOR_TOKEN" PLATFORM_DEMO_TOKEN="$DEMO_TOKEN" PLATFORM_TRUST_PROXY=true \
+    PLATFORM_DRAIN_DELAY_MS="${PLATFORM_DRAIN_DELAY_MS:-2000}" \
+    nohup bash -c 'node "$1" & echo $! >"$2.pid"; wait $!; echo $? >"$2.exit"' _ "$API_MAIN" "$CLUSTER_DIR/api$n" \
+    >>"$CLUSTER_DIR/api$n.log" 2>&1 &
+  local i
+  for ((i = 0; i < 50; i++)); do [ -s "$CLUSTER_DIR/api$n.pid" ] && break; sleep 0.1; done
+  wait_http "http://127.0.0.1:$(api_port "$n")/readyz" 60 || die "API replica $n did not become ready (see $CLUSTER_DIR/api$n.log)"
+}
+
+sender_start() {
+  local n=$1
+  # shellcheck disable=SC2046
+  env $(common_env) PLATFORM_SENDER_METRICS_PORT=$((BASE_PORT + 20 + n)) \
+    nohup node "$SENDER_MAIN" >>"$CLUSTER_DIR/sender$n.log" 2>&1 &
+  echo $! >"$CLUSTER_DIR/sender$n.pid"
+}
+
+# Sends $2 (a signal) to the process of pid file $1 and waits for it to end, at most $3 seconds.
+stop_process() {
+  local file=$1 signal=$2 seconds=$3 pid i
+  [ -f "$file" ] || return 0
+  pid=$(cat "$file")
+  kill "-$signal" "$pid" 2>/dev/null || { rm -f "$file"; return 0; }
+  for ((i = 0; i < seconds * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -9 "$pid" 2>/dev/null || true
+  rm -f "$file"
+}
+
+cluster_up() {
+  load_env
+  pg_init
+  pg_start
+  as_pg psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc 'CREATE DATABASE platform' >/dev/null
+  redis_start
+  migrate_once
+  local n
+  # One replica first: it seeds the demo store (once), the others then find it.
+  for ((n = 1; n <= APIS; n++)); do api_start "$n"; done
+  for ((n = 1; n <= SENDERS; n++)); do sender_start "$n"; done
+  haproxy_start
+  wait_http "http://127.0.0.1:$LB_PORT/readyz" 30 || die "HAProxy does not answer on $LB_PORT"
+}
+
+cluster_down() {
+  [ -f "$CLUSTER_DIR/cluster.env" ] || return 0
+  load_env
+  local n
+  for ((n = 1; n <= APIS; n++)); do stop_process "$CLUSTER_DIR/api$n.pid" TERM 15 & done
+  for ((n = 1; n <= SENDERS; n++)); do stop_process "$CLUSTER_DIR/sender$n.pid" TERM 15 & done
+  wait
+  stop_process "$CLUSTER_DIR/haproxy.pid" TERM 5
+  redis_stop
+  pg_stop fast
+}
