@@ -121,7 +121,8 @@ describe('anonymous bodies outside the two APIs (issue 14, finding 1)', () => {
     const seen: string[] = [];
     for (const { path, methods } of routes) {
       for (const method of new Set([...methods, 'POST'])) {
-        for (const chunked of [false, true]) {
+        // Chunked (no length to refuse by) where a body may be read at all: every method but GET and HEAD.
+        for (const chunked of method === 'GET' || method === 'HEAD' ? [false] : [false, true]) {
           const r = await send(api.port, head(method, path, host), EIGHT_MB, chunked);
           seen.push(`${method} ${path}${chunked ? ' (chunked)' : ''} -> ${r.status} in ${Math.round(r.ms)} ms`);
           expect(r.ms, seen.at(-1)).toBeLessThan(1000);
