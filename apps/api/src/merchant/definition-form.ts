@@ -68,15 +68,22 @@ export function updatePatch(form: FormFields, target: { ownerResource: string; n
   };
 }
 
-/** The form field an API problem is shown beside: `validations[2].value` beside the rule row it came from. */
-export function definitionFieldOf(field: string, rowOf: readonly number[]): string {
-  if (['owner_resource', 'namespace', 'key', 'name', 'description', 'type'].includes(field)) return field;
-  if (field === 'access' || field === 'access.admin') return 'access';
+/**
+ * The form field an API problem is shown beside: `validations[2].value` beside the value of the
+ * rule row it came from; a field the page does not show (`shown`) is one of the whole form's.
+ */
+export function definitionFieldOf(field: string, rowOf: readonly number[], shown: ReadonlySet<string>): string {
   const rule = /^validations\[(\d+)\]/.exec(field);
   if (rule) {
     const row = rowOf[Number(rule[1])];
-    return row === undefined ? 'rules' : `rule.${row}`;
+    return row === undefined ? 'rules' : `rule.${row}.value`;
   }
   if (field.startsWith('validations')) return 'rules';
-  return '';
+  const name = field === 'access.admin' ? 'access' : field;
+  return shown.has(name) ? name : '';
 }
+
+/** The fields of the create form, and of the edit form of the merchant's own definition or of an app's. */
+export const CREATE_FIELDS: ReadonlySet<string> = new Set(['owner_resource', 'namespace', 'key', 'name', 'description', 'type', 'access']);
+export const OWN_EDIT_FIELDS: ReadonlySet<string> = new Set(['name', 'description', 'access']);
+export const APP_EDIT_FIELDS: ReadonlySet<string> = new Set(['name', 'description']);

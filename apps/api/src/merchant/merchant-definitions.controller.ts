@@ -2,7 +2,7 @@ import { Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from 
 import { DomainError, IssuesError } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
 import { pathId, toId } from '../http/ids';
-import { createInput, definitionFieldOf, readRules, updatePatch } from './definition-form';
+import { APP_EDIT_FIELDS, createInput, CREATE_FIELDS, definitionFieldOf, OWN_EDIT_FIELDS, readRules, updatePatch } from './definition-form';
 import { MerchantDefinitionsService } from './merchant-definitions.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
 import { html, sendPage } from './merchant-page';
@@ -84,7 +84,7 @@ export class MerchantDefinitionsController {
     } catch (error) {
       if (!(error instanceof IssuesError)) throw error;
       const empty = { owner_resource: 'products', namespace: '', key: '', name: '', description: '', type: '', access: 'NONE', rules: [] };
-      const errors = issuesByField(error.issues, (field) => definitionFieldOf(field, rowOf));
+      const errors = issuesByField(error.issues, (field) => definitionFieldOf(field, rowOf, CREATE_FIELDS));
       return sendPage(reply, 422, newDefinitionPage(ctx, postedDraft(form, empty), errors));
     }
   }
@@ -106,7 +106,8 @@ export class MerchantDefinitionsController {
       seeOther(reply, `/admin/metafield_definitions?owner_resource=${row.ownerResource}&done=updated`);
     } catch (error) {
       if (!(error instanceof IssuesError)) throw error;
-      const errors = issuesByField(error.issues, (field) => definitionFieldOf(field, rowOf));
+      const shown = item.row.appId === null ? OWN_EDIT_FIELDS : APP_EDIT_FIELDS;
+      const errors = issuesByField(error.issues, (field) => definitionFieldOf(field, rowOf, shown));
       return sendPage(reply, 422, definitionPage(ctx, item, postedDraft(form, draftOf(item)), errors));
     }
   }

@@ -90,7 +90,7 @@ export interface DefinitionDraft {
 
 function ruleRows(rules: RuleRow[], errors: FieldErrors): Html {
   const rows = [...rules, ...Array.from({ length: SPARE_RULE_ROWS }, () => ({ name: '', value: '' }))];
-  return html`<fieldset class="field rules"><legend>Validation rules</legend>
+  return html`<fieldset class="field rules"${errors.has('rules') ? html` aria-describedby="rules-error"` : ''}><legend>Validation rules</legend>
 <p class="hint">Each rule once; a value is text (JSON text for lists, measures and schemas). Leave a row empty to drop it.</p>
 ${rows.map(
   (r, i) => html`<div class="rule">
