@@ -146,6 +146,7 @@ export function tokenPage(ctx: MerchantContext, shown: ShownToken, heading: stri
 <dl><dt>Expires</dt><dd>${when(shown.expiresAt)}</dd>
 ${shown.previousUntil ? html`<dt>Previous token</dt><dd>keeps working until ${when(shown.previousUntil)} (5 minutes), then stops</dd>` : ''}</dl>
 <div class="actions"><a class="button primary" href="/admin/apps#private-apps">Back to the apps</a></div>
-</section>`,
+</section>
+<script src="/admin/assets/admin.js"></script>`,
   });
 }
