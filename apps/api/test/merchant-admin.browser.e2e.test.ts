@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Functions passed to page.evaluate run in Chromium: the DOM types describe them.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser';

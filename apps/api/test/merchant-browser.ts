@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// Functions passed to page.evaluate run in Chromium: the DOM types describe them.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
