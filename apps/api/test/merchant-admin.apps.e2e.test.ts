@@ -65,6 +65,9 @@ describe('private apps (decisions §5.4)', () => {
     expect((await m.get('/admin/apps')).text).toContain('Previous token works until');
     await operator(t).advanceClock(301);
     expect([await works(old), await works(fresh)]).toEqual([401, 200]);
+    // decisions §5.4: the page says whether the current token's expiry reminder was sent.
+    await t.db.prisma.accessToken.updateMany({ where: { installation: { appId: app.id }, supersededAt: null }, data: { reminderSentAt: new Date('2029-10-23T04:00:00Z') } });
+    expect((await m.get('/admin/apps')).text).toContain('Sent <time datetime="2029-10-23T12:00:00+08:00">');
   });
 
   it('deletes after a confirmation: every token refused at once', async () => {

@@ -39,6 +39,32 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => t?.close());
 
+describe('signed out, and bad queries', () => {
+  it('shows the 401 sign-in page and nothing of the store on every page of the merchant admin', async () => {
+    const paths = ['/admin', '/admin/products', `/admin/products/${productId}`, '/admin/metafield_definitions', '/admin/metafield_definitions/new',
+      `/admin/metafield_definitions/${defs.NONE}`, `/admin/metafield_definitions/${defs.NONE}/delete`, '/admin/metafields?valid=false',
+      '/admin/apps', '/admin/private_apps/new'];
+    for (const path of paths) {
+      const r = await m.get(path, false);
+      expectPage(r, 401, /Sign in to continue/);
+      expect(r.text, path).not.toMatch(/Desk lamp|Access NONE|Catalog Helper/);
+    }
+  });
+
+  it('answers a bad query parameter with a 400 page naming it', async () => {
+    const cases: [string, RegExp][] = [
+      ['/admin/metafield_definitions?owner_resource=planets', /owner_resource: is not included in the list/],
+      ['/admin/metafield_definitions?after=x', /after: must be an id/],
+      ['/admin/metafield_definitions/new?owner_resource=planets', /owner_resource: is not included in the list/],
+      ['/admin/products?feedback=maybe', /feedback: must be require_actions/],
+      [`/admin/products?title=${'x'.repeat(256)}`, /title: must be one text of at most 255 characters/],
+      ['/admin/products?title=a&title=b', /title: must be one text/],
+      ['/admin/metafields?valid=false&after=-1', /after: must be an id/],
+    ];
+    for (const [path, message] of cases) expectPage(await m.get(path), 400, message);
+  });
+});
+
 describe('the access table, page by page (spec "Access permission values", decisions §8.7)', () => {
   it('lists every definition but PRIVATE; Edit and Delete where the merchant manages, the reason where it may not', async () => {
     const r = await m.get('/admin/metafield_definitions');
