@@ -4,17 +4,12 @@ import type { FastifyReply } from 'fastify';
 import { pathId, toId } from '../http/ids';
 import { MerchantAppsService } from './merchant-apps.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
-import { sendPage } from './merchant-page';
+import { seeOther, sendPage } from './merchant-page';
 import { Form, Merchant, MerchantSessionGuard, type FormFields, type MerchantContext } from './merchant-session.guard';
 import { appsPage, newPrivateAppPage, tokenPage } from './pages/apps.page';
 import { confirmPage } from './pages/confirm.page';
 import { deliveriesPage, notRedeliveredPage } from './pages/deliveries.page';
 import { issuesByField } from './pages/field-issues';
-
-/** After an action: back to a page with a 303 (never cached). */
-function seeOther(reply: FastifyReply, location: string): void {
-  void reply.code(303).headers({ location, 'cache-control': 'no-store' }).send();
-}
 
 /** Apps (issue 18, 4): installed apps and uninstall, private apps (create, refresh, delete), and an app's deliveries (issue 10). */
 @Controller()

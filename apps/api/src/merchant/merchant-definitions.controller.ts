@@ -1,28 +1,20 @@
 import { Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { DomainError, IssuesError } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
-import { pathId, toId } from '../http/ids';
+import { pathId } from '../http/ids';
 import { APP_EDIT_FIELDS, createInput, CREATE_FIELDS, definitionFieldOf, OWN_EDIT_FIELDS, readRules, updatePatch } from './definition-form';
 import { MerchantDefinitionsService } from './merchant-definitions.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
-import { html, sendPage } from './merchant-page';
+import { queryId } from './merchant-query';
+import { html, seeOther, sendPage } from './merchant-page';
 import { Form, Merchant, MerchantSessionGuard, type FormFields, type MerchantContext } from './merchant-session.guard';
 import { confirmPage } from './pages/confirm.page';
 import { definitionPage, definitionsPage, newDefinitionPage, rulesOf, type DefinitionDraft, type DefinitionItem } from './pages/definitions.page';
 import { issuesByField } from './pages/field-issues';
 import { invalidValuesPage } from './pages/invalid-values.page';
 
-/** An optional `after` id of the query: a bad one is a 400 page. */
-function afterOf(raw: unknown): bigint {
-  if (raw === undefined) return 0n;
-  const id = typeof raw === 'string' ? toId(raw) : undefined;
-  if (id === undefined) throw new DomainError('INVALID_PARAMETER', 'after: must be an id');
-  return id;
-}
-
-function seeOther(reply: FastifyReply, location: string): void {
-  void reply.code(303).headers({ location, 'cache-control': 'no-store' }).send();
-}
+/** The `after` id of a page by id (0: the first page). */
+const afterOf = (raw: unknown): bigint => queryId('after', raw) ?? 0n;
 
 function draftOf(item: DefinitionItem): DefinitionDraft {
   const { row } = item;

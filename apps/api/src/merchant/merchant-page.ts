@@ -125,6 +125,11 @@ export function pageHeaders(options: SendOptions = {}): Record<string, string> {
   };
 }
 
+/** After a successful post: back to a page with a 303 (never cached). */
+export function seeOther(reply: FastifyReply, location: string): void {
+  void reply.code(303).headers({ location, 'cache-control': 'no-store' }).send();
+}
+
 export function sendPage(reply: FastifyReply, status: number, page: Html, options: SendOptions = {}): FastifyReply {
   return reply.code(status).headers(pageHeaders(options)).send(page.text);
 }

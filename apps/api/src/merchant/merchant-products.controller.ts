@@ -1,30 +1,16 @@
 import { Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { DomainError, IssuesError } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
-import { pathId, toId } from '../http/ids';
+import { pathId } from '../http/ids';
 import { MerchantCatalogService } from './merchant-catalog.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
-import { sendPage } from './merchant-page';
+import { queryId, queryText } from './merchant-query';
+import { seeOther, sendPage } from './merchant-page';
 import { Form, Merchant, MerchantSessionGuard, type FormFields, type MerchantContext } from './merchant-session.guard';
 import { feedbackPage } from './pages/feedback.page';
 import { issuesByField } from './pages/field-issues';
 import { productPage } from './pages/product.page';
 import { productsPage } from './pages/products.page';
-
-/** An optional id of the query (`after`, `before`): a bad one is a 400 page, not a guess. */
-function queryId(name: string, raw: unknown): bigint | undefined {
-  if (raw === undefined) return undefined;
-  const id = typeof raw === 'string' ? toId(raw) : undefined;
-  if (id === undefined) throw new DomainError('INVALID_PARAMETER', `${name}: must be a product id`);
-  return id;
-}
-
-/** An optional text of the query; given twice (an array) it is a 400 page. */
-function queryText(name: string, raw: unknown): string | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (typeof raw !== 'string' || raw.length > 255) throw new DomainError('INVALID_PARAMETER', `${name}: must be one text of at most 255 characters`);
-  return raw;
-}
 
 /** Products (issue 18, 0 and 2): the list, a product with its metafields, and its apps' feedback (issue 9). */
 @Controller()
@@ -41,8 +27,8 @@ export class MerchantProductsController {
     const q = {
       title: queryText('title', query.title),
       requireActions: feedback === 'require_actions',
-      after: queryId('after', query.after),
-      before: queryId('before', query.before),
+      after: queryId('after', query.after, 'a product id'),
+      before: queryId('before', query.before, 'a product id'),
     };
     return sendPage(reply, 200, productsPage(ctx, q, await this.catalog.list(ctx, q)));
   }
@@ -64,7 +50,7 @@ export class MerchantProductsController {
     const fields = await this.catalog.fields(ctx, id);
     try {
       const written = await this.catalog.save(ctx, id, fields, form);
-      void reply.code(303).headers({ location: `/admin/products/${id.toString()}?saved=${written}`, 'cache-control': 'no-store' }).send();
+      seeOther(reply, `/admin/products/${id.toString()}?saved=${written}`);
     } catch (error) {
       if (!(error instanceof IssuesError)) throw error;
       const ids = new Set(fields.map((f) => f.id));
