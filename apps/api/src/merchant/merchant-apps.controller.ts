@@ -7,7 +7,7 @@ import { MerchantPageFilter } from './merchant-errors.filter';
 import { seeOther, sendPage } from './merchant-page';
 import { Form, Merchant, MerchantSessionGuard, type FormFields, type MerchantContext } from './merchant-session.guard';
 import { appsPage, newPrivateAppPage, tokenPage } from './pages/apps.page';
-import { confirmPage } from './pages/confirm.page';
+import { confirmDeletePage, confirmRefreshPage, confirmUninstallPage } from './pages/app-actions.page';
 import { deliveriesPage, notRedeliveredPage } from './pages/deliveries.page';
 import { issuesByField } from './pages/field-issues';
 
@@ -27,21 +27,7 @@ export class MerchantAppsController {
   @Get('/admin/apps/:appId/uninstall')
   async confirmUninstall(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply, @Param('appId') appId: string) {
     const app = await this.apps.installed(ctx, pathId(appId), 'installed');
-    return sendPage(
-      reply,
-      200,
-      confirmPage(ctx, {
-        title: `Uninstall ${app.name}?`,
-        section: 'apps',
-        paragraphs: [
-          'Its access tokens stop working at once, its webhook subscriptions on this store are removed, and deliveries not yet sent end as failed.',
-          'To use it again, install it again from the app.',
-        ],
-        action: `/admin/apps/${app.id.toString()}/uninstall`,
-        button: 'Uninstall app',
-        back: '/admin/apps',
-      }),
-    );
+    return sendPage(reply, 200, confirmUninstallPage(ctx, app));
   }
 
   @Post('/admin/apps/:appId/uninstall')
@@ -74,18 +60,7 @@ export class MerchantAppsController {
   @Get('/admin/private_apps/:appId/refresh')
   async confirmRefresh(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply, @Param('appId') appId: string) {
     const app = await this.apps.installed(ctx, pathId(appId), 'private');
-    return sendPage(
-      reply,
-      200,
-      confirmPage(ctx, {
-        title: `Refresh the token of ${app.name}?`,
-        section: 'apps',
-        paragraphs: ['A new token is made and shown once. The current token keeps working for 5 more minutes, then stops: put the new one in place before then.'],
-        action: `/admin/private_apps/${app.id.toString()}/refresh`,
-        button: 'Refresh token',
-        back: '/admin/apps#private-apps',
-      }),
-    );
+    return sendPage(reply, 200, confirmRefreshPage(ctx, app));
   }
 
   @Post('/admin/private_apps/:appId/refresh')
@@ -97,18 +72,7 @@ export class MerchantAppsController {
   @Get('/admin/private_apps/:appId/delete')
   async confirmDelete(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply, @Param('appId') appId: string) {
     const app = await this.apps.installed(ctx, pathId(appId), 'private');
-    return sendPage(
-      reply,
-      200,
-      confirmPage(ctx, {
-        title: `Delete ${app.name}?`,
-        section: 'apps',
-        paragraphs: ['Every token of this app stops working at once, and the app is gone: this cannot be undone.'],
-        action: `/admin/private_apps/${app.id.toString()}/delete`,
-        button: 'Delete app',
-        back: '/admin/apps#private-apps',
-      }),
-    );
+    return sendPage(reply, 200, confirmDeletePage(ctx, app));
   }
 
   @Post('/admin/private_apps/:appId/delete')

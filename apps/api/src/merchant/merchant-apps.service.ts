@@ -36,6 +36,10 @@ export class MerchantAppsService {
     return this.clock.now();
   }
 
+  installedApps(ctx: MerchantContext): Promise<InstalledApp[]> {
+    return this.read.installedApps(ctx.store.id);
+  }
+
   async overview(ctx: MerchantContext): Promise<{ apps: InstalledApp[]; troubled: TroubledSubscription[] }> {
     const [apps, troubled] = await Promise.all([this.read.installedApps(ctx.store.id), this.read.troubledSubscriptions(ctx.store.id, SUBSCRIPTIONS_SHOWN)]);
     return { apps, troubled };

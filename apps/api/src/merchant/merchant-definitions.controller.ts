@@ -6,10 +6,9 @@ import { APP_EDIT_FIELDS, createInput, CREATE_FIELDS, definitionFieldOf, OWN_EDI
 import { MerchantDefinitionsService } from './merchant-definitions.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
 import { queryId } from './merchant-query';
-import { html, seeOther, sendPage } from './merchant-page';
+import { seeOther, sendPage } from './merchant-page';
 import { Form, Merchant, MerchantSessionGuard, type FormFields, type MerchantContext } from './merchant-session.guard';
-import { confirmPage } from './pages/confirm.page';
-import { definitionPage, definitionsPage, newDefinitionPage, rulesOf, type DefinitionDraft, type DefinitionItem } from './pages/definitions.page';
+import { confirmDeleteDefinitionPage, definitionPage, definitionsPage, newDefinitionPage, rulesOf, type DefinitionDraft, type DefinitionItem } from './pages/definitions.page';
 import { issuesByField } from './pages/field-issues';
 import { invalidValuesPage } from './pages/invalid-values.page';
 
@@ -109,21 +108,7 @@ export class MerchantDefinitionsController {
     const { row, noDelete } = await this.definitions.get(ctx, pathId(rawId));
     // The same 403 the API gives: the page says why instead of offering a button that could only fail.
     if (noDelete !== undefined) throw new DomainError('ACCESS_DENIED', noDelete);
-    return sendPage(
-      reply,
-      200,
-      confirmPage(ctx, {
-        title: `Delete ${row.name}?`,
-        section: 'definitions',
-        paragraphs: [
-          html`The definition <code>${row.namespace}.${row.key}</code> of ${row.ownerResource} goes. Its values stay, without rules, unless you delete them too.`,
-        ],
-        fields: html`<div class="field"><label class="check"><input type="checkbox" name="delete_values" value="on"> Also delete every value of this definition</label></div>`,
-        action: `/admin/metafield_definitions/${row.id.toString()}/delete`,
-        button: 'Delete definition',
-        back: `/admin/metafield_definitions?owner_resource=${row.ownerResource}`,
-      }),
-    );
+    return sendPage(reply, 200, confirmDeleteDefinitionPage(ctx, row));
   }
 
   @Post('/admin/metafield_definitions/:id/delete')

@@ -6,7 +6,6 @@ import { MerchantAppsService } from './merchant-apps.service';
 import { MerchantCatalogService } from './merchant-catalog.service';
 import { MerchantDefinitionsService } from './merchant-definitions.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
-import { MerchantReadRepository } from './merchant-read.repository';
 import { sendPage } from './merchant-page';
 import { Merchant, MerchantSessionGuard, type MerchantContext } from './merchant-session.guard';
 import { MerchantSessionsService } from './merchant-sessions.service';
@@ -23,7 +22,6 @@ export class MerchantController {
     private readonly apps: MerchantAppsService,
     private readonly catalog: MerchantCatalogService,
     private readonly definitions: MerchantDefinitionsService,
-    private readonly read: MerchantReadRepository,
   ) {}
 
   @Get('/admin/assets/:name')
@@ -52,7 +50,7 @@ export class MerchantController {
       this.definitions.invalidCount(ctx),
       this.catalog.productsRequiringAction(ctx),
       this.apps.attention(ctx),
-      this.read.installedApps(ctx.store.id),
+      this.apps.installedApps(ctx),
     ]);
     return sendPage(reply, 200, homePage(ctx, { invalidValues, productsRequiringAction, ...apps }, installed));
   }

@@ -3,6 +3,7 @@ import { MERCHANT_MADE_ACCESS, METAFIELD_TYPES, OWNER_RESOURCES, RULE_NAMES, typ
 import { SPARE_RULE_ROWS, type RuleRow } from '../definition-form';
 import type { MerchantContext } from '../merchant-session.guard';
 import { adminPage, formToken, html, type Html } from '../merchant-page';
+import { confirmPage } from './confirm.page';
 import { fieldErrors, formErrors, notice, pager, selectField, table, textArea, textField, type FieldErrors } from './parts';
 
 /** A definition as the merchant's table shows it: who made it, how it behaves, what the merchant may do. */
@@ -160,5 +161,18 @@ ${ruleRows(draft.rules, errors)}
       item.noDelete === undefined ? html`<a class="button" href="/admin/metafield_definitions/${id}/delete">Delete definition</a>` : ''
     }<a class="button" href="/admin/metafield_definitions?owner_resource=${row.ownerResource}">Cancel</a></div>
 </form></section>`,
+  });
+}
+
+/** Delete a definition: what happens to its values, and the option to delete them too (decisions §8.4). */
+export function confirmDeleteDefinitionPage(ctx: MerchantContext, row: DefinitionRow): Html {
+  return confirmPage(ctx, {
+    title: `Delete ${row.name}?`,
+    section: 'definitions',
+    paragraphs: [html`The definition <code>${row.namespace}.${row.key}</code> of ${row.ownerResource} goes. Its values stay, without rules, unless you delete them too.`],
+    fields: html`<div class="field"><label class="check"><input type="checkbox" name="delete_values" value="on"> Also delete every value of this definition</label></div>`,
+    action: `/admin/metafield_definitions/${row.id.toString()}/delete`,
+    button: 'Delete definition',
+    back: `/admin/metafield_definitions?owner_resource=${row.ownerResource}`,
   });
 }
