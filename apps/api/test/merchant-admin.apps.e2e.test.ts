@@ -110,6 +110,17 @@ describe('installed apps: uninstall has the cancel-authorization effect (decisio
   });
 });
 
+describe('bodies over a form\'s limit (docs/security.md)', () => {
+  it('refuses a signed-in post over its route\'s limit with the 413 page: 16 KB, 1 MB for rules and values', async () => {
+    expectPage(await m.post('/admin/private_apps', { name: 'x'.repeat(17 * 1024) }), 413, /larger than this route&#39;s limit of 16 KB/);
+    const big = { name: 'Big', 'rule.0.name': 'regex', 'rule.0.value': 'x'.repeat(1024 * 1024) };
+    expectPage(await m.post('/admin/metafield_definitions', big), 413, /larger than this route&#39;s limit of 1024 KB/);
+    // A rule value of the spec's 300,000 characters fits.
+    const fits = await m.post('/admin/metafield_definitions', { ...big, 'rule.0.value': 'x'.repeat(300_000) });
+    expectPage(fits, 422, /The definition was not created/);
+  });
+});
+
 describe('CSRF on every new form (docs/security.md)', () => {
   it('refuses each without the form token, or from another origin (403), and changes nothing', async () => {
     const keep = await operatorPrivateApp(t, 'shop', 'Kept', ['read_products']);

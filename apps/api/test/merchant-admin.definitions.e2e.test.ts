@@ -126,8 +126,14 @@ describe('the access table, page by page (spec "Access permission values", decis
     const gone = await m.post(`/admin/metafield_definitions/${defs.NONE}/delete`, {});
     expect(gone.headers.get('location')).toBe('/admin/metafield_definitions?owner_resource=products&done=deleted');
     expect((await api(`/metafield_definition.json?id=${defs.NONE}`)).status).toBe(404);
-    // decisions §8.4: its values stay, now without a definition.
+    // decisions §8.4: its values stay, now without a definition: the basic check alone judges them.
     expect((await m.get(`/admin/products/${productId}`)).text).toContain('acc.none');
+    const orphan = await t.db.prisma.metafield.findFirstOrThrow({ where: { namespace: 'acc', key: 'none' } });
+    const refused = await m.post(`/admin/products/${productId}/metafields`, { [`m${orphan.id}`]: 'two\nlines' });
+    expectPage(refused, 422);
+    expect(errorsBeside(refused, `m${orphan.id}`)).toBe('value: must be a single line (no line breaks)');
+    expect((await m.post(`/admin/products/${productId}/metafields`, { [`m${orphan.id}`]: 'one line' })).status).toBe(303);
+    expect((await t.db.prisma.metafield.findUniqueOrThrow({ where: { id: orphan.id } })).value).toBe('one line');
   });
 });
 
