@@ -8,9 +8,10 @@ export const NO_ERRORS: FieldErrors = new Map();
 /** The id of a field's error list, for `aria-describedby`. */
 const errorId = (name: string) => `${name}-error`;
 
-/** A control's attributes that tie it to its errors: `aria-invalid`, `aria-describedby`. */
-export function errorAttributes(name: string, errors: FieldErrors): Html {
-  return errors.has(name) ? html` aria-invalid="true" aria-describedby="${errorId(name)}"` : html``;
+/** A control's attributes that tie it to its errors (and its hint, by id): `aria-invalid`, `aria-describedby`. */
+export function errorAttributes(name: string, errors: FieldErrors, hintId?: string): Html {
+  const described = [hintId, errors.has(name) ? errorId(name) : undefined].filter((id) => id !== undefined).join(' ');
+  return html`${errors.has(name) ? html` aria-invalid="true"` : ''}${described ? html` aria-describedby="${described}"` : ''}`;
 }
 
 /** The problems of one field, beside it (the API's own messages). */
@@ -43,7 +44,7 @@ export function textField(
 ${options.hint ? html`<p class="hint" id="${hintId}">${options.hint}</p>` : ''}
 <input id="${name}" name="${name}" type="${options.type ?? 'text'}" value="${value}"${options.required ? html` required` : ''}${
     options.inputmode ? html` inputmode="${options.inputmode}"` : ''
-  }${errorAttributes(name, errors)}>
+  }${errorAttributes(name, errors, options.hint ? hintId : undefined)}>
 ${fieldErrors(name, errors)}</div>`;
 }
 
