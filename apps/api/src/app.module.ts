@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, type Provider } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AppsService } from './apps/apps.service';
 import { AuthRepository } from './auth/auth.repository';
@@ -9,6 +9,7 @@ import { metafieldsFeature } from './metafields/metafields.feature';
 import { webhooksFeature } from './webhooks/webhooks.feature';
 import { resourceFeedbackFeature } from './resource-feedback/resource-feedback.feature';
 import { oauthFeature } from './oauth/oauth.feature';
+import { MerchantModule } from './merchant/merchant.module';
 import { HealthController } from './health/health.controller';
 import { AccessGuard, AccessService } from './http/access.guard';
 import { ErrorsFilter } from './http/errors.filter';
@@ -23,12 +24,40 @@ import { StoresService } from './stores/stores.service';
 import { TokenRemindersRepository } from './reminders/token-reminders.repository';
 import { TokenReminderWorker } from './reminders/token-reminders.worker';
 
+/**
+ * The services of the features that are not modules of their own yet, shared with every module
+ * (the merchant module uses them). Global until each feature becomes its module (issue 16).
+ */
+const FEATURE_PROVIDERS: Provider[] = [
+  AuthRepository,
+  AuthService,
+  AccessService,
+  StoresService,
+  AppsService,
+  ProductsRepository,
+  ProductsService,
+  ProductsWriteService,
+  ListingDocumentsWorker,
+  ProductsListingRoute,
+  TokenRemindersRepository,
+  TokenReminderWorker,
+  ...metafieldDefinitionsFeature.providers,
+  ...metafieldsFeature.providers,
+  ...webhooksFeature.providers,
+  ...resourceFeedbackFeature.providers,
+  ...oauthFeature.providers,
+];
+
+@Global()
+@Module({ providers: FEATURE_PROVIDERS, exports: FEATURE_PROVIDERS })
+export class FeatureServicesModule {}
+
 @Module({})
 export class AppModule {
   static register(core: CoreParts): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.register(core)],
+      imports: [CoreModule.register(core), FeatureServicesModule, MerchantModule],
       controllers: [
         HealthController,
         ShopController,
@@ -40,23 +69,6 @@ export class AppModule {
         ...oauthFeature.controllers,
       ],
       providers: [
-        AuthRepository,
-        AuthService,
-        AccessService,
-        StoresService,
-        AppsService,
-        ProductsRepository,
-        ProductsService,
-        ProductsWriteService,
-        ListingDocumentsWorker,
-        ProductsListingRoute,
-        TokenRemindersRepository,
-        TokenReminderWorker,
-        ...metafieldDefinitionsFeature.providers,
-        ...metafieldsFeature.providers,
-        ...webhooksFeature.providers,
-        ...resourceFeedbackFeature.providers,
-        ...oauthFeature.providers,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ErrorsFilter },
       ],

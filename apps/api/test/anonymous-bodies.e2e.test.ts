@@ -85,6 +85,18 @@ function nonApiRoutes(table: string): { path: string; methods: string[] }[] {
   return routes;
 }
 
+/** The form posts of the merchant admin (issue 18), as the route table names them with ids of 1. */
+const MERCHANT_ADMIN_FORMS = [
+  '/admin/apps/1/uninstall',
+  '/admin/private_apps',
+  '/admin/private_apps/1/refresh',
+  '/admin/private_apps/1/delete',
+  '/admin/metafield_definitions',
+  '/admin/metafield_definitions/1',
+  '/admin/metafield_definitions/1/delete',
+  '/admin/products/1/metafields',
+];
+
 let api: ApiProcess;
 let drop: () => Promise<void>;
 let routes: { path: string; methods: string[] }[];
@@ -111,7 +123,7 @@ afterAll(async () => {
 describe('anonymous bodies outside the two APIs (issue 14, finding 1)', () => {
   it('reads the route table: the merchant forms, the token calls and the pages are all there', () => {
     const paths = routes.map((r) => r.path);
-    for (const known of ['/admin/sign-out', '/admin/oauth/authorize', '/admin/oauth/token/create', '/admin/apps/1/deliveries/1/redeliver', '/docs', '/healthz']) {
+    for (const known of ['/admin/sign-out', '/admin/oauth/authorize', '/admin/oauth/token/create', '/admin/apps/1/deliveries/1/redeliver', ...MERCHANT_ADMIN_FORMS, '/docs', '/healthz']) {
       expect(paths).toContain(known);
     }
   });
@@ -135,6 +147,8 @@ describe('anonymous bodies outside the two APIs (issue 14, finding 1)', () => {
     for (const call of ['create', 'refresh', 'cancel']) expect(refused(`POST /admin/oauth/token/${call} `)).toEqual(['413', '401']);
     expect(refused('POST /admin/oauth/authorize ')).toEqual(['413', '401']);
     expect(refused('POST /admin/apps/1/deliveries/1/redeliver ')).toEqual(['413', '401']);
+    // The merchant admin's forms of issue 18: each is gated on its headers like the ones before.
+    for (const form of MERCHANT_ADMIN_FORMS) expect(refused(`POST ${form} `), form).toEqual(['413', '401']);
     expect(refused('POST /admin/sign-out ')).toEqual(['413', '303']);
     expect(api.rss() - before).toBeLessThan(50 * 1024 * 1024);
   });

@@ -70,10 +70,12 @@ describe('the merchant pages in Chromium at phone width', () => {
     const page = await context.newPage();
     await page.goto(link.body.url);
     await page.getByRole('heading', { name: 'Installed apps' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Needs your attention' }).count()).toBe(1);
 
     await page.getByRole('link', { name: 'Products' }).click();
     await page.getByRole('heading', { name: 'Products' }).waitFor();
-    await page.getByRole('link', { name: 'Oak desk lamp' }).click();
+    // Issue 18: the title leads to the product page, the feedback state to the feedback page.
+    await page.getByRole('link', { name: /^Action required \(feedback on Oak desk lamp/ }).click();
     await page.getByRole('heading', { name: 'Listing Checker' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/admin/products/${productId}/resource_feedback`);
     expect(await page.getByText('Add at least one image').count()).toBe(1);
@@ -82,7 +84,7 @@ describe('the merchant pages in Chromium at phone width', () => {
     await page.screenshot({ path: join(tmpdir(), 'merchant-feedback-phone.png'), fullPage: true });
 
     await page.getByRole('link', { name: 'Apps' }).click();
-    await page.getByRole('link', { name: 'Listing Checker' }).click();
+    await page.getByRole('link', { name: 'Deliveries of Listing Checker' }).click();
     await page.getByRole('heading', { name: 'Recent deliveries' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/admin/apps/${appId}/deliveries`);
     expect(await page.getByText('timeout after 5 s').count()).toBe(1);

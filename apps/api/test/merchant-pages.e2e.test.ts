@@ -119,20 +119,20 @@ describe('signed out', () => {
 });
 
 describe('products and their resource feedback (issue 9)', () => {
-  it('lists products 50 a page by id, each linking to its feedback page', async () => {
+  it('lists products 50 a page by id (a table row each), each with feedback linking to its feedback page', async () => {
     const first = await page('shop', '/admin/products');
     expectPage(first, 200, /Desk &lt;Lamp&gt;/);
     expect(first.text).toContain(`href="/admin/products/${productId}/resource_feedback"`);
     expect(first.text).not.toContain('rel="prev"');
-    expect(first.text.match(/<li>/g)).toHaveLength(50);
+    expect(first.text.match(/<tr><td /g)).toHaveLength(50);
     const next = /href="([^"]+)">Next/.exec(first.text)![1]!.replace(/&amp;/g, '&');
     const second = await page('shop', next);
     expectPage(second, 200, /Filler 60/);
-    expect(second.text.match(/<li>/g)).toHaveLength(11);
+    expect(second.text.match(/<tr><td /g)).toHaveLength(11);
     expect(second.text).not.toContain('rel="next"');
     const prev = /href="([^"]+)">Previous/.exec(second.text)![1]!;
     const back = await page('shop', prev);
-    expect(back.text.match(/<li>/g)).toHaveLength(50);
+    expect(back.text.match(/<tr><td /g)).toHaveLength(50);
     expect(back.text).toContain('Desk &lt;Lamp&gt;');
     expect(back.text).not.toContain('rel="prev"');
     expect(back.text).not.toContain('Foreign');

@@ -5,6 +5,7 @@ import {
   formatInZone,
   graceExpiry,
   hashToken,
+  IssuesError,
   joinIssues,
   parseScopeList,
   tokenExpiresAt,
@@ -67,7 +68,8 @@ export class AppsService {
     if (input.kind === 'public' && input.store_handle) {
       issues.push({ field: 'store_handle', message: 'must be absent for a public app, which installs on many stores' });
     }
-    if (issues.length > 0 || !scopes.ok) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
+    // The problems stay listed (IssuesError) so the merchant admin can show each beside its field.
+    if (issues.length > 0 || !scopes.ok) throw new IssuesError(issues.map(({ field, message }) => ({ field, message: joinIssues([{ field, message }]) })));
     // A custom app may name its one store up front; otherwise its first approval binds it (docs/decisions.md).
     const store = input.kind !== 'public' && input.store_handle ? await this.stores.get(input.store_handle) : undefined;
     const privateStore = input.kind === 'private' ? store : undefined;

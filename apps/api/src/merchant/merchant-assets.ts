@@ -15,7 +15,7 @@ export interface Asset {
 }
 
 /** Every file the merchant pages load, read once: no CDN, no build step (add a file to assets/ and its name here). */
-export function loadAssets(names: readonly string[] = ['admin.css', 'oauth-web.js']): ReadonlyMap<string, Asset> {
+export function loadAssets(names: readonly string[] = ['admin.css', 'admin.js', 'oauth-web.js']): ReadonlyMap<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const name of names) {
     const extension = name.slice(name.lastIndexOf('.') + 1);

@@ -1,7 +1,18 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { DomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { boundedMessage, toErrorResponse } from '../http/errors.filter';
-import { noticePage, sendPage } from './merchant-page';
+import { noticePage, sendPage, signInNeededPage } from './merchant-page';
+
+/** A page or form reached without a session of the host's store: answered with the sign-in page (401). */
+export class SignInNeeded extends DomainError {
+  constructor(
+    readonly store: { name: string; handle: string },
+    readonly returnPath: string,
+  ) {
+    super('UNAUTHENTICATED', 'Sign in to continue');
+  }
+}
 
 const TITLES: Record<number, string> = {
   400: 'This request cannot be completed',
@@ -20,6 +31,7 @@ const logger = new Logger('merchant-pages');
  * form gates that refuse a post before its body is read (MerchantSessionsService) both use it.
  */
 export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, exception: unknown): FastifyReply {
+  if (exception instanceof SignInNeeded) return sendPage(reply, 401, signInNeededPage(exception.store, exception.returnPath));
   const { status, message } = toErrorResponse(exception);
   if (status >= 500) logger.error({ traceId: request.id, err: exception }, `unhandled error on ${request.method} ${request.url}`);
   if (reply.sent) return reply;

@@ -44,10 +44,25 @@ export interface PageOptions {
   storeName?: string;
   /** A signed-in merchant's page gets the sign-out button (it needs the session's form token). */
   signOut?: { formToken: string };
+  /** The merchant admin's navigation bar, with this section marked current (signed-in pages only). */
+  section?: Section;
   body: Html;
 }
 
-/** The one layout of the merchant pages: header, main column, the shared style sheet (no script). */
+/** The sections of the navigation bar (issue 18): Home is the store's name in the header. */
+export type Section = 'home' | 'products' | 'definitions' | 'apps';
+
+const SECTIONS: readonly { section: Section; href: string; label: string }[] = [
+  { section: 'products', href: '/admin/products', label: 'Products' },
+  { section: 'definitions', href: '/admin/metafield_definitions', label: 'Metafield definitions' },
+  { section: 'apps', href: '/admin/apps', label: 'Apps' },
+];
+
+/**
+ * The one layout of the merchant pages: a skip link, the header (the store's name, leading home),
+ * the navigation bar on signed-in pages, the main column, the shared style sheet. Scripts are
+ * added by a page itself, from /admin/assets/ only.
+ */
 export function layout(page: PageOptions): Html {
   return html`<!doctype html>
 <html lang="en">
@@ -58,13 +73,15 @@ export function layout(page: PageOptions): Html {
 <link rel="stylesheet" href="/admin/assets/admin.css">
 </head>
 <body>
+<a class="skip" href="#main">Skip to content</a>
 <header class="bar">
-  <span class="brand">${page.storeName ?? 'Platform'}</span>
+  ${page.section ? html`<a class="brand" href="/admin">${page.storeName ?? 'Platform'}</a>` : html`<span class="brand">${page.storeName ?? 'Platform'}</span>`}
   ${page.signOut
     ? html`<form method="post" action="/admin/sign-out" class="inline"><input type="hidden" name="form_token" value="${page.signOut.formToken}"><button type="submit" class="link">Sign out</button></form>`
     : ''}
 </header>
-<main>
+${page.section ? navBar(page.section) : ''}
+<main id="main">
 ${page.body}
 </main>
 </body>
@@ -108,6 +125,11 @@ export function pageHeaders(options: SendOptions = {}): Record<string, string> {
   };
 }
 
+/** After a successful post: back to a page with a 303 (never cached). */
+export function seeOther(reply: FastifyReply, location: string): void {
+  void reply.code(303).headers({ location, 'cache-control': 'no-store' }).send();
+}
+
 export function sendPage(reply: FastifyReply, status: number, page: Html, options: SendOptions = {}): FastifyReply {
   return reply.code(status).headers(pageHeaders(options)).send(page.text);
 }
@@ -130,9 +152,23 @@ export function shownTime(text: string, timeZone: string): Html | string {
   return parsed.ok ? when(formatInZone(parsed.value, timeZone)) : text;
 }
 
-/** The links between the signed-in merchant's pages. */
-export function nav(): Html {
-  return html`<nav class="nav"><a href="/admin">Home</a><a href="/admin/products">Products</a><a href="/admin/apps">Apps</a></nav>`;
+function navBar(current: Section): Html {
+  return html`<nav class="nav" aria-label="Merchant admin">${SECTIONS.map(
+    (s) => html`<a href="${s.href}"${s.section === current ? html` aria-current="page"` : ''}>${s.label}</a>`,
+  )}</nav>`;
+}
+
+/** A signed-in merchant's page: the layout with the navigation bar and the sign-out button. */
+export function adminPage(
+  ctx: { store: { name: string }; session: { formToken: string } },
+  page: { title: string; section: Section; body: Html },
+): Html {
+  return layout({ ...page, storeName: ctx.store.name, signOut: { formToken: ctx.session.formToken } });
+}
+
+/** The hidden field every merchant form carries: the session's CSRF token (merchant-sessions.service.ts checkForm). */
+export function formToken(ctx: { session: { formToken: string } }): Html {
+  return html`<input type="hidden" name="form_token" value="${ctx.session.formToken}">`;
 }
 
 /** A plain page with a heading and a few paragraphs: errors, notices. */

@@ -9,14 +9,6 @@ export interface SessionRow {
   expiresAt: Date;
 }
 
-export interface InstalledApp {
-  id: bigint;
-  name: string;
-  kind: string;
-  scopes: string;
-  createdAt: Date;
-}
-
 /** Sign-in links and merchant sessions: only hashes are stored (decisions §5.1 applies to them too). */
 @Injectable()
 export class MerchantSessionsRepository {
@@ -49,18 +41,6 @@ export class MerchantSessionsRepository {
 
   async deleteSession(id: bigint): Promise<void> {
     await this.db.prisma.merchantSession.deleteMany({ where: { id } });
-  }
-
-  /** The apps installed on a store, for the merchant's home page. */
-  async installedApps(storeId: bigint): Promise<InstalledApp[]> {
-    const rows = await this.db.prisma.installation.findMany({ where: { storeId }, include: { app: true }, orderBy: { id: 'asc' } });
-    return rows.map((row) => ({ id: row.app.id, name: row.app.name, kind: row.app.kind, scopes: row.scopes, createdAt: row.createdAt }));
-  }
-
-  /** One app installed on a store (the merchant's deliveries page); undefined when it is not installed there. */
-  async installedApp(storeId: bigint, appId: bigint): Promise<InstalledApp | undefined> {
-    const row = await this.db.prisma.installation.findFirst({ where: { storeId, appId }, include: { app: true } });
-    return row ? { id: row.app.id, name: row.app.name, kind: row.app.kind, scopes: row.scopes, createdAt: row.createdAt } : undefined;
   }
 
   /** Expired rows are of no use to anyone; dropped when a new session opens. */

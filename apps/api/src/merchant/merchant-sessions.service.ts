@@ -8,9 +8,8 @@ import { acceptedSecrets, type Config } from '../config';
 import { InjectConfig } from '../db/db.module';
 import { BodyGates } from '../http/body-gates';
 import { StoresService, type StoreRecord } from '../stores/stores.service';
-import { sendErrorPage } from './merchant-errors.filter';
-import { sendPage, signInNeededPage } from './merchant-page';
-import { MAX_FORM_BYTES, MERCHANT_FORMS } from './merchant-forms';
+import { sendErrorPage, SignInNeeded } from './merchant-errors.filter';
+import { MERCHANT_FORMS } from './merchant-forms';
 import { MerchantSessionsRepository, type SessionRow } from './merchant-sessions.repository';
 
 /** decisions §10: a sign-in link lives 10 minutes and opens once. */
@@ -44,22 +43,21 @@ export class MerchantSessionsService implements OnModuleInit {
   /**
    * Before a byte of a merchant form's body is read (issue 14, finding 1): the post is on a store's
    * host, from no foreign Origin, with a live session of that store. Anyone else is answered on
-   * their headers; a signed-in merchant's form is at most 16 KB. The handler still checks the form's
+   * their headers; a signed-in merchant's form is at most its route's limit (16 KB, 1 MB for metafields). The handler still checks the form's
    * token (it is in the body).
    */
   onModuleInit(): void {
-    for (const [route, { signedOut }] of MERCHANT_FORMS) {
+    for (const [route, { signedOut, maxBytes }] of MERCHANT_FORMS) {
       this.gates.set('POST', route, {
-        maxBytes: MAX_FORM_BYTES,
+        maxBytes,
         admit: async (request) => {
           const store = await this.storeOfHost(request);
-          if (!(await this.current(request, store))) throw new SignInNeeded(store);
+          if (!(await this.current(request, store))) throw new SignInNeeded(store, '/admin');
           this.checkOrigin(request);
         },
         refuse: (request, reply, error) => {
-          if (!(error instanceof SignInNeeded)) return sendErrorPage(request, reply, error);
-          if (signedOut === 'home') return reply.code(303).header('location', '/admin').send();
-          return sendPage(reply, 401, signInNeededPage(error.store, '/admin'));
+          if (error instanceof SignInNeeded && signedOut === 'home') return reply.code(303).header('location', '/admin').send();
+          return sendErrorPage(request, reply, error);
         },
       });
     }
@@ -155,13 +153,6 @@ export class MerchantSessionsService implements OnModuleInit {
     // Host-only (no Domain attribute): the cookie of one store's host is never sent to another's.
     const secure = request.protocol === 'https' ? '; Secure' : '';
     return `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
-  }
-}
-
-/** A form posted without a session of the store: answered with the sign-in page (or, for sign-out, home). */
-class SignInNeeded extends DomainError {
-  constructor(readonly store: StoreRecord) {
-    super('UNAUTHENTICATED', 'Sign in to continue');
   }
 }
 

@@ -1,11 +1,15 @@
-import { Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { DomainError, formatInZone, minimalScopeString } from '@platform/domain';
+import { Controller, Get, Param, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { DomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MerchantPageFilter } from './merchant-errors.filter';
 import { loadAssets } from './merchant-assets';
-import { html, layout, nav, sendPage, signInNeededPage } from './merchant-page';
-import { MerchantSessionsRepository } from './merchant-sessions.repository';
+import { MerchantAppsService } from './merchant-apps.service';
+import { MerchantCatalogService } from './merchant-catalog.service';
+import { MerchantDefinitionsService } from './merchant-definitions.service';
+import { MerchantPageFilter } from './merchant-errors.filter';
+import { sendPage } from './merchant-page';
+import { Merchant, MerchantSessionGuard, type MerchantContext } from './merchant-session.guard';
 import { MerchantSessionsService } from './merchant-sessions.service';
+import { homePage } from './pages/home.page';
 
 /** The merchant's pages on the store's host: sign-in, home, sign-out, and the pages' assets. */
 @Controller()
@@ -15,7 +19,9 @@ export class MerchantController {
 
   constructor(
     private readonly sessions: MerchantSessionsService,
-    private readonly repository: MerchantSessionsRepository,
+    private readonly apps: MerchantAppsService,
+    private readonly catalog: MerchantCatalogService,
+    private readonly definitions: MerchantDefinitionsService,
   ) {}
 
   @Get('/admin/assets/:name')
@@ -36,33 +42,21 @@ export class MerchantController {
     void reply.code(303).header('location', '/admin').header('cache-control', 'no-store').header('referrer-policy', 'same-origin').send();
   }
 
+  /** What needs the merchant's attention, each a count linking to its list (issue 18, 0), and the installed apps. */
   @Get('/admin')
-  async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const store = await this.sessions.storeOfHost(request);
-    const session = await this.sessions.current(request, store);
-    if (!session) return sendPage(reply, 401, signInNeededPage(store, '/admin'));
-    const apps = await this.repository.installedApps(store.id);
-    const rows = apps.map(
-      (app) => html`<tr><td><a href="/admin/apps/${app.id.toString()}/deliveries">${app.name}</a></td><td>${app.kind}</td><td>${minimalScopeString(app.scopes.split(','))}</td><td>${formatInZone(app.createdAt, store.ianaTimezone)}</td></tr>`,
-    );
-    return sendPage(
-      reply,
-      200,
-      layout({
-        title: 'Apps',
-        storeName: store.name,
-        signOut: { formToken: session.formToken },
-        body: html`${nav()}<section class="card"><h1>Installed apps</h1>${
-          apps.length === 0
-            ? html`<p class="muted">No app is installed on this store yet.</p>`
-            : html`<table><thead><tr><th>App</th><th>Kind</th><th>Scopes</th><th>Since</th></tr></thead><tbody>${rows}</tbody></table>`
-        }</section>`,
-      }),
-    );
+  @UseGuards(MerchantSessionGuard)
+  async home(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply) {
+    const [invalidValues, productsRequiringAction, apps, installed] = await Promise.all([
+      this.definitions.invalidCount(ctx),
+      this.catalog.productsRequiringAction(ctx),
+      this.apps.attention(ctx),
+      this.apps.installedApps(ctx),
+    ]);
+    return sendPage(reply, 200, homePage(ctx, { invalidValues, productsRequiringAction, ...apps }, installed));
   }
 
+  /** Signed out already: home (the gate answered a post without a session before its body was read). */
   @Post('/admin/sign-out')
-  @HttpCode(303)
   async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const store = await this.sessions.storeOfHost(request);
     const session = await this.sessions.current(request, store);

@@ -71,7 +71,13 @@ function accessCallerOf(caller: Caller): AccessCaller {
 }
 
 function decisionOn(row: DefinitionRow, caller: Caller, action: DefinitionAction) {
-  const target = { namespace: row.namespace, access: row.accessAdmin as AccessAdmin | null, creatorAppId: row.appId?.toString() ?? null };
+  // A definition stored without a creating app is the merchant's own (made in the merchant admin).
+  const target = {
+    namespace: row.namespace,
+    access: row.accessAdmin as AccessAdmin | null,
+    creatorAppId: row.appId?.toString() ?? null,
+    merchantMade: row.appId === null,
+  };
   return resolveAccess(target, accessCallerOf(caller), action);
 }
 
@@ -91,11 +97,20 @@ export function reservedNamespaceMessage(namespace: string): string {
 export function assertAllowed(row: DefinitionRow, caller: Caller, action: DefinitionAction): void {
   const decision = decisionOn(row, caller, action);
   if (decision.outcome === 'not_found') throw new DomainError('NOT_FOUND', 'Not Found');
-  if (decision.outcome === 'forbidden') {
-    if (decision.reason === 'reserved_namespace') throw new DomainError('ACCESS_DENIED', reservedNamespaceMessage(row.namespace));
-    const admin = row.accessAdmin ?? `unset, behaving as ${accessOf(row)}`;
-    throw new DomainError('ACCESS_DENIED', `This definition's access (admin: ${admin}) does not let you ${action} it`);
-  }
+  const refusal = refusalOf(row, caller, action);
+  if (refusal !== undefined) throw new DomainError('ACCESS_DENIED', refusal);
+}
+
+/**
+ * Why `caller` may see the definition but not do `action` (the 403 text of the API, and the reason
+ * the merchant admin shows beside a read-only definition); undefined when it may.
+ */
+export function refusalOf(row: DefinitionRow, caller: Caller, action: DefinitionAction): string | undefined {
+  const decision = decisionOn(row, caller, action);
+  if (decision.outcome !== 'forbidden') return undefined;
+  if (decision.reason === 'reserved_namespace') return reservedNamespaceMessage(row.namespace);
+  const admin = row.accessAdmin ?? `unset, behaving as ${accessOf(row)}`;
+  return `This definition's access (admin: ${admin}) does not let you ${action} it`;
 }
 
 export function isVisible(row: DefinitionRow, caller: Caller): boolean {

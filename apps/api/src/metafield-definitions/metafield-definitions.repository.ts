@@ -6,7 +6,8 @@ import type { DefinitionRow } from './metafield-definition-view';
 
 export interface DefinitionData {
   storeId: bigint;
-  appId: bigint;
+  /** The creating app; null for a definition the merchant made in the merchant admin. */
+  appId: bigint | null;
   ownerResource: string;
   /** Stored form (decisions §8.2). */
   namespace: string;

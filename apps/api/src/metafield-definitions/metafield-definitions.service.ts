@@ -3,8 +3,9 @@ import {
   checkDefinitionReferences,
   DomainError,
   expandAppNamespace,
-  formatIssues,
+  IssuesError,
   makeIssue,
+  merchantDefinitionIssues,
   OWNER_RESOURCES,
   referencedIds,
   validateDefinition,
@@ -20,6 +21,7 @@ import { isUniqueViolation } from '../db/prisma-errors';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
 import type { AuthContext, StoreContext } from '../http/request-context';
 import {
+  accessOf,
   assertAllowed,
   assertNamespaceUsable,
   definitionJson,
@@ -28,11 +30,12 @@ import {
   parseFlag,
   parseIdParam,
   pickFields,
+  refusalOf,
   type Caller,
   type DefinitionJson,
   type DefinitionRow,
 } from './metafield-definition-view';
-import { MetafieldDefinitionsRepository, type DefinitionChanges } from './metafield-definitions.repository';
+import { MetafieldDefinitionsRepository, type DefinitionChanges, type DefinitionPageQuery } from './metafield-definitions.repository';
 
 export interface DefinitionListQuery extends PageQuery {
   owner_resource?: string;
@@ -40,7 +43,20 @@ export interface DefinitionListQuery extends PageQuery {
 }
 
 function failed(issues: readonly Issue[]): DomainError {
-  return new DomainError('VALIDATION_FAILED', formatIssues(issues));
+  return new IssuesError(issues);
+}
+
+/** The store a definition operation acts in, and who acts: an app (Admin API) or the merchant (merchant admin). */
+interface Acting {
+  store: StoreContext;
+  caller: Caller;
+}
+
+/** The definitions of one owner resource the merchant may see, a page by id (merchant admin). */
+export interface MerchantDefinitionPage {
+  rows: DefinitionRow[];
+  /** There are more after the last row. */
+  more: boolean;
 }
 
 /** The `definition` object of a create or update body; the rest of the shape is the domain's to judge. */
@@ -84,19 +100,32 @@ export class MetafieldDefinitionsService {
   ) {}
 
   async create(auth: AuthContext, body: unknown): Promise<DefinitionJson> {
-    const input = definitionOf(body);
+    const row = await this.createAs({ store: auth.store, caller: callerOf(auth) }, definitionOf(body));
+    return definitionJson(row, auth.store.ianaTimezone);
+  }
+
+  /**
+   * The merchant's own definition (merchant admin): stored without a creating app, so the merchant
+   * manages it; never in an app's namespace, never PRIVATE or MERCHANT_READ (merchantDefinitionIssues).
+   */
+  createForMerchant(store: StoreContext, input: DefinitionInput): Promise<DefinitionRow> {
+    return this.createAs({ store, caller: { kind: 'merchant' } }, input);
+  }
+
+  private async createAs({ store, caller }: Acting, input: DefinitionInput): Promise<DefinitionRow> {
     // Whose the namespace is comes first: the same body may be fine for its owner (decisions §8.2).
-    assertNamespaceUsable(input.namespace, auth.appId);
+    if (caller.kind === 'app') assertNamespaceUsable(input.namespace, caller.appId);
+    const own = caller.kind === 'merchant' ? merchantDefinitionIssues(input) : [];
     const result = validateDefinition(input);
-    if (!result.ok) throw failed(result.issues);
-    await this.checkReferences(auth.store.id, result.references);
+    if (!result.ok || own.length > 0) throw failed([...own, ...(result.ok ? [] : result.issues)]);
+    await this.checkReferences(store.id, result.references);
     const value = result.value;
-    const namespace = expandAppNamespace(value.namespace, auth.appId.toString());
+    const namespace = caller.kind === 'app' ? expandAppNamespace(value.namespace, caller.appId.toString()) : value.namespace;
     try {
-      const row = await this.repository.create(
+      return await this.repository.create(
         {
-          storeId: auth.store.id,
-          appId: auth.appId,
+          storeId: store.id,
+          appId: caller.kind === 'app' ? caller.appId : null,
           ownerResource: value.owner_resource,
           namespace,
           key: value.key,
@@ -108,7 +137,6 @@ export class MetafieldDefinitionsService {
         },
         this.clock.now(),
       );
-      return definitionJson(row, auth.store.ianaTimezone);
     } catch (error) {
       // decisions §8.3: the unique index decides, so concurrent creates yield one definition.
       if (isUniqueViolation(error)) {
@@ -134,10 +162,32 @@ export class MetafieldDefinitionsService {
     const namespace = expandAppNamespace(target.namespace, auth.appId.toString());
     const row = await this.repository.findByKey(auth.store.id, target.ownerResource, namespace, target.key);
     if (!row) throw new DomainError('NOT_FOUND', 'Not Found');
-    assertAllowed(row, callerOf(auth), 'update');
+    const updated = await this.updateRow(callerOf(auth), row, patch);
+    return definitionJson(updated, auth.store.ianaTimezone);
+  }
+
+  /**
+   * The merchant admin's edit, by id: the same rules and the same background re-check as an app's
+   * update (decisions §8.5, §8.12). The access of an app's definition is the app's to set; the
+   * merchant's own takes the values merchantDefinitionIssues allows.
+   */
+  async updateForMerchant(store: StoreContext, id: bigint, patch: DefinitionInput): Promise<DefinitionRow> {
+    const row = await this.getForMerchant(store, id);
+    if (patch.access !== undefined) {
+      const issues =
+        row.appId === null
+          ? merchantDefinitionIssues({ access: patch.access })
+          : [makeIssue('access.admin', "is set by the app that made this definition; the merchant admin changes its name, description and validations")];
+      if (issues.length > 0) throw failed(issues);
+    }
+    return this.updateRow({ kind: 'merchant' }, row, patch);
+  }
+
+  private async updateRow(caller: Caller, row: DefinitionRow, patch: DefinitionInput): Promise<DefinitionRow> {
+    assertAllowed(row, caller, 'update');
     const result = validateDefinitionUpdate(normalizedOf(row), patch);
     if (!result.ok) throw failed(result.issues);
-    if (result.validationsChanged) await this.checkReferences(auth.store.id, result.references);
+    if (result.validationsChanged) await this.checkReferences(row.storeId, result.references);
     const changesOf = (current: DefinitionRow): DefinitionChanges => {
       // Changed meanwhile (another update got the lock first): judged again on the row as it now is.
       const judged = sameVersion(current, row) ? result : validateDefinitionUpdate(normalizedOf(current), patch);
@@ -152,7 +202,7 @@ export class MetafieldDefinitionsService {
     };
     const updated = await this.repository.update(row, changesOf, this.clock.now());
     if (!updated) throw new DomainError('NOT_FOUND', 'Not Found');
-    return definitionJson(updated, auth.store.ianaTimezone);
+    return updated;
   }
 
   async remove(auth: AuthContext, query: { id?: string; delete_all_associated_metafields?: string }): Promise<void> {
@@ -160,9 +210,47 @@ export class MetafieldDefinitionsService {
     const deleteValues = parseFlag('delete_all_associated_metafields', query.delete_all_associated_metafields);
     const row = await this.repository.findById(auth.store.id, id);
     if (!row) throw new DomainError('NOT_FOUND', 'Not Found');
-    assertAllowed(row, callerOf(auth), 'delete');
+    await this.removeRow(callerOf(auth), row, deleteValues);
+  }
+
+  /** The merchant admin's delete, by id (decisions §8.4): values stay without a definition, or go with `deleteValues`. */
+  async removeForMerchant(store: StoreContext, id: bigint, deleteValues: boolean): Promise<void> {
+    await this.removeRow({ kind: 'merchant' }, await this.getForMerchant(store, id), deleteValues);
+  }
+
+  private async removeRow(caller: Caller, row: DefinitionRow, deleteValues: boolean): Promise<void> {
+    assertAllowed(row, caller, 'delete');
     const deleted = await this.repository.delete(row, deleteValues, this.clock.now());
     if (!deleted) throw new DomainError('NOT_FOUND', 'Not Found');
+  }
+
+  /** A definition the merchant may see (decisions §8.7: PRIVATE ones are a 404, as to an app that may not see them). */
+  async getForMerchant(store: StoreContext, id: bigint): Promise<DefinitionRow> {
+    const row = await this.repository.findById(store.id, id);
+    if (!row) throw new DomainError('NOT_FOUND', 'Not Found');
+    assertAllowed(row, { kind: 'merchant' }, 'view');
+    return row;
+  }
+
+  /** Why the merchant admin may see `row` but not do `action` (the API's 403 text); undefined when it may. */
+  merchantRefusal(row: DefinitionRow, action: 'update' | 'delete'): string | undefined {
+    return refusalOf(row, { kind: 'merchant' }, action);
+  }
+
+  /** How the definition behaves (decisions §8.7: an unset access acts as NONE, or MERCHANT_READ_WRITE in an app namespace). */
+  effectiveAccess(row: DefinitionRow): string {
+    return accessOf(row);
+  }
+
+  /** The merchant admin's table: the definitions of `ownerResource` it may see, `take` a page after `after`. */
+  async merchantPage(store: StoreContext, ownerResource: string, after: bigint, take: number): Promise<MerchantDefinitionPage> {
+    const rows = await this.visibleRows(store.id, { kind: 'merchant' }, take + 1, {
+      direction: 'next',
+      boundary: after,
+      sinceId: 0n,
+      ownerResource,
+    });
+    return { rows: rows.slice(0, take), more: rows.length > take };
   }
 
   /** decisions §8.6: the definitions the calling app may see, paginated like products (decisions §6). */
@@ -180,33 +268,40 @@ export class MetafieldDefinitionsService {
     const request = readPageRequest(query, scope, this.config, () => this.filtersOf(caller, query));
     const { owner_resource: ownerResource, namespace } = request.filters;
     return renderKeysetPage(request, 'metafield_definitions', scope, this.config.secret, pageUrl, {
-      fetch: async (take) => {
-        const out: DefinitionRow[] = [];
-        let boundary = BigInt(request.boundary);
-        for (;;) {
-          const batch = await this.repository.page({
-            storeId: store.id,
-            direction: request.direction,
-            boundary,
-            sinceId: BigInt(request.sinceId),
-            take: Math.max(take, SCAN_BATCH),
-            ...(ownerResource !== undefined ? { ownerResource } : {}),
-            ...(namespace !== undefined ? { namespace } : {}),
-          });
-          for (const row of batch) {
-            if (isVisible(row, caller)) out.push(row);
-            if (out.length === take) return out;
-          }
-          const last = batch[batch.length - 1];
-          if (last === undefined || batch.length < Math.max(take, SCAN_BATCH)) return out;
-          boundary = last.id;
-        }
-      },
+      fetch: (take) =>
+        this.visibleRows(store.id, caller, take, {
+          direction: request.direction,
+          boundary: BigInt(request.boundary),
+          sinceId: BigInt(request.sinceId),
+          ...(ownerResource !== undefined ? { ownerResource } : {}),
+          ...(namespace !== undefined ? { namespace } : {}),
+        }),
       idOf: (row) => row.id.toString(),
       render: (row) => JSON.stringify(pickFields(definitionJson(row, store.ianaTimezone), request.fields)),
       tooLarge: (row) =>
         `Metafield definition ${row.id.toString()} alone exceeds the 8 MB response limit; request fewer fields with the fields parameter`,
     });
+  }
+
+  /** Up to `take` rows past the boundary that `caller` may see, scanning past the others (decisions §8.7). */
+  private async visibleRows(
+    storeId: bigint,
+    caller: Caller,
+    take: number,
+    where: Omit<DefinitionPageQuery, 'storeId' | 'take'>,
+  ): Promise<DefinitionRow[]> {
+    const out: DefinitionRow[] = [];
+    let boundary = where.boundary;
+    for (;;) {
+      const batch = await this.repository.page({ ...where, storeId, boundary, take: Math.max(take, SCAN_BATCH) });
+      for (const row of batch) {
+        if (isVisible(row, caller)) out.push(row);
+        if (out.length === take) return out;
+      }
+      const last = batch[batch.length - 1];
+      if (last === undefined || batch.length < Math.max(take, SCAN_BATCH)) return out;
+      boundary = last.id;
+    }
   }
 
   /** The first request's filters, checked; the cursor carries them to later pages (decisions §6.2). */

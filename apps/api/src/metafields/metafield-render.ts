@@ -39,7 +39,8 @@ export function renderOperatorMetafield(row: MetafieldRow, definition: Pick<Defi
   };
 }
 
-function reasonsOf(text: string): string[] {
+/** The re-check's reasons a value is invalid, as stored (JSON); anything unreadable is no reason. */
+export function reasonsOf(text: string): string[] {
   try {
     const parsed: unknown = JSON.parse(text);
     return Array.isArray(parsed) ? parsed.filter((r): r is string => typeof r === 'string') : [];

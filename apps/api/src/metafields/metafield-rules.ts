@@ -150,8 +150,14 @@ export function valueAccess(
   definition: Pick<DefinitionRow, 'appId' | 'accessAdmin' | 'namespace'> | undefined,
   action: AccessAction,
 ): AccessDecision {
+  // A definition stored without a creating app was made by the merchant (merchant admin).
   const target = definition !== undefined
-    ? { namespace: definition.namespace, access: isAccessAdmin(definition.accessAdmin) ? definition.accessAdmin : null, creatorAppId: definition.appId?.toString() ?? null }
+    ? {
+        namespace: definition.namespace,
+        access: isAccessAdmin(definition.accessAdmin) ? definition.accessAdmin : null,
+        creatorAppId: definition.appId?.toString() ?? null,
+        merchantMade: definition.appId === null,
+      }
     : { namespace, access: null, creatorAppId: null };
   return resolveAccess(target, caller.kind === 'merchant' ? caller : { kind: 'app', appId: caller.appId.toString() }, action);
 }
@@ -162,14 +168,16 @@ export function writeDeniedMessage(
   namespace: string,
   key: string,
   definition: Pick<DefinitionRow, 'accessAdmin'> | undefined,
+  caller: Caller['kind'] = 'app',
 ): string {
-  return decision.reason === 'reserved_namespace' ? reservedNamespaceMessage(namespace) : readOnlyMessage(namespace, key, definition);
+  return decision.reason === 'reserved_namespace' ? reservedNamespaceMessage(namespace) : readOnlyMessage(namespace, key, definition, caller);
 }
 
 /** The 403 text when the caller may see a value but its access does not let it change it. */
-function readOnlyMessage(namespace: string, key: string, definition: Pick<DefinitionRow, 'accessAdmin'> | undefined): string {
+function readOnlyMessage(namespace: string, key: string, definition: Pick<DefinitionRow, 'accessAdmin'> | undefined, caller: Caller['kind']): string {
   const access = definition?.accessAdmin ?? 'unset';
-  return `Access denied: metafield ${namespace}.${key} is read-only for this app (definition access ${access})`;
+  const who = caller === 'merchant' ? 'the merchant admin' : 'this app';
+  return `Access denied: metafield ${namespace}.${key} is read-only for ${who} (definition access ${access})`;
 }
 
 /** Prefixes issues with where they are in a bulk request: `metafields[3].value: ...`. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   checkMetaobjectReferences,
   DomainError,
-  formatIssues,
+  IssuesError,
   makeIssue,
   REQUEST_CHECK_BUDGET,
   YIELD_EVERY_UNITS,
@@ -19,6 +19,7 @@ import {
   storedNamespace,
   valueAccess,
   writeDeniedMessage,
+  type Caller,
   type DefinitionRow,
 } from './metafield-rules';
 import {
@@ -46,7 +47,8 @@ export interface WriteEntry {
 
 export interface WriteContext {
   storeId: bigint;
-  appId: bigint;
+  /** An app (Admin API) or the merchant (merchant admin): the access table decides for each (decisions §8.7). */
+  caller: Caller;
   /** The API version serving the request (decisions §2.6). */
   version: string;
 }
@@ -86,7 +88,7 @@ export class MetafieldWritesService {
     for (let attempt = 1; ; attempt++) {
       const plan = await this.plan(entries, ctx);
       try {
-        const rows = await this.repository.writeAll(ctx.storeId, ctx.appId, plan.writes, plan.versions, this.clock.now());
+        const rows = await this.repository.writeAll(ctx.storeId, writerOf(ctx), plan.writes, plan.versions, this.clock.now());
         return rows.map((r, i) => ({ ...r, definition: plan.definitions[i] }));
       } catch (error) {
         if (attempt < ATTEMPTS && (error instanceof DefinitionChanged || isUniqueViolation(error) || isWriteConflict(error))) continue;
@@ -100,7 +102,7 @@ export class MetafieldWritesService {
     for (let attempt = 1; ; attempt++) {
       const plan = await this.plan([entry], ctx);
       try {
-        const row = await this.repository.updateOne(id, ctx.appId, plan.writes[0]!, plan.versions, this.clock.now());
+        const row = await this.repository.updateOne(id, writerOf(ctx), plan.writes[0]!, plan.versions, this.clock.now());
         return { row, definition: plan.definitions[0] };
       } catch (error) {
         if (attempt < ATTEMPTS && (error instanceof DefinitionChanged || isWriteConflict(error))) continue;
@@ -119,13 +121,14 @@ export class MetafieldWritesService {
     if (checked.hidden !== undefined) throw new DomainError('NOT_FOUND', checked.hidden);
     if (checked.readOnly !== undefined) throw new DomainError('ACCESS_DENIED', checked.readOnly);
     const issues = [...earlier, ...checked.issues];
-    if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', formatIssues(sortByEntry(issues)));
+    if (issues.length > 0) throw new IssuesError(sortByEntry(issues));
     return checked.plan;
   }
 
   private async check(entries: WriteEntry[], ctx: WriteContext): Promise<Checked> {
     const issues: Issue[] = [];
-    const namespaces = entries.map((e) => storedNamespace(e.namespace, ctx.appId));
+    // The merchant names values by their stored namespace; only an app has a `$app:` of its own.
+    const namespaces = entries.map((e) => (ctx.caller.kind === 'app' ? storedNamespace(e.namespace, ctx.caller.appId) : e.namespace));
     const wellFormed = entries.map((e) => {
       const found = namespaceAndKeyIssues(e.namespace, e.key);
       issues.push(...prefixIssues(found, e.prefix));
@@ -159,12 +162,12 @@ export class MetafieldWritesService {
       const namespace = namespaces[i]!;
       const definition = definitionOf(namespace, entry.key);
       const where = entry.prefix === '' ? '' : `${entry.prefix.slice(0, -1)}: `;
-      const caller = { kind: 'app', appId: ctx.appId } as const;
+      const caller = ctx.caller;
       const named = valueAccess(caller, namespace, definition, 'use_namespace');
       if (named.outcome === 'forbidden') {
         // decisions §8.2: only that app writes there. Refused by the name alone (as a definition
         // create there is), whether or not a definition exists there, so nothing leaks.
-        readOnly ??= `${entry.prefix}${writeDeniedMessage(named, namespace, entry.key, definition)}`;
+        readOnly ??= `${entry.prefix}${writeDeniedMessage(named, namespace, entry.key, definition, caller.kind)}`;
         continue;
       }
       const access = valueAccess(caller, namespace, definition, 'write_values');
@@ -174,7 +177,7 @@ export class MetafieldWritesService {
         continue;
       }
       if (access.outcome === 'forbidden') {
-        readOnly ??= `${where}${writeDeniedMessage(access, namespace, entry.key, definition)}`;
+        readOnly ??= `${where}${writeDeniedMessage(access, namespace, entry.key, definition, caller.kind)}`;
         continue;
       }
       const type = this.typeOf(entry, definition, issues);
@@ -264,6 +267,11 @@ function requestTooCostly(budget: number): DomainError {
     'VALIDATION_FAILED',
     `metafields: are too costly to check together in one request (their checks would take more than ${budget.toLocaleString('en-US')} units of work, about 0.8 s; send fewer or smaller values per request)`,
   );
+}
+
+/** Who a written value records as its writer: the app, or null for the merchant. */
+function writerOf(ctx: WriteContext): bigint | null {
+  return ctx.caller.kind === 'app' ? ctx.caller.appId : null;
 }
 
 /** Prisma's P2034: a transaction failed on a write conflict or a deadlock (PostgreSQL); trying again is safe. */

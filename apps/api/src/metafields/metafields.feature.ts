@@ -1,4 +1,5 @@
 import type { Provider, Type } from '@nestjs/common';
+import { MerchantMetafieldsService } from './merchant-metafields.service';
 import { MetafieldListingService } from './metafield-listing.service';
 import { MetafieldValidators } from './metafield-rules';
 import { MetafieldWritesService } from './metafield-writes.service';
@@ -18,6 +19,7 @@ export const metafieldsFeature: { controllers: Type[]; providers: Provider[] } =
     MetafieldWritesService,
     MetafieldsService,
     MetafieldListingService,
+    MerchantMetafieldsService,
     RecheckRepository,
     MetafieldRecheckWorker,
   ],

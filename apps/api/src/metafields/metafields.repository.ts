@@ -184,7 +184,7 @@ export class MetafieldsRepository {
    * a later rendered second than the stored one (nextUpdatedAt), read under the row's lock, so two
    * writes at once get two different, increasing times (see lockedUpdatedAt).
    */
-  async updateOne(id: bigint, appId: bigint, write: PlannedWrite, versions: DefinitionVersion[], now: Date): Promise<MetafieldRow> {
+  async updateOne(id: bigint, appId: bigint | null, write: PlannedWrite, versions: DefinitionVersion[], now: Date): Promise<MetafieldRow> {
     return this.db.prisma.$transaction(async (tx) => {
       const storedAt = (await lockedUpdatedAt(tx, [id])).get(id);
       for (const v of versions) {
@@ -226,6 +226,30 @@ export class MetafieldsRepository {
       where: q.direction === 'next' ? { ...filters, id: { gt: q.boundary } } : { ...filters, id: { lt: q.boundary, gt: q.sinceId } },
       orderBy: { id: q.direction === 'next' ? 'asc' : 'desc' },
       take: q.take,
+    });
+  }
+
+  /** How many values each definition has that the re-checks marked invalid (the merchant's home page). */
+  async invalidCountsByDefinition(storeId: bigint): Promise<Map<bigint, number>> {
+    const groups = await this.db.prisma.metafield.groupBy({
+      by: ['definitionId'],
+      where: { storeId, valid: false, definitionId: { not: null } },
+      _count: { _all: true },
+    });
+    return new Map(groups.flatMap((g) => (g.definitionId === null ? [] : [[g.definitionId, g._count._all] as const])));
+  }
+
+  /** The store's definitions with these ids (the columns value checks need). */
+  definitionsById(storeId: bigint, ids: readonly bigint[]): Promise<DefinitionRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.prisma.metafieldDefinition.findMany({ where: { storeId, id: { in: [...ids] } }, select: DEFINITION_COLUMNS });
+  }
+
+  /** The values of these products that the re-checks marked invalid (a flag on the merchant's products list). */
+  invalidOfProducts(storeId: bigint, productIds: readonly bigint[]): Promise<MetafieldRow[]> {
+    if (productIds.length === 0) return Promise.resolve([]);
+    return this.db.prisma.metafield.findMany({
+      where: { storeId, ownerResource: OWNER_RESOURCE, ownerId: { in: [...productIds] }, valid: false, definitionId: { not: null } },
     });
   }
 

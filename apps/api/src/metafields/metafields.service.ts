@@ -108,7 +108,7 @@ export class MetafieldsService {
     return { row, definition };
   }
 
-  async requireProduct(auth: AuthContext, productId: bigint): Promise<void> {
+  async requireProduct(auth: Pick<AuthContext, 'store'>, productId: bigint): Promise<void> {
     if (!(await this.repository.productExists(auth.store.id, productId))) throw new DomainError('NOT_FOUND', PRODUCT_NOT_FOUND);
   }
 
@@ -122,7 +122,7 @@ export class MetafieldsService {
 
   private context(auth: AuthContext, version: string | undefined): WriteContext {
     // The conventions hook sets the version on every Admin request; the fallback is the strict rule.
-    return { storeId: auth.store.id, appId: auth.appId, version: version ?? NON_EMPTY_VALUE_SINCE };
+    return { storeId: auth.store.id, caller: { kind: 'app', appId: auth.appId }, version: version ?? NON_EMPTY_VALUE_SINCE };
   }
 }
 

@@ -87,6 +87,18 @@ export class DeliveriesService {
     });
   }
 
+  /** An app's newest deliveries on a store with their attempts, newest first (the merchant's deliveries page). */
+  async recentForApp(store: { id: bigint; ianaTimezone: string }, appId: bigint, take: number): Promise<ReturnType<typeof deliveryJson>[]> {
+    const rows = await this.repository.recentForApp(store.id, appId, take);
+    const details = await this.repository.details(rows);
+    return rows.map((row) => deliveryJson(row, details, store.ianaTimezone));
+  }
+
+  /** The app a delivery of the store belongs to (undefined: no such delivery there). */
+  appOf(storeId: bigint, id: bigint): Promise<bigint | undefined> {
+    return this.repository.appOf(storeId, id);
+  }
+
   async redeliver(handle: string, rawId: string) {
     const store = await this.stores.get(handle);
     const outcome = await this.repository.redeliver(store.id, pathId(rawId), this.clock.now());

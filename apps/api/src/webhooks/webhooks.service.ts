@@ -52,6 +52,11 @@ export class WebhooksService {
     @InjectConfig() private readonly config: Config,
   ) {}
 
+  /** An app's subscriptions on a store, oldest first (the merchant's deliveries page). */
+  listForApp(storeId: bigint, appId: bigint, take: number) {
+    return this.repository.listForApp(storeId, appId, take);
+  }
+
   async create(auth: AuthContext, input: WebhookInput, requestVersion: string): Promise<WebhookJson> {
     const issues: Issue[] = [];
     const topic = this.topicOf(auth, input.topic, issues);

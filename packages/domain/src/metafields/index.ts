@@ -1,4 +1,5 @@
-export { formatIssues, makeIssue, InvalidDefinitionError, type Issue, type Result } from './format-issues';
+export { formatIssues, makeIssue, InvalidDefinitionError, IssuesError, type Issue, type Result } from './format-issues';
+export { MERCHANT_MADE_ACCESS, merchantDefinitionIssues } from './check-merchant-definition';
 export { NON_EMPTY_VALUE_SINCE, rejectsEmptyValue } from './compare-version';
 export {
   METAFIELD_TYPES,

@@ -21,6 +21,11 @@ export interface AccessTarget {
   readonly access: AccessAdmin | null;
   /** The app that created the definition; null for a value without a definition (its namespace's app creates). */
   readonly creatorAppId: string | null;
+  /**
+   * A definition the merchant made in the merchant admin (stored without a creating app): the
+   * merchant is its creator and manages it whatever its access, which then speaks of other apps.
+   */
+  readonly merchantMade?: boolean;
 }
 
 /**
@@ -63,7 +68,14 @@ export function resolveAccess(target: AccessTarget, caller: AccessCaller, action
   if (action === 'use_namespace') return reserved ? RESERVED : ALLOWED;
   const admin = effectiveAccess({ access: target.access === null ? null : { admin: target.access }, namespace: target.namespace });
   const creator = target.creatorAppId ?? owner;
-  const actor: DefinitionActor = caller.kind === 'merchant' ? 'merchant' : creator !== null && creator === caller.appId ? 'creator_app' : 'other_app';
+  const actor: DefinitionActor =
+    caller.kind === 'merchant'
+      ? target.merchantMade === true
+        ? 'creator_app'
+        : 'merchant'
+      : creator !== null && creator === caller.appId
+        ? 'creator_app'
+        : 'other_app';
   const outcome = accessOutcome(admin, actor, action);
   if (outcome === 'not_found') return { outcome, reason: 'access' };
   // Where both forbid (PUBLIC_READ in another app's namespace), the namespace is the reason given:

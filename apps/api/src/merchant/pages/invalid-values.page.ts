@@ -1,0 +1,28 @@
+import type { InvalidValueItem } from '../merchant-definitions.service';
+import type { MerchantContext } from '../merchant-session.guard';
+import { adminPage, html, type Html } from '../merchant-page';
+import { pager, table } from './parts';
+
+const shortValue = (v: string) => (v.length > 80 ? `${v.slice(0, 80)}…` : v);
+
+/** Invalid values (issue 18, 3): every value the last re-checks marked invalid, with the rule it breaks and a link to fix it. */
+export function invalidValuesPage(ctx: MerchantContext, items: InvalidValueItem[], next: string | undefined): Html {
+  const rows = items.map((item) => {
+    const product = item.row.ownerId.toString();
+    return [
+      html`<a href="/admin/products/${product}">${item.productTitle}</a>`,
+      html`${item.definition ? `${item.row.namespace}.${item.row.key}` : ''}<br><span class="muted">${item.row.type}</span>`,
+      html`<code>${shortValue(item.row.value)}</code>`,
+      html`<ul class="plain">${item.invalidReasons.map((r) => html`<li>${r}</li>`)}</ul>`,
+      html`<a href="/admin/products/${product}">Fix<span class="visually-hidden"> ${item.row.namespace}.${item.row.key} of ${item.productTitle}</span></a>`,
+    ];
+  });
+  return adminPage(ctx, {
+    title: 'Invalid values',
+    section: 'definitions',
+    body: html`<section class="card"><h1>Invalid values</h1>
+<p class="muted">Values that broke the rules of their definition when its rules changed (the re-check runs in the background after each change).</p>
+${rows.length === 0 ? html`<p>No value is marked invalid.</p>` : table('Invalid metafield values', ['Product', 'Metafield', 'Value', 'Rule broken', 'Fix'], rows)}
+${pager(undefined, next)}</section>`,
+  });
+}
