@@ -1,1 +1,4 @@
-export { default } from '@platform/eslint-config';
+import { layered } from '@platform/eslint-config';
+
+// The architecture's rules for this layer (tooling/eslint/index.mjs).
+export default layered('contract');

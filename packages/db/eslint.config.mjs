@@ -1,4 +1,4 @@
-import config from '@platform/eslint-config';
+import { layered } from '@platform/eslint-config';
 
-// src/generated is Prisma's generated client (scripts/generate.mjs).
-export default [{ ignores: ['src/generated/**'] }, ...config];
+// The architecture's rules for this layer (tooling/eslint/index.mjs).
+export default layered('db');

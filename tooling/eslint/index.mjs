@@ -1,15 +1,71 @@
-// Shared flat config: each package's eslint.config.mjs is `export { default } from '@platform/eslint-config';`
+// Shared flat config. Each package's eslint.config.mjs names its layer:
+//   export default layered('domain');
+// and gets the architecture guide's "nevers" for that layer as lint errors (docs/architecture.md):
+// - domain imports nothing of ours (and does no I/O: no node:fs, node:net, node:http, databases);
+// - contract never imports api, db, sdk or domain's callers; sdk never api or db;
+// - apps never import each other;
+// - in the API, a feature never reaches into another feature's repository;
+// - nowhere an import cycle.
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
-  { ignores: ['dist/**', 'generated/**', 'node_modules/**', '**/*.mjs'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommended,
-  {
-    rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/consistent-type-imports': 'off',
+const OURS = ['@platform/contract', '@platform/domain', '@platform/db', '@platform/sdk', '@platform/api', '@platform/webhooks'];
+
+/** What each layer may not import (package names; deep imports `@platform/x/...` too). */
+const FORBIDDEN = {
+  domain: { packages: OURS, message: 'packages/domain imports nothing of ours (docs/architecture.md)' },
+  contract: { packages: OURS.filter((p) => p !== '@platform/contract' && p !== '@platform/domain'), message: 'packages/contract never imports the apps, db or sdk' },
+  sdk: { packages: ['@platform/db', '@platform/api', '@platform/webhooks', '@platform/sdk'], message: 'packages/sdk depends on contract and domain only' },
+  db: { packages: ['@platform/api', '@platform/webhooks', '@platform/sdk', '@platform/contract'], message: 'packages/db is below the apps: it imports none of them' },
+  api: { packages: ['@platform/webhooks'], message: 'apps never import each other (code both need goes into a package)' },
+  webhooks: { packages: ['@platform/api', '@platform/contract'], message: 'apps never import each other (code both need goes into a package)' },
+  tooling: { packages: OURS, message: 'tooling imports none of the packages' },
+};
+
+/** No I/O in the domain: the modules that would let it reach a disk, a network or a database. */
+const IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram', 'child_process', 'worker_threads', 'pg', 'better-sqlite3', '@libsql/client', '@prisma/client'];
+
+function restrictions(layer) {
+  const forbidden = FORBIDDEN[layer];
+  const patterns = forbidden.packages.map((name) => ({ group: [name, `${name}/**`], message: forbidden.message }));
+  // Another app by a relative path is still another app.
+  if (layer === 'api') patterns.push({ group: ['**/apps/webhooks/**', '**/webhooks/src/**'], message: FORBIDDEN.api.message });
+  if (layer === 'webhooks') patterns.push({ group: ['**/apps/api/**', '**/api/src/**'], message: FORBIDDEN.webhooks.message });
+  if (layer === 'api') {
+    // docs/architecture.md: features meet through services, never through another feature's repository.
+    // `../other/x.repository` (or `../../other/...` from a feature's sub-folder); `../x.repository`
+    // from a sub-folder is the feature's own.
+    patterns.push({ regex: '^(\\.\\./)+[^./][^/]*/.*\\.repository$', message: "a feature never imports another feature's repository: use that feature's service" });
+  }
+  const paths = layer === 'domain' ? IO_MODULES.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'packages/domain does no I/O' })) : [];
+  return { patterns, paths };
+}
+
+export function layered(layer) {
+  if (!(layer in FORBIDDEN)) throw new Error(`@platform/eslint-config: unknown layer '${layer}' (one of ${Object.keys(FORBIDDEN).join(', ')})`);
+  return tseslint.config(
+    { ignores: ['dist/**', 'generated/**', 'node_modules/**', '**/*.mjs'] },
+    js.configs.recommended,
+    ...tseslint.configs.recommended,
+    {
+      plugins: { 'import-x': importX },
+      settings: {
+        // TypeScript sources are followed and parsed, so cycles through .ts files are seen.
+        'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+        'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+        'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.d.ts'] })],
+      },
+      rules: {
+        '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+        '@typescript-eslint/consistent-type-imports': 'off',
+        'no-restricted-imports': ['error', restrictions(layer)],
+        // Type-only imports count too: a cycle of types still ties two files' designs together.
+        'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      },
     },
-  },
-);
+  );
+}
+
+/** The layer-less config (kept for packages that have not named their layer). */
+export default layered('tooling');

@@ -14,13 +14,13 @@ import {
 } from '@platform/domain';
 import { randomBytes } from 'node:crypto';
 import { ClockService } from '../clock/clock.service';
+import { newSecret } from '../tokens/new-secret';
 import { InjectDb } from '../db/db.module';
 import { removeInstallation } from './uninstall';
 import { OAuthGrantsService } from '../oauth/oauth-grants.service';
 import { StoresService } from '../stores/stores.service';
 
 /** decisions §5.1: opaque, URL-safe, 32 random bytes; only the SHA-256 is stored. */
-export const newSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 
 export interface AppCreate {
   name: string;

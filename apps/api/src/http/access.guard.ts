@@ -3,7 +3,7 @@ import { adminContract } from '@platform/contract';
 import { DomainError, hasScope, type Scope } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService } from '../auth/auth.service';
-import { ADMIN_PREFIX } from './conventions';
+import { ADMIN_PREFIX } from './wire';
 import { RATE_LIMITER } from '../db/db.module';
 import type { RateLimiter } from './rate-limiter';
 

@@ -6,17 +6,7 @@ import { checkJsonShape } from './json-shape';
 import { toErrorResponse } from './errors.filter';
 import type { HttpMetrics } from './metrics';
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-/** decisions §3.1: a request body over 8 MB is 413 (8 MiB: the larger reading of "8 MB" is accepted). */
-export const MAX_BODY_BYTES = 8 * 1024 * 1024;
-/**
- * decisions §3.4: no response exceeds 8 MB. Capped at 8,000,000 bytes, the smaller reading of
- * "8 MB", so a client checking either reading never sees a larger one.
- */
-export const MAX_RESPONSE_BYTES = 8_000_000;
-export const BODY_TOO_LARGE = 'Request body is larger than the 8 MB limit';
-export const ADMIN_PREFIX = '/admin/openapi/';
-export const OPERATOR_PREFIX = '/platform/';
+import { ADMIN_PREFIX, BODY_TOO_LARGE, JSON_CONTENT_TYPE, MAX_BODY_BYTES, MAX_RESPONSE_BYTES, OPERATOR_PREFIX } from './wire';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 

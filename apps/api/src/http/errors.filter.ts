@@ -4,7 +4,7 @@ import { isDomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { BODY_TOO_LARGE, JSON_CONTENT_TYPE } from './conventions';
+import { BODY_TOO_LARGE, JSON_CONTENT_TYPE } from './wire';
 
 /** Issue 15: what a request meets while the database is down (with Retry-After, bootstrap.ts). */
 export const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shortly';

@@ -9,7 +9,7 @@ import {
   type CursorPayload,
 } from '@platform/domain';
 import { acceptedSecrets, type Config } from '../config';
-import { MAX_RESPONSE_BYTES } from './conventions';
+import { MAX_RESPONSE_BYTES } from './wire';
 
 /** The query parameters every paginated read takes (spec Pagination, decisions §6). */
 export interface PageQuery {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { JSON_CONTENT_TYPE } from './conventions';
+import { JSON_CONTENT_TYPE } from './wire';
 
 /**
  * decisions §1.1, §3.2, §4: Fastify's own errors raised before routing (a path whose escapes do not

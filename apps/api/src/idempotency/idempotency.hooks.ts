@@ -1,7 +1,8 @@
 import { checkIdempotencyKey, idempotencyFingerprint } from '@platform/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { matchedAdminRoute } from '../http/access.guard';
-import { OPERATOR_PREFIX, sendError } from '../http/conventions';
+import { sendError } from '../http/conventions';
+import { OPERATOR_PREFIX } from '../http/wire';
 import type { IdempotencyClaim, IdempotencyService } from './idempotency.service';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

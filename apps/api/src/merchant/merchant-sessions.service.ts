@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DomainError, hashToken, resolveHost, safeEqual } from '@platform/domain';
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { newSecret } from '../apps/apps.service';
+import { newSecret } from '../tokens/new-secret';
 import { ClockService } from '../clock/clock.service';
 import { acceptedSecrets, type Config } from '../config';
 import { InjectConfig } from '../db/db.module';

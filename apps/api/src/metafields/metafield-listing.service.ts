@@ -3,7 +3,7 @@ import type { ListMetafieldsQuery, OperatorMetafieldsQuery } from '@platform/con
 import { buildLinkHeader, DomainError, parseLimit, parseSinceId } from '@platform/domain';
 import type { Config } from '../config';
 import { InjectConfig } from '../db/db.module';
-import { MAX_RESPONSE_BYTES } from '../http/conventions';
+import { MAX_RESPONSE_BYTES } from '../http/wire';
 import { readPageRequest, renderKeysetPage, type PageRequest } from '../http/keyset-pagination';
 import type { AuthContext } from '../http/request-context';
 import { StoresService } from '../stores/stores.service';

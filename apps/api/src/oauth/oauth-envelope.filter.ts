@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import { isDomainError } from '@platform/domain';
 import { RequestValidationError } from '@ts-rest/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { JSON_CONTENT_TYPE } from '../http/conventions';
+import { JSON_CONTENT_TYPE } from '../http/wire';
 import { boundedMessage, formatZodError, toErrorResponse } from '../http/errors.filter';
 
 const CODES: Record<number, string> = {

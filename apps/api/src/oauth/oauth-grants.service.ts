@@ -12,7 +12,7 @@ import {
   type Scope,
 } from '@platform/domain';
 import type { FastifyRequest } from 'fastify';
-import { newSecret } from '../apps/apps.service';
+import { newSecret } from '../tokens/new-secret';
 import { AuthService } from '../auth/auth.service';
 import { ClockService } from '../clock/clock.service';
 import type { MerchantSession } from '../merchant/merchant-sessions.service';

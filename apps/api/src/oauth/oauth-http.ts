@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { ADMIN_PREFIX, MAX_BODY_BYTES } from '../http/conventions';
+import { ADMIN_PREFIX, MAX_BODY_BYTES } from '../http/wire';
 import { envelopeOf } from './oauth-envelope.filter';
 import { registerOAuthWebPage } from './oauth-pages.controller';
 

@@ -12,7 +12,7 @@ import {
   verifyTokenRequest,
 } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { newSecret } from '../apps/apps.service';
+import { newSecret } from '../tokens/new-secret';
 import { AuthService } from '../auth/auth.service';
 import { ClockService } from '../clock/clock.service';
 import type { Config } from '../config';

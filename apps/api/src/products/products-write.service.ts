@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, joinIssues, parseIsoInstant } from '@platform/domain';
-import { MAX_RESPONSE_BYTES } from '../http/conventions';
+import { MAX_RESPONSE_BYTES } from '../http/wire';
 import { ClockService } from '../clock/clock.service';
 import { StoresService } from '../stores/stores.service';
 import { mergeProductInput, type ProductInput, type VariantInput } from './product-document';
