@@ -5,7 +5,7 @@ import { createDb, type Db } from '@platform/db';
 import { LogController } from 'fastify';
 import type { Socket } from 'node:net';
 import { AppModule } from './app.module';
-import { ClockService } from './clock/clock.service';
+import { ClockService } from './core/clock.service';
 import type { Config } from './config';
 import { registerDocsRoutes } from './docs/docs.routes';
 import { listenForMetrics } from './health/metrics-listener';

@@ -1,10 +1,11 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { adminContract } from '@platform/contract';
-import { DomainError, hasScope, type Scope } from '@platform/domain';
+import { checkStoreStatus, DomainError, hasScope, type Scope } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthService } from '../auth/auth.service';
+import { ClockService } from '../core/clock.service';
+import { TokensService } from '../tokens/tokens.service';
 import { ADMIN_PREFIX } from './wire';
-import { RATE_LIMITER } from '../db/db.module';
+import { RATE_LIMITER } from '../core/injection';
 import type { RateLimiter } from './rate-limiter';
 
 /** Required scopes of each Admin route, read from the contract's metadata (decisions §5.5). */
@@ -44,7 +45,8 @@ export class AccessService {
   private readonly scopes = scopesByRoute();
 
   constructor(
-    private readonly auth: AuthService,
+    private readonly tokens: TokensService,
+    private readonly clock: ClockService,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
 
@@ -54,7 +56,7 @@ export class AccessService {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const required = this.scopes.get(`${method} ${route}`);
     if (required === undefined) throw new Error(`no access scope declared for ${method} ${route}`);
-    const auth = await this.auth.authenticate(request);
+    const auth = await this.tokens.authenticate(request);
     request.auth = auth;
     // decisions §7.3: every answer to a known caller carries the bucket, restricted stores' too.
     const decision = await this.limiter.take(`${auth.appId}:${auth.store.id}`);
@@ -63,7 +65,7 @@ export class AccessService {
       void reply.header('Retry-After', String(decision.retryAfterSeconds));
       throw new DomainError('RATE_LIMITED', 'Too many requests');
     }
-    this.auth.checkStoreStatus(auth.store);
+    checkStoreStatus(auth.store, this.clock.now());
     if (required.anyOf !== undefined) {
       if (!required.anyOf.some((scope) => hasScope(auth.scopes, scope))) {
         throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${required.anyOf.join(' or ')}`);

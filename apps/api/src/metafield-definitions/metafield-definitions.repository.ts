@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '@platform/db';
 import { nextUpdatedAt, type NormalizedRule } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 import type { DefinitionRow } from './metafield-definition-view';
 
 export interface DefinitionData {

@@ -14,10 +14,10 @@ import {
   type DefinitionReference,
   type Issue,
 } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
-import { isUniqueViolation } from '../db/prisma-errors';
+import { InjectConfig } from '../core/injection';
+import { isUniqueViolation } from '../core/prisma-errors';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
 import type { AuthContext, StoreContext } from '../http/request-context';
 import {

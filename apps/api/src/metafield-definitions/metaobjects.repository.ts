@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Db, Metaobject, MetaobjectDefinition } from '@platform/db';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 
 /** decisions §8.14: metaobject definitions and metaobjects, what definitions and values reference. */
 @Injectable()

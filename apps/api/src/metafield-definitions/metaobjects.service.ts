@@ -1,8 +1,8 @@
 import { pathId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
 import { DomainError, formatInZone, joinIssues } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
-import { isUniqueViolation } from '../db/prisma-errors';
+import { ClockService } from '../core/clock.service';
+import { isUniqueViolation } from '../core/prisma-errors';
 import { StoresService } from '../stores/stores.service';
 import { MetaobjectsRepository } from './metaobjects.repository';
 

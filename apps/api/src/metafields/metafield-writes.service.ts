@@ -10,8 +10,8 @@ import {
   type Issue,
   type MetaobjectReference,
 } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
-import { isUniqueViolation, prismaCode } from '../db/prisma-errors';
+import { ClockService } from '../core/clock.service';
+import { isUniqueViolation, prismaCode } from '../core/prisma-errors';
 import {
   MetafieldValidators,
   namespaceAndKeyIssues,

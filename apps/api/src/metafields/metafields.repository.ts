@@ -2,7 +2,7 @@ import { toId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
 import type { Db, Metafield } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 import type { DefinitionRow } from './metafield-rules';
 
 /** decisions §8.1: values live on products only. */

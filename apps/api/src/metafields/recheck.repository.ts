@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Db, MetafieldRecheck } from '@platform/db';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 import type { DefinitionRow } from './metafield-rules';
 import { DEFINITION_COLUMNS, OWNER_RESOURCE } from './metafields.repository';
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { checkMetaobjectReferences, REQUEST_CHECK_BUDGET, RULES_ONLY, type Issue, type MetaobjectReference } from '@platform/domain';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
+import { InjectConfig } from '../core/injection';
 import { MetafieldValidators, type Compiled, type DefinitionRow } from './metafield-rules';
 import { checkPacer, isWriteConflict } from './metafield-writes.service';
 import { MetafieldsRepository } from './metafields.repository';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 
 /** A stored row (the model's type, derived here so the db package's export list stays as it is). */
 export type FeedbackRow = NonNullable<Awaited<ReturnType<Db['prisma']['resourceFeedback']['findFirst']>>>;

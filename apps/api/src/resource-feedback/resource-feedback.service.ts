@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ResourceFeedbackInput } from '@platform/contract';
 import { DomainError, formatInZone, isStaleFeedback, joinIssues, validateFeedback } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
-import { isUniqueViolation, prismaCode } from '../db/prisma-errors';
+import { ClockService } from '../core/clock.service';
+import { isUniqueViolation, prismaCode } from '../core/prisma-errors';
 import type { AuthContext } from '../http/request-context';
 import { StoresService } from '../stores/stores.service';
 import { ResourceFeedbackRepository, type FeedbackData, type FeedbackKey, type FeedbackRow } from './resource-feedback.repository';

@@ -8,7 +8,7 @@ import {
   WEBHOOK_TOPIC_SCOPE,
   type WebhookTopic,
 } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 
 export interface InventoryItemChanges {
   sku?: string;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Db, WebhookSubscription } from '@platform/db';
+import type { Db, TransactionClient, WebhookSubscription } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 
 export interface SubscriptionData {
   storeId: bigint;
@@ -37,6 +37,16 @@ export interface SubscriptionPageQuery {
 @Injectable()
 export class WebhooksRepository {
   constructor(@InjectDb() private readonly db: Db) {}
+
+  /** An app's subscriptions on a store go, its pending deliveries there end `failed` (in the removal's transaction). */
+  async removeForApp(tx: TransactionClient, removal: { storeId: bigint; appId: bigint; now: Date; reason: string }): Promise<void> {
+    const { storeId, appId, now, reason } = removal;
+    await tx.webhookSubscription.deleteMany({ where: { storeId, appId } });
+    await tx.webhookDelivery.updateMany({
+      where: { storeId, appId, status: 'pending' },
+      data: { status: 'failed', lastError: reason, leaseOwner: null, leaseUntil: null, updatedAt: now },
+    });
+  }
 
   /** A duplicate (store, app, topic, address) fails on the unique index (P2002). */
   create(data: SubscriptionData, now: Date): Promise<WebhookSubscription> {

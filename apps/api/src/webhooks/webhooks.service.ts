@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { WebhookSubscription } from '@platform/db';
 import {
   checkWebhookAddress,
@@ -12,10 +12,11 @@ import {
   WEBHOOK_TOPICS,
   type WebhookTopic,
 } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
+import { AppRemovalSteps } from '../apps/app-removal';
+import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
-import { isUniqueViolation } from '../db/prisma-errors';
+import { InjectConfig } from '../core/injection';
+import { isUniqueViolation } from '../core/prisma-errors';
 import { pathId } from '../http/ids';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
 import type { AuthContext } from '../http/request-context';
@@ -45,12 +46,22 @@ function assertTopicScope(auth: AuthContext, topic: WebhookTopic): void {
 
 /** decisions §11.1-§11.2: webhook subscriptions of one app on one store. */
 @Injectable()
-export class WebhooksService {
+export class WebhooksService implements OnModuleInit {
   constructor(
     private readonly repository: WebhooksRepository,
     private readonly clock: ClockService,
     @InjectConfig() private readonly config: Config,
+    private readonly removalSteps: AppRemovalSteps,
   ) {}
+
+  /**
+   * An app leaving a store (uninstall, cancel, delete) takes its subscriptions there with it, and its
+   * pending deliveries end `failed` with the reason (nothing may be sent to an app that is gone;
+   * sent ones stay as history). decisions §5.3, §11.
+   */
+  onModuleInit(): void {
+    this.removalSteps.add((tx, removal) => this.repository.removeForApp(tx, removal));
+  }
 
   /** An app's subscriptions on a store, oldest first (the merchant's deliveries page). */
   listForApp(storeId: bigint, appId: bigint, take: number) {
