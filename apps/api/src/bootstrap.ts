@@ -9,9 +9,9 @@ import { ClockService } from './core/clock.service';
 import type { Config } from './config';
 import { registerDocsRoutes } from './docs/docs.routes';
 import { listenForMetrics } from './health/metrics-listener';
-import { AccessService } from './http/access.guard';
+import { AdminAccess } from './http/admin-access';
 import { BodyGates } from './http/body-gates';
-import { installHttpConventions, rewriteRequestTarget, type AccessCheck } from './http/conventions';
+import { installHttpConventions, rewriteRequestTarget } from './http/conventions';
 import { MAX_BODY_BYTES } from './http/wire';
 import { HttpMetrics } from './http/metrics';
 import { installIdempotency } from './idempotency/idempotency.hooks';
@@ -81,7 +81,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   });
   const metrics = new HttpMetrics();
   const rateLimiter = await createRateLimiter(config);
-  const access: { check?: AccessCheck } = {};
+  const access = new AdminAccess();
   const gates = new BodyGates();
   installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics, access, gates });
   registerDocsRoutes(fastify, config.baseDomain);
@@ -91,13 +91,11 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   // docs/idempotency.md: POSTs with an Idempotency-Key, after the access check, before the handler.
   installIdempotency(fastify, new IdempotencyService(new IdempotencyRepository(db), clock));
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter, gates }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter, gates, access }), adapter, {
     bodyParser: false,
     logger: config.logLevel === 'silent' ? false : ['error', 'warn'],
   });
   await app.init();
-  const accessService = app.get(AccessService);
-  access.check = (request, reply, route) => accessService.check(request, reply, route);
   const metricsListener = config.metrics.port > 0 ? await listenForMetrics(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
   return {
     app,

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { Db } from '@platform/db';
 import { ClockService } from './clock.service';
 import type { Config } from '../config';
+import { AdminAccess } from '../http/admin-access';
 import { BodyGates } from '../http/body-gates';
 import { HttpMetrics } from '../http/metrics';
 import type { RateLimiter } from '../http/rate-limiter';
@@ -16,6 +17,7 @@ export interface CoreParts {
   metrics: HttpMetrics;
   rateLimiter: RateLimiter;
   gates: BodyGates;
+  access: AdminAccess;
 }
 
 /**
@@ -35,9 +37,10 @@ export class CoreModule {
         { provide: HttpMetrics, useValue: core.metrics },
         { provide: RATE_LIMITER, useValue: core.rateLimiter },
         { provide: BodyGates, useValue: core.gates },
+        { provide: AdminAccess, useValue: core.access },
         Transactions,
       ],
-      exports: [DB, CONFIG, ClockService, HttpMetrics, RATE_LIMITER, BodyGates, Transactions],
+      exports: [DB, CONFIG, ClockService, HttpMetrics, RATE_LIMITER, BodyGates, AdminAccess, Transactions],
     };
   }
 }

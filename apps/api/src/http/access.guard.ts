@@ -1,8 +1,9 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { adminContract } from '@platform/contract';
 import { checkStoreStatus, DomainError, hasScope, type Scope } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ClockService } from '../core/clock.service';
+import { AdminAccess } from './admin-access';
 import { TokensService } from '../tokens/tokens.service';
 import { ADMIN_PREFIX } from './wire';
 import { RATE_LIMITER } from '../core/injection';
@@ -41,14 +42,20 @@ export function matchedAdminRoute(request: FastifyRequest): string | undefined {
  * read: an anonymous or unauthorised caller never makes the server parse a body (issue 8, finding 4).
  */
 @Injectable()
-export class AccessService {
+export class AccessService implements OnModuleInit {
   private readonly scopes = scopesByRoute();
 
   constructor(
     private readonly tokens: TokensService,
     private readonly clock: ClockService,
+    @Inject(AdminAccess) private readonly access: AdminAccess,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
+
+  /** The onRequest hook runs this check from now on (http/admin-access). */
+  onModuleInit(): void {
+    this.access.provide((request, reply, route) => this.check(request, reply, route));
+  }
 
   async check(request: FastifyRequest, reply: FastifyReply, route: string): Promise<void> {
     // HEAD is Fastify's automatic twin of a GET route: it answers what GET would (status, headers),
