@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createDb, type Db } from '@platform/db';
+import { createDb, platformLogger, type Db } from '@platform/db';
 import { LogController } from 'fastify';
+import type { Logger } from 'pino';
 import type { Socket } from 'node:net';
 import { AppModule } from './app.module';
 import { ClockService } from './core/clock.service';
+import { PinoNestLogger } from './core/nest-logger';
 import type { Config } from './config';
 import { registerDocsRoutes } from './docs/docs.routes';
 import { listenForMetrics } from './health/metrics-listener';
@@ -31,6 +33,8 @@ export interface Platform {
   db: Db;
   clock: ClockService;
   config: Config;
+  /** The one logger of the process (JSON lines, service api). */
+  logger: Logger;
   /** Stops the server and closes the database. */
   close(): Promise<void>;
 }
@@ -41,6 +45,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const clock = new ClockService(db, config.clock);
   await clock.sync();
 
+  const logger = platformLogger('api', config.logLevel);
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
     // docs/security.md: a client that stalls its headers or body, or idles, does not keep its socket.
@@ -70,7 +75,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     clientErrorHandler: answerClientError,
     // One log line per request (http/conventions onResponse), each line of a request labelled with its trace id.
     logController: new LogController({ requestIdLogLabel: 'traceId', disableRequestLogging: true }),
-    logger: { level: config.logLevel },
+    // One JSON format for every line (issue 15): Fastify's, Nest's and ours go to this one logger.
+    loggerInstance: logger,
   });
   const fastify = adapter.getInstance();
   fastify.server.maxConnections = config.http.maxConnections;
@@ -93,7 +99,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter, gates, access }), adapter, {
     bodyParser: false,
-    logger: config.logLevel === 'silent' ? false : ['error', 'warn'],
+    logger: new PinoNestLogger(logger),
   });
   await app.init();
   const metricsListener = config.metrics.port > 0 ? await listenForMetrics(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
@@ -102,6 +108,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     db,
     clock,
     config,
+    logger,
     async close() {
       await new Promise<void>((resolve) => (metricsListener ? metricsListener.close(() => resolve()) : resolve()));
       await app.close();

@@ -8,6 +8,7 @@ export { DatabaseUnavailableError, describeDatabaseError, probeDatabase } from '
 export { syncIdSequence } from './sequences';
 export { allocateIds } from './ids';
 export { insertRows } from './bulk';
+export { platformLogger } from './logger';
 // The error classes (PrismaClientKnownRequestError: P2002 ...) are shared by both generated
 // clients (one runtime), so `instanceof Prisma.PrismaClientKnownRequestError` holds on both.
 export { Prisma } from './generated/sqlite/client';
