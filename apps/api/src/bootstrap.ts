@@ -11,6 +11,7 @@ import { PinoNestLogger } from './core/nest-logger';
 import type { Config } from './config';
 import { registerDocsRoutes } from './docs/docs.routes';
 import { listenForMetrics } from './health/metrics-listener';
+import { startTracing } from './http/tracing';
 import { AdminAccess } from './http/admin-access';
 import { BodyGates } from './http/body-gates';
 import { installHttpConventions, rewriteRequestTarget } from './http/conventions';
@@ -91,6 +92,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const gates = new BodyGates();
   installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics, access, gates });
   registerDocsRoutes(fastify, config.baseDomain);
+  const tracing = await startTracing(fastify);
   // Merchant form posts and the raw bytes the OAuth token calls are signed over (docs/oauth.md).
   installMerchantFormParser(fastify);
   installOAuthHttp(fastify, clock);
@@ -111,6 +113,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     logger,
     async close() {
       await new Promise<void>((resolve) => (metricsListener ? metricsListener.close(() => resolve()) : resolve()));
+      await tracing?.shutdown();
       await app.close();
       await rateLimiter.close();
       await db.close();
