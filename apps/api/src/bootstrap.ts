@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createDb, platformLogger, type Db } from '@platform/db';
+import { createDb, platformLogger, registerPoolMetrics, type Db } from '@platform/db';
 import { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Socket } from 'node:net';
@@ -87,6 +87,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   });
   const metrics = new HttpMetrics();
+  registerPoolMetrics(metrics.registry, db);
   const rateLimiter = await createRateLimiter(config);
   const access = new AdminAccess();
   const gates = new BodyGates();

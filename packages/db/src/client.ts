@@ -25,6 +25,11 @@ export interface Db {
    * Parameters: `Date` (compared like Prisma stores it), `bigint`, number, string, boolean, null.
    */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * The connection pool's use (PostgreSQL: connections open, idle, and requests waiting for one), for
+   * /metrics; undefined on SQLite, which has no pool.
+   */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,7 @@ function createSqliteDb(url: string, driver: SqliteDriver): Db {
     prisma,
     provider: 'sqlite',
     query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => directQuery().query<T>(sql, params),
+    poolStats: () => undefined,
     async close() {
       await prisma.$disconnect();
       await direct?.close();
@@ -72,6 +78,7 @@ function createPgDb(url: string): Db {
     prisma: pgClient as unknown as PrismaClient,
     provider: 'postgresql',
     query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => query<T>(sql, params),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pgClient.$disconnect();
       await pool.end();

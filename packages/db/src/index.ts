@@ -9,6 +9,7 @@ export { syncIdSequence } from './sequences';
 export { allocateIds } from './ids';
 export { insertRows } from './bulk';
 export { platformLogger } from './logger';
+export { registerPoolMetrics } from './pool-metrics';
 // The error classes (PrismaClientKnownRequestError: P2002 ...) are shared by both generated
 // clients (one runtime), so `instanceof Prisma.PrismaClientKnownRequestError` holds on both.
 export { Prisma } from './generated/sqlite/client';
