@@ -11,7 +11,7 @@ import { checkedTypeOf, isSupportedType } from './define-types';
 import type { EmptyValue, ParsedValue } from './define-values';
 import { InvalidDefinitionError, makeIssue, type Issue, type Result } from './format-issues';
 import { valueParserFor } from './parse-value';
-import { meteredValue, trySpend, VALUE_UNITS_PER_CHAR } from './schema-check-budget';
+import { beginValueCheck, endValueCheck, trySpend, VALUE_UNITS_PER_CHAR } from './schema-check-budget';
 
 // Both validation levels for values of one definition (spec "Rules on the array" 4-6), compiled
 // once: the basic check, then, only when it passes, the rules.
@@ -77,12 +77,16 @@ const scratch: Issue[] = [];
 function build(set: CompiledRuleSet): ValueValidator {
   const judge = judgeWith(set);
   const validate = (raw: string, ctx: ValidateContext): ValueResult => {
-    const { result, spent } = meteredValue(() => {
+    beginValueCheck();
+    let result: ValueResult;
+    try {
       // Reading the text and the basic check, before any rule.
       trySpend(VALUE_UNITS_PER_CHAR * raw.length);
-      return judge(raw, ctx);
-    });
-    if (ctx.meter !== undefined) ctx.meter.spent += spent;
+      result = judge(raw, ctx);
+    } finally {
+      const spent = endValueCheck();
+      if (ctx.meter !== undefined) ctx.meter.spent += spent;
+    }
     return result;
   };
   return Object.assign(validate, { bytes: VALIDATOR_BASE_BYTES + set.bytes });
@@ -123,7 +127,7 @@ function judgeWith(set: CompiledRuleSet): (raw: string, ctx: ValidateContext) =>
       } else {
         for (let c = 0; c < checkCount; c++) {
           const failure = (checks[c] as (typeof checks)[number])(value);
-          if (failure !== null) scratch.push(makeIssue(`value${failure.suffix}`, failure.text));
+          if (failure !== null) scratch.push({ field: failure.field, message: failure.message });
         }
       }
     }
