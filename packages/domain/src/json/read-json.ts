@@ -40,10 +40,11 @@ const LINEAR_KEYS = 8;
 const FAIL: unique symbol = Symbol('fail');
 type Read = unknown;
 
-// The reader's state. Reads are synchronous and never nested, so one serves every call.
+// The reader's state. Reads are synchronous and never nested, so one serves every call. A read at
+// the end of the text gives NaN, which no test below takes for a character: the loops need no
+// bound of their own (it is read once per value, at its end).
 let text = '';
 let pos = 0;
-let end = 0;
 let maxDepth = 0;
 let records = false;
 let tooDeep = false;
@@ -60,17 +61,15 @@ let keyTop = 0;
 export function readJson(source: string, options: JsonReadOptions): unknown {
   text = source;
   pos = 0;
-  end = source.length;
   maxDepth = options.maxDepth;
   records = options.records;
   tooDeep = false;
   duplicate = undefined;
   keyTop = 0;
-  nextSpecial = -1;
   let value = readValue(0);
   if (value !== FAIL) {
     skipSpace();
-    if (pos !== end) value = FAIL;
+    if (pos !== text.length) value = FAIL;
   }
   text = '';
   if (value === FAIL) {
@@ -85,19 +84,20 @@ export function readJson(source: string, options: JsonReadOptions): unknown {
   return value;
 }
 
-// Never reads past the end: charCodeAt out of range is NaN, and slow.
-function skipSpace(): void {
-  while (pos < end) {
-    const c = text.charCodeAt(pos);
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
-    pos++;
-  }
+/** Moves past JSON's four space characters; answers the character there (NaN at the end). */
+// The hot loops work on locals and store the position once: `text` and `pos` are module state,
+// which V8 loads and stores again on every turn of a loop.
+function skipSpace(): number {
+  const t = text;
+  let i = pos;
+  let c = t.charCodeAt(i);
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = t.charCodeAt(++i);
+  pos = i;
+  return c;
 }
 
 function readValue(depth: number): Read {
-  skipSpace();
-  if (pos === end) return FAIL;
-  const c = text.charCodeAt(pos);
+  const c = skipSpace();
   if (c === 0x22) return readString();
   if (c === 0x7b) return readObject(depth + 1);
   if (c === 0x5b) return readArray(depth + 1);
@@ -117,43 +117,29 @@ function readValue(depth: number): Read {
   return FAIL;
 }
 
-// Where the next backslash or control character is (a string holding one is read the slow way):
-// found by one regular-expression search, native code, and searched again only once passed, so
-// a string's end is then a plain indexOf of the quote.
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
-const SPECIAL = /[\\\x00-\x1f]/g;
-let nextSpecial = 0;
-
-function findSpecial(from: number): void {
-  SPECIAL.lastIndex = from;
-  nextSpecial = SPECIAL.test(text) ? SPECIAL.lastIndex - 1 : end;
-}
-
-/** The index of the quote closing a string whose text starts at `start`, or -1 when it holds something to decode (or is not closed). */
-function plainStringEnd(start: number): number {
-  if (nextSpecial < start) findSpecial(start);
-  const quote = text.indexOf('"', start);
-  return quote >= 0 && quote < nextSpecial ? quote : -1;
-}
-
 function readString(): Read {
-  const start = ++pos;
-  const quote = plainStringEnd(start);
-  if (quote < 0) return readEscapedString(start);
-  pos = quote + 1;
-  return text.slice(start, quote);
+  const t = text;
+  const start = pos + 1;
+  for (let i = start; ; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 0x22) {
+      pos = i + 1;
+      return t.slice(start, i);
+    }
+    // A backslash, a control character (refused), or the end (NaN).
+    if (c === 0x5c || c < 0x20 || c !== c) return readEscapedString(start);
+  }
 }
 
 /** A string with escapes (or a control character, which fails): decoded by JSON.parse, which knows them all. */
 function readEscapedString(start: number): Read {
   let i = start;
-  while (i < end) {
+  for (;;) {
     const c = text.charCodeAt(i);
-    if (c < 0x20) return FAIL;
+    if (c < 0x20 || c !== c) return FAIL;
     if (c === 0x22) break;
     i += c === 0x5c ? 2 : 1;
   }
-  if (i >= end) return FAIL;
   try {
     const decoded = JSON.parse(text.slice(start - 1, i + 1)) as string;
     pos = i + 1;
@@ -165,63 +151,73 @@ function readEscapedString(start: number): Read {
 
 /** An object key: taken from the cache when the same characters were a key before. */
 function readKey(): Read {
-  const start = ++pos;
-  const quote = plainStringEnd(start);
-  if (quote < 0) return readEscapedString(start);
-  pos = quote + 1;
-  const length = quote - start;
-  if (length === 0 || length > KEY_CACHE_MAX_LENGTH) return text.slice(start, quote);
-  const slot = (length * 977 + text.charCodeAt(start) * 31 + text.charCodeAt(quote - 1)) & (KEY_SLOTS - 1);
+  const t = text;
+  const start = pos + 1;
+  let i = start;
+  let hash = 0;
+  for (;;) {
+    const c = t.charCodeAt(i);
+    if (c === 0x22) break;
+    if (c === 0x5c || c < 0x20 || c !== c) return readEscapedString(start);
+    hash = (Math.imul(hash, 31) + c) | 0;
+    i++;
+  }
+  pos = i + 1;
+  const length = i - start;
+  if (length > KEY_CACHE_MAX_LENGTH) return t.slice(start, i);
+  const slot = (hash ^ length) & (KEY_SLOTS - 1);
   const cached = keyCache[slot];
-  if (cached !== undefined && cached.length === length && text.startsWith(cached, start)) return cached;
-  const key = text.slice(start, quote);
+  if (cached !== undefined && cached.length === length) {
+    let k = 0;
+    while (k < length && cached.charCodeAt(k) === t.charCodeAt(start + k)) k++;
+    if (k === length) return cached;
+  }
+  const key = t.slice(start, i);
   keyCache[slot] = key;
   return key;
 }
 
 function readNumber(): Read {
+  const t = text;
   const start = pos;
-  let c = text.charCodeAt(pos);
+  let i = start;
+  let c = t.charCodeAt(i);
   const negative = c === 0x2d;
-  if (negative && ++pos === end) return FAIL;
-  c = text.charCodeAt(pos) - 0x30;
+  if (negative) c = t.charCodeAt(++i);
   let digits = 0;
   let significant = 0;
-  if (c === 0) pos++;
-  else if (c > 0 && c <= 9) {
+  if (c === 0x30) c = t.charCodeAt(++i);
+  else if (c >= 0x31 && c <= 0x39) {
     do {
-      digits = digits * 10 + c;
+      digits = digits * 10 + (c - 0x30);
       significant++;
-      if (++pos === end) break;
-      c = text.charCodeAt(pos) - 0x30;
-    } while (c >= 0 && c <= 9);
+      c = t.charCodeAt(++i);
+    } while (c >= 0x30 && c <= 0x39);
   } else return FAIL;
   let scale = 0;
-  if (pos < end && text.charCodeAt(pos) === 0x2e) {
-    if (++pos === end) return FAIL;
-    c = text.charCodeAt(pos) - 0x30;
-    if (c < 0 || c > 9) return FAIL;
+  if (c === 0x2e) {
+    c = t.charCodeAt(++i);
+    if (!(c >= 0x30 && c <= 0x39)) return FAIL;
     do {
-      digits = digits * 10 + c;
-      if (significant > 0 || c !== 0) significant++;
+      digits = digits * 10 + (c - 0x30);
+      if (significant > 0 || c !== 0x30) significant++;
       scale++;
-      if (++pos === end) break;
-      c = text.charCodeAt(pos) - 0x30;
-    } while (c >= 0 && c <= 9);
+      c = t.charCodeAt(++i);
+    } while (c >= 0x30 && c <= 0x39);
   }
-  if (pos < end && (text.charCodeAt(pos) | 0x20) === 0x65 /* e or E */) {
-    if (++pos === end) return FAIL;
-    c = text.charCodeAt(pos);
-    if ((c === 0x2b || c === 0x2d) && ++pos === end) return FAIL;
-    c = text.charCodeAt(pos) - 0x30;
-    if (c < 0 || c > 9) return FAIL;
-    do pos++;
-    while (pos < end && (c = text.charCodeAt(pos) - 0x30) >= 0 && c <= 9);
-    return Number(text.slice(start, pos));
+  if (c === 0x65 || c === 0x45) {
+    c = t.charCodeAt(++i);
+    if (c === 0x2b || c === 0x2d) c = t.charCodeAt(++i);
+    if (!(c >= 0x30 && c <= 0x39)) return FAIL;
+    do c = t.charCodeAt(++i);
+    while (c >= 0x30 && c <= 0x39);
+    pos = i;
+    return Number(t.slice(start, i));
   }
+  pos = i;
   // An integer below 2^53 over an exact power of ten: IEEE division rounds the quotient correctly,
   // which is the double JSON.parse gives. Longer numbers are read by Number(), as JSON.parse reads them.
-  if (significant > EXACT_DIGITS || scale >= POWERS_OF_TEN.length) return Number(text.slice(start, pos));
+  if (significant > EXACT_DIGITS || scale >= POWERS_OF_TEN.length) return Number(t.slice(start, i));
   const magnitude = scale === 0 ? digits : digits / (POWERS_OF_TEN[scale] as number);
   return negative ? -magnitude : magnitude;
 }
@@ -233,8 +229,7 @@ function readArray(depth: number): Read {
   }
   pos++;
   const out: unknown[] = [];
-  skipSpace();
-  if (pos < end && text.charCodeAt(pos) === 0x5d) {
+  if (skipSpace() === 0x5d) {
     pos++;
     return out;
   }
@@ -242,9 +237,8 @@ function readArray(depth: number): Read {
     const value = readValue(depth);
     if (value === FAIL) return FAIL;
     out.push(value);
-    skipSpace();
-    if (pos === end) return FAIL;
-    const c = text.charCodeAt(pos++);
+    const c = skipSpace();
+    pos++;
     if (c === 0x5d) return out;
     if (c !== 0x2c) return FAIL;
   }
@@ -257,19 +251,17 @@ function readObject(depth: number): Read {
   }
   pos++;
   const out = records ? new InertObject() : ({} as Record<string, unknown>);
-  skipSpace();
-  if (pos < end && text.charCodeAt(pos) === 0x7d) {
+  let c = skipSpace();
+  if (c === 0x7d) {
     pos++;
     return out;
   }
   const base = keyTop;
   for (;;) {
-    skipSpace();
-    if (pos === end || text.charCodeAt(pos) !== 0x22) return FAIL;
+    if (c !== 0x22) return FAIL;
     const key = readKey() as string | typeof FAIL;
     if (key === FAIL) return FAIL;
-    skipSpace();
-    if (pos === end || text.charCodeAt(pos) !== 0x3a) return FAIL;
+    if (skipSpace() !== 0x3a) return FAIL;
     pos++;
     // Checked before the value is read: a key given twice inside the value comes later in the text.
     const again = seen(out, key, base);
@@ -282,14 +274,14 @@ function readObject(depth: number): Read {
       if (key === '__proto__' && !records) Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
       else out[key] = value;
     }
-    skipSpace();
-    if (pos === end) return FAIL;
-    const c = text.charCodeAt(pos++);
+    c = skipSpace();
+    pos++;
     if (c === 0x7d) {
       keyTop = base;
       return out;
     }
     if (c !== 0x2c) return FAIL;
+    c = skipSpace();
   }
 }
 

@@ -257,6 +257,17 @@ describe('schema bounds', () => {
     expect(check({ uniqueItems: true }, many)).toBeNull();
   });
 
+  it('counts maxLength and minLength in code points, before pattern as Ajv does', () => {
+    const faces = '\u{1F600}\u{1F600}\u{1F600}';
+    expect(check({ maxLength: 3 }, faces)).toBeNull();
+    expect(check({ maxLength: 2 }, faces)).toBe('must NOT have more than 2 characters');
+    expect(check({ minLength: 3 }, faces)).toBeNull();
+    expect(check({ minLength: 4 }, faces)).toBe('must NOT have fewer than 4 characters');
+    expect(check({ minLength: 4 }, 'abcd')).toBeNull();
+    expect(check({ maxLength: 1, pattern: '^a' }, 'bb')).toBe('must NOT have more than 1 characters');
+    expect(check({ pattern: '^a', minLength: 3 }, 'bb')).toBe('must NOT have fewer than 3 characters');
+  });
+
   it('compares const and enum by JSON equality, in the place Ajv runs them', () => {
     expect(check({ enum: [{ a: 1, b: [1, { c: null }] }] }, { b: [1, { c: null }], a: 1 })).toBeNull();
     expect(check({ const: [1, { a: '1' }] }, [1, { a: 1 }])).toBe('must be equal to constant');

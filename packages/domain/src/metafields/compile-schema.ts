@@ -5,7 +5,7 @@ import { codePointLength } from './define-types';
 import { markSchema, uncountedRef, type Marking } from './mark-schema';
 import { jsonDepthExceeds } from './parse-json';
 import { COST, metered } from './schema-check-budget';
-import { CONST, ENUM, UNIQUE_ITEMS } from './schema-keywords';
+import { CONST, ENUM, MAX_LENGTH, MIN_LENGTH, UNIQUE_ITEMS } from './schema-keywords';
 import { RE2_ENGINE, schemaFormats, withPatternSession, type PatternSession } from './schema-formats';
 
 export { SCHEMA_CHECK_BUDGET, schemaCheckMeter } from './schema-check-budget';
@@ -104,7 +104,7 @@ function compilerAjv(dialect: Dialect, plainData: boolean): Ajv {
   const ajv = dialect === '2020-12'
     ? new Ajv2020({ ...options(plainData), meta: false, validateSchema: false })
     : new Ajv({ ...options(plainData), meta: false, validateSchema: false });
-  for (const keyword of [UNIQUE_ITEMS, CONST, ENUM]) {
+  for (const keyword of [UNIQUE_ITEMS, CONST, ENUM, MAX_LENGTH, MIN_LENGTH]) {
     ajv.removeKeyword(keyword.keyword as string);
     ajv.addKeyword(keyword);
   }

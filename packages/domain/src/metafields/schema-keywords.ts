@@ -1,4 +1,5 @@
-import { _, type KeywordCxt, type KeywordDefinition } from 'ajv';
+import { _, str, type KeywordCxt, type KeywordDefinition } from 'ajv';
+import ucs2length from 'ajv/dist/runtime/ucs2length';
 import { or } from 'ajv/dist/compile/codegen';
 import { CANONICAL_UNITS_PER_CHAR, spend, UNIQUE_ITEM_UNITS } from './schema-check-budget';
 
@@ -46,6 +47,33 @@ export const ENUM: KeywordDefinition = {
     const equal = gen.scopeValue('func', { ref: jsonEqual });
     const list = gen.const('vSchema', cxt.schemaCode);
     cxt.fail(_`!(${or(...values.map((v, i) => (isStructured(v) ? _`${equal}(${data}, ${list}[${i}])` : _`${data} === ${v as string | number | boolean | null}`)))})`);
+  },
+};
+
+// maxLength and minLength count code points, as Ajv does (ucs2length), but only when the length
+// in UTF-16 units leaves the answer open: a string has at most as many code points as units and
+// at least half as many. Before `pattern`, where Ajv has them.
+export const MAX_LENGTH: KeywordDefinition = {
+  keyword: 'maxLength',
+  type: 'string',
+  schemaType: 'number',
+  before: 'pattern',
+  error: { message: ({ schemaCode }) => str`must NOT have more than ${schemaCode} characters` },
+  code(cxt: KeywordCxt) {
+    const count = cxt.gen.scopeValue('func', { ref: ucs2length });
+    cxt.fail(_`${cxt.data}.length > ${cxt.schemaCode} && ${count}(${cxt.data}) > ${cxt.schemaCode}`);
+  },
+};
+
+export const MIN_LENGTH: KeywordDefinition = {
+  keyword: 'minLength',
+  type: 'string',
+  schemaType: 'number',
+  before: 'pattern',
+  error: { message: ({ schemaCode }) => str`must NOT have fewer than ${schemaCode} characters` },
+  code(cxt: KeywordCxt) {
+    const count = cxt.gen.scopeValue('func', { ref: ucs2length });
+    cxt.fail(_`${cxt.data}.length < ${cxt.schemaCode} || (${cxt.data}.length < 2 * ${cxt.schemaCode} && ${count}(${cxt.data}) < ${cxt.schemaCode})`);
   },
 };
 
