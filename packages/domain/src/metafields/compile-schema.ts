@@ -28,8 +28,9 @@ export { SCHEMA_MAX_PATTERN_PROGRAM, SCHEMA_MAX_PATTERNS } from './mark-schema';
 //   every `$ref` target Ajv resolved must be a marked subschema or a boolean, else the schema is
 //   refused: a target without the keyword would run uncounted.
 //
-// Also: `$data` is off, no remote `$ref` is ever fetched, patterns run on RE2, and `uniqueItems` is
-// checked by hashing instead of Ajv's quadratic comparison.
+// Also: `$data` is off, no remote `$ref` is ever fetched, patterns run on RE2, and `uniqueItems`
+// (by hashing instead of Ajv's quadratic comparison), `const`, `enum` (by JSON equality),
+// `maxLength` and `minLength` are the engine's own keywords (schema-keywords.ts).
 
 /** The spec's bound on every rule value. */
 export const SCHEMA_MAX_LENGTH = RULE_VALUE_MAX_LENGTH;
@@ -129,7 +130,10 @@ function countNodes(value: unknown, limit: number): number {
   return count;
 }
 
-/** Checks one parsed JSON value; null when it conforms, else the problem (`/a must be integer`). */
+/**
+ * Checks one JSON value, `data` as parse-value reads it (records, which inherit nothing) and `text`
+ * the JSON it was read from; null when it conforms, else the problem (`/a must be integer`).
+ */
 export type SchemaCheck = (data: unknown, text: string) => string | null;
 
 export type SchemaResult =

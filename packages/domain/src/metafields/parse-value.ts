@@ -191,15 +191,30 @@ function listParserFor(type: ScalarType, fast: boolean): (raw: string, issues: I
 export function valueParserFor(type: MetafieldType, { fastPaths = true }: { fastPaths?: boolean } = {}): ValueParser {
   const maxBytes = maxBytesOf(type);
   const tooLong = `is too long (maximum is ${maxBytes} bytes)`;
-  const parse: ValueParser = isListType(type)
-    ? listParserFor(checkedTypeOf(type), fastPaths)
-    : ((scalar) => (raw: string, issues: Issue[]) => scalar(raw, 'value', issues))(scalarParserFor(type, fastPaths));
-  return (raw, issues) => {
-    if (exceedsBytes(raw, maxBytes)) {
+  const text = isListType(type) ? undefined : STRING_PARSERS[type];
+  if (text !== undefined) {
+    // A value read from its text alone, with no closure between: the same as fromText's, every
+    // value written goes through here.
+    return (raw, issues) => {
+      const parsed = exceedsBytes(raw, maxBytes) ? tooLong : text(raw);
+      if (typeof parsed !== 'string') return parsed;
+      issues.push(makeIssue('value', parsed));
+      return undefined;
+    };
+  }
+  if (!isListType(type)) {
+    const scalar = scalarParserFor(type, fastPaths);
+    return (raw, issues) => {
+      if (!exceedsBytes(raw, maxBytes)) return scalar(raw, 'value', issues);
       issues.push(makeIssue('value', tooLong));
       return undefined;
-    }
-    return parse(raw, issues);
+    };
+  }
+  const list = listParserFor(checkedTypeOf(type), fastPaths);
+  return (raw, issues) => {
+    if (!exceedsBytes(raw, maxBytes)) return list(raw, issues);
+    issues.push(makeIssue('value', tooLong));
+    return undefined;
   };
 }
 
