@@ -34,7 +34,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     DRAINING.on = true;
-    platform.logger.info({ signal, drainDelayMs: config.drainDelayMs, drainTimeoutMs: config.drainTimeoutMs }, 'draining: not ready now; no new connections after the delay; requests in flight finish');
+    // warn, not info: a replica leaving is what an operator filtering on warnings still wants to see.
+    platform.logger.warn({ signal, drainDelayMs: config.drainDelayMs, drainTimeoutMs: config.drainTimeoutMs }, 'draining: not ready now; no new connections after the delay; requests in flight finish');
     if (config.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
     let cut = false;
     const deadline = setTimeout(() => {
