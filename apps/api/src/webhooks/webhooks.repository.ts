@@ -38,9 +38,19 @@ export interface SubscriptionPageQuery {
 export class WebhooksRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  /** A duplicate (store, app, topic, address) fails on the unique index (P2002). */
-  create(data: SubscriptionData, now: Date): Promise<WebhookSubscription> {
-    return this.db.prisma.webhookSubscription.create({ data: { ...data, createdAt: now, updatedAt: now } });
+  /**
+   * Null when the app has `max` subscriptions on the store already (decisions §11.7). The app's row
+   * is locked first (a write that changes nothing, the same SQL on both providers), so concurrent
+   * creates count one after the other and never pass the limit together. A duplicate (store, app,
+   * topic, address) fails on the unique index (P2002).
+   */
+  create(data: SubscriptionData, now: Date, max: number): Promise<WebhookSubscription | null> {
+    return this.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE apps SET updated_at = updated_at WHERE id = ${data.appId}`;
+      const count = await tx.webhookSubscription.count({ where: { storeId: data.storeId, appId: data.appId } });
+      if (count >= max) return null;
+      return tx.webhookSubscription.create({ data: { ...data, createdAt: now, updatedAt: now } });
+    });
   }
 
   find(storeId: bigint, appId: bigint, id: bigint): Promise<WebhookSubscription | null> {

@@ -6,6 +6,7 @@ import {
   hasScope,
   isWebhookTopic,
   joinIssues,
+  MAX_WEBHOOKS_PER_APP_AND_STORE,
   supportedVersions,
   WEBHOOK_STATUSES,
   WEBHOOK_TOPIC_SCOPE,
@@ -63,7 +64,9 @@ export class WebhooksService {
       const row = await this.repository.create(
         { storeId: auth.store.id, appId: auth.appId, topic, address, apiVersion, status },
         this.clock.now(),
+        MAX_WEBHOOKS_PER_APP_AND_STORE,
       );
+      if (!row) throw tooMany();
       return webhookJson(row, auth.store.ianaTimezone);
     } catch (error) {
       // The unique index decides, so concurrent duplicates give exactly one subscription.
@@ -184,6 +187,13 @@ export class WebhooksService {
     issues.push({ field: 'status', message: `is not included in the list (${WEBHOOK_STATUSES.join(', ')})` });
     return '';
   }
+}
+
+function tooMany(): DomainError {
+  return new DomainError(
+    'VALIDATION_FAILED',
+    `webhook: this app already has ${MAX_WEBHOOKS_PER_APP_AND_STORE} subscriptions on this store, the most an app may have; delete one to add another`,
+  );
 }
 
 function duplicate(topic: string, address: string): DomainError {
