@@ -41,6 +41,8 @@ async function main(): Promise<void> {
       database: config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'postgresql',
       concurrency: config.maxInFlight,
       perHost: config.perHost,
+      perApp: config.perApp,
+      pollMs: config.pollMs,
       leaseMs: config.leaseMs,
       allowPrivate: config.allowPrivate,
       metrics: metricsServer ? `http://${config.metricsHost}:${config.metricsPort}/metrics` : 'off',
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal, inFlight: sender.inFlight() }, 'webhook sender stopping: no new claims, finishing attempts in flight');
     await sender.stop();
+    await sql.close();
     await agent.close();
     await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
     await db.close();

@@ -57,7 +57,7 @@ async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promi
          AS v(id, owner, attempt, status, next_at, delivered_at, last_error, started_at, duration_ms, response_status, response_body, now_at)
      ), upd AS (
        UPDATE webhook_deliveries d SET attempts = v.attempt, status = v.status, next_attempt_at = COALESCE(v.next_at, d.next_attempt_at),
-         delivered_at = v.delivered_at, last_error = v.last_error, lease_owner = NULL, lease_until = NULL, updated_at = v.now_at
+         delivered_at = v.delivered_at, last_error = v.last_error, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = v.now_at
        FROM v WHERE d.id = v.id AND d.lease_owner = v.owner AND d.status = 'pending'
        RETURNING d.id, d.subscription_id, d.status
      ), ins AS (
@@ -125,7 +125,7 @@ async function flush(sql: Sql): Promise<void> {
     const results =
       sql.db.provider === 'postgresql'
         ? await recordGroupInOneStatement(sql, inputs)
-        : await sql.sqliteTransaction(async (q) => {
+        : await sql.exclusive(async (q) => {
             const out: Recorded[] = [];
             for (const input of inputs) out.push(await recordWithSql(q, input));
             return out;
@@ -142,7 +142,7 @@ async function recordWithSql(q: Query, input: RecordInput): Promise<Recorded> {
   const status = outcome.kind === 'retry' ? 'pending' : outcome.kind;
   const fenced = await q<{ id: bigint }>(
     `UPDATE webhook_deliveries SET attempts = ?, status = ?, next_attempt_at = COALESCE(?, next_attempt_at), delivered_at = ?,
-       last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+       last_error = ?, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = ?
      WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
     [input.attempt, status, outcome.kind === 'retry' ? outcome.nextAttemptAt : null, outcome.kind === 'delivered' ? now : null,
       result.error, now, input.deliveryId, input.owner],
@@ -166,7 +166,7 @@ async function recordWithSql(q: Query, input: RecordInput): Promise<Recorded> {
   if (!sub || sub.status !== 'enabled' || !reason) return { written: true, disabled: undefined };
   await q(`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id = ?`, [reason, now, input.subscriptionId]);
   await q(
-    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = ?
      WHERE subscription_id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)`,
     [SUBSCRIPTION_DISABLED, now, input.subscriptionId, new Date()],
   );
@@ -189,6 +189,7 @@ async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
           lastError: result.error,
           leaseOwner: null,
           leaseUntil: null,
+          leaseHost: null,
           updatedAt: now,
         },
       });
@@ -223,7 +224,7 @@ async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
       });
       await tx.webhookDelivery.updateMany({
         where: { subscriptionId: input.subscriptionId, status: 'pending', OR: [{ leaseUntil: null }, { leaseUntil: { lt: realNow } }] },
-        data: { status: 'failed', lastError: SUBSCRIPTION_DISABLED, leaseOwner: null, leaseUntil: null, updatedAt: now },
+        data: { status: 'failed', lastError: SUBSCRIPTION_DISABLED, leaseOwner: null, leaseUntil: null, leaseHost: null, updatedAt: now },
       });
       return { written: true, disabled: reason };
     },
@@ -234,7 +235,7 @@ async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
 /** A claimed delivery whose subscription is disabled or deleted: failed without an attempt. */
 export async function failWithoutAttempt(sql: Sql, deliveryId: bigint, owner: string, reason: string, now: Date): Promise<boolean> {
   const done = await sql.query(
-    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = ?
      WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
     [reason, now, deliveryId, owner],
   );

@@ -30,4 +30,6 @@ export type {
   WebhookDelivery,
   WebhookSubscription,
 } from './generated/sqlite/client';
-export { writeWebhookDeliveries, type TransactionClient, type WebhookEvent } from './outbox';
+export { inOutboxTransaction, writeWebhookDeliveries, type EmitWebhookEvent, type TransactionClient, type WebhookEvent } from './outbox';
+export { OUTBOX_CHANNEL, wakeFileOf, wakeSenders, watchOutbox, type OutboxWatch } from './outbox-wake';
+export { openPgSession, type PgSession } from './pg-session';

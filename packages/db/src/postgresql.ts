@@ -71,11 +71,16 @@ function toPgParam(value: unknown): unknown {
   return value;
 }
 
+/**
+ * DateTime columns are timestamps without time zone holding UTC; a UTC session makes
+ * CURRENT_TIMESTAMP defaults and now() agree with them.
+ */
+export function pgConnectionConfig(url: string): pg.ClientConfig {
+  return url.includes('options=') ? { connectionString: url } : { connectionString: url, options: '-c TimeZone=UTC' };
+}
+
 export function createPgPool(url: string): pg.Pool {
-  // DateTime columns are timestamps without time zone holding UTC; a UTC session makes
-  // CURRENT_TIMESTAMP defaults and now() agree with them.
-  const options = url.includes('options=') ? undefined : '-c TimeZone=UTC';
-  const pool = new pg.Pool({ connectionString: url, ...(options ? { options } : {}) });
+  const pool = new pg.Pool(pgConnectionConfig(url));
   // An idle client losing its connection (server restart) emits 'error' on the pool, which would
   // crash the process if unhandled; the pool drops that client and the next query reconnects.
   pool.on('error', (error) => {
@@ -84,7 +89,8 @@ export function createPgPool(url: string): pg.Pool {
   return pool;
 }
 
-export function pgQuery(pool: pg.Pool) {
+/** Db.query's conventions on a pool, or on one client (a session of its own: pg-session.ts). */
+export function pgQuery(pool: pg.Pool | pg.ClientBase) {
   return async <T>(sql: string, params: unknown[]): Promise<T[]> => {
     const result = await pool.query({ text: toPgPlaceholders(sql), values: params.map(toPgParam), types: queryTypes });
     return result.rows as T[];
