@@ -1,4 +1,4 @@
-import { planClaims, receivingHost, type ClaimCaps, type DueQueue } from '@platform/domain';
+import { planClaims, receivingHost, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain';
 import type { Query, Sql } from './sql';
 
 /**
@@ -11,7 +11,9 @@ import type { Query, Sql } from './sql';
  * A claim takes only what its sender starts at once, so the live claims ARE the attempts in flight,
  * of every sender. Each claim counts them per receiving host and per app and hands out what the caps
  * leave (planClaims in @platform/domain: round-robin across apps, then across an app's
- * subscriptions). Claims are one at a time across all senders (Sql.exclusive: SQLite's one writer;
+ * subscriptions), plus deliveries held uncounted to take over a slot when an attempt of the same
+ * subscription ends (PlannedClaim.hold; the record moves the count to them). A sender's held
+ * deliveries are the first its subscription's new slots go to. Claims are one at a time across all senders (Sql.exclusive: SQLite's one writer;
  * PostgreSQL an advisory lock), so two claims never count the same free slot: the caps hold for all
  * senders together.
  *
@@ -30,6 +32,23 @@ export interface ClaimRequest {
   caps: ClaimCaps;
   /** attempts the sender can start now */
   budget: number;
+  /** the sender's own share of each subscription it works on, and how many more deliveries it may hold */
+  own: ReadonlyMap<bigint, OwnShare>;
+  holdPerSlot: number;
+  holdBudget: number;
+}
+
+/**
+ * What this sender has of one subscription: attempts in flight, and deliveries it holds (claimed,
+ * not counted). Held ones are the first the subscription's next slots go to (promoted: their claim
+ * is counted from then on), before any new delivery is claimed.
+ */
+export interface OwnShare {
+  running: number;
+  held: readonly { id: bigint; owner: string }[];
+  appId: bigint;
+  host: string;
+  oldestDue: Date;
 }
 
 /** Where the walk over subscriptions goes on at the next claim (a sender keeps one). */
@@ -54,38 +73,59 @@ interface QueueRow {
 }
 
 export interface Claimed {
+  /** newly claimed */
   ids: bigint[];
+  /** held deliveries of this sender whose claims now count: start them */
+  promoted: bigint[];
+  /** the claims' expiry (real time), the same on every delivery of this claim */
+  leaseUntil: Date;
   /** another claim now could take more (the budget ran out, or the walk stopped short of the end) */
   more: boolean;
 }
 
 /** Claims what the caps allow. */
 export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor): Promise<Claimed> {
-  if (req.budget <= 0) return { ids: [], more: false };
   const leaseUntil = new Date(req.realNow.getTime() + req.leaseMs);
+  if (req.budget <= 0 && req.holdBudget <= 0) return { ids: [], promoted: [], leaseUntil, more: false };
   const implausible = new Date(req.realNow.getTime() + 2 * req.leaseMs);
-  // No one subscription can take more than this in one claim.
-  const countCap = Math.min(req.budget, Math.max(req.caps.perHost, req.caps.perApp));
+  // No one subscription can take more than this in one claim (its slots and what it may hold).
+  const countCap = Math.max(req.caps.perHost, req.caps.perApp) * (1 + req.holdPerSlot);
   return sql.exclusive(async (q) => {
-    const live = await q<{ host: string; app_id: bigint; n: bigint }>(
-      `SELECT lease_host AS host, app_id, COUNT(*) AS n FROM webhook_deliveries
-       WHERE lease_host IS NOT NULL AND status = 'pending' AND ${LIVE} GROUP BY lease_host, app_id`,
+    // Every write that ends an attempt clears its lease, so the live leases with a host are the
+    // attempts in flight (on the lease_until index: the live ones are few).
+    const live = await q<{ host: string; app_id: bigint; subscription_id: bigint; n: bigint }>(
+      `SELECT lease_host AS host, app_id, subscription_id, COUNT(*) AS n FROM webhook_deliveries
+       WHERE ${LIVE} AND lease_host IS NOT NULL GROUP BY lease_host, app_id, subscription_id`,
       [req.realNow, implausible],
     );
     const inFlightByHost = new Map<string, number>();
     const inFlightByApp = new Map<bigint, number>();
+    const inFlightBySubscription = new Map<bigint, number>();
+    const add = <K>(map: Map<K, number>, key: K, n: number) => map.set(key, (map.get(key) ?? 0) + n);
     for (const row of live) {
-      inFlightByHost.set(row.host, (inFlightByHost.get(row.host) ?? 0) + Number(row.n));
-      inFlightByApp.set(row.app_id, (inFlightByApp.get(row.app_id) ?? 0) + Number(row.n));
+      add(inFlightByHost, row.host, Number(row.n));
+      add(inFlightByApp, row.app_id, Number(row.n));
+      add(inFlightBySubscription, row.subscription_id, Number(row.n));
     }
-    const queues = await walkQueues(q, req, implausible, countCap, cursor);
-    const plan = planClaims({ queues, inFlightByHost, inFlightByApp, caps: req.caps, budget: req.budget });
-    const ids = plan.length === 0 ? [] : await take(sql, q, plan, { ...req, leaseUntil, implausible });
-    return { ids, more: ids.length >= req.budget || cursor.after > 0n };
+    const queues = withHeld(await walkQueues(q, req, implausible, countCap, cursor, inFlightBySubscription), req.own, inFlightBySubscription);
+    const own = new Map([...req.own].map(([sub, share]) => [sub, { running: share.running, held: share.held.length }]));
+    const plan = planClaims({ queues, inFlightByHost, inFlightByApp, caps: req.caps, budget: req.budget, own, holdPerSlot: req.holdPerSlot, holdBudget: req.holdBudget });
+    const promoted = await promote(sql, q, plan, req);
+    const rest = plan.map((p) => ({ ...p, count: p.count - (promoted.bySubscription.get(p.subscriptionId) ?? 0) }));
+    const ids = rest.some((p) => p.count > 0 || p.hold > 0) ? await take(sql, q, rest, { ...req, leaseUntil, implausible }) : [];
+    const started = plan.reduce((n, p) => n + p.count, 0);
+    return { ids, promoted: promoted.ids, leaseUntil, more: (req.budget > 0 && started >= req.budget) || cursor.after > 0n };
   });
 }
 
-async function walkQueues(q: Query, req: ClaimRequest, implausible: Date, countCap: number, cursor: WalkCursor): Promise<DueQueue[]> {
+async function walkQueues(
+  q: Query,
+  req: ClaimRequest,
+  implausible: Date,
+  countCap: number,
+  cursor: WalkCursor,
+  inFlight: ReadonlyMap<bigint, number>,
+): Promise<DueQueue[]> {
   const walk = (after: bigint, upTo: bigint | null, limit: number) =>
     q<QueueRow>(
       `WITH RECURSIVE subs(id, n) AS (
@@ -114,23 +154,75 @@ async function walkQueues(q: Query, req: ClaimRequest, implausible: Date, countC
     const due = Number(row.due);
     if (due === 0 || row.oldest_due === null) continue;
     const sendable = row.subscription_status === 'enabled' && row.address !== null;
+    const subscriptionId = BigInt(row.subscription_id);
     queues.push({
-      subscriptionId: BigInt(row.subscription_id),
+      subscriptionId,
       appId: row.app_id ?? 0n,
       host: sendable ? receivingHost(row.address!) : null,
       due,
       oldestDue: new Date(row.oldest_due),
+      inFlight: inFlight.get(subscriptionId) ?? 0,
     });
   }
   return queues;
 }
 
-async function take(
-  sql: Sql,
-  q: Query,
-  plan: { subscriptionId: bigint; host: string | null; count: number }[],
-  req: ClaimRequest & { leaseUntil: Date; implausible: Date },
-): Promise<bigint[]> {
+/** The sender's held deliveries join their subscription's queue (as due work its slots may go to). */
+function withHeld(queues: DueQueue[], own: ReadonlyMap<bigint, OwnShare>, inFlight: ReadonlyMap<bigint, number>): DueQueue[] {
+  for (const [subscriptionId, share] of own) {
+    if (share.held.length === 0) continue;
+    const queue = queues.find((x) => x.subscriptionId === subscriptionId);
+    if (queue) {
+      queue.due += share.held.length;
+      if (share.oldestDue < queue.oldestDue) queue.oldestDue = share.oldestDue;
+    } else {
+      const { appId, host, oldestDue } = share;
+      queues.push({ subscriptionId, appId, host, due: share.held.length, oldestDue, inFlight: inFlight.get(subscriptionId) ?? 0 });
+    }
+  }
+  return queues;
+}
+
+/** Slots planned for a subscription go to the sender's held deliveries of it first: their claims get the host. */
+async function promote(sql: Sql, q: Query, plan: PlannedClaim[], req: ClaimRequest): Promise<{ ids: bigint[]; bySubscription: Map<bigint, number> }> {
+  const chosen: { id: bigint; owner: string; host: string }[] = [];
+  for (const p of plan) {
+    const held = req.own.get(p.subscriptionId)?.held ?? [];
+    if (p.host === null || p.count <= 0 || held.length === 0) continue;
+    for (const h of held.slice(0, p.count)) chosen.push({ ...h, host: p.host });
+  }
+  const ids: bigint[] = [];
+  if (chosen.length > 0 && sql.db.provider === 'postgresql') {
+    const rows = await q<{ id: bigint }>(
+      `UPDATE webhook_deliveries d SET lease_host = t.host FROM unnest(?::bigint[], ?::text[], ?::text[]) AS t(id, owner, host)
+       WHERE d.id = t.id AND d.lease_owner = t.owner AND d.status = 'pending' RETURNING d.id`,
+      [chosen.map((c) => c.id.toString()), chosen.map((c) => c.owner), chosen.map((c) => c.host)],
+    );
+    ids.push(...rows.map((r) => BigInt(r.id)));
+  } else {
+    for (const c of chosen) {
+      const rows = await q<{ id: bigint }>(`UPDATE webhook_deliveries SET lease_host = ? WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`, [
+        c.host,
+        c.id,
+        c.owner,
+      ]);
+      ids.push(...rows.map((r) => BigInt(r.id)));
+    }
+  }
+  const bySubscription = new Map<bigint, number>();
+  const subscriptionOf = new Map(plan.flatMap((p) => (req.own.get(p.subscriptionId)?.held ?? []).map((h) => [h.id, p.subscriptionId] as const)));
+  for (const id of ids) {
+    const sub = subscriptionOf.get(id)!;
+    bySubscription.set(sub, (bySubscription.get(sub) ?? 0) + 1);
+  }
+  return { ids, bySubscription };
+}
+
+/**
+ * Leases the plan's deliveries, oldest first: per subscription `count` with the host set (counted:
+ * started at once), then `hold` more without it (held, not counted).
+ */
+async function take(sql: Sql, q: Query, plan: PlannedClaim[], req: ClaimRequest & { leaseUntil: Date; implausible: Date }): Promise<bigint[]> {
   const pick = `SELECT id FROM webhook_deliveries
     WHERE status = 'pending' AND subscription_id = ? AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
     ORDER BY next_attempt_at, id LIMIT ?`;
@@ -138,12 +230,14 @@ async function take(
     // One statement for the whole plan. `u.status` is checked again on the row as updated, in case
     // the API failed the delivery meanwhile (its writes do not take the claim lock).
     const rows = await q<{ id: bigint }>(
-      `WITH plan AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::text[]) AS p(sub, k, host)),
+      `WITH plan AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[]) AS p(sub, k, hold, host)),
        picked AS (
-         SELECT d.id, plan.host FROM plan CROSS JOIN LATERAL (
-           SELECT id FROM webhook_deliveries
-           WHERE status = 'pending' AND subscription_id = plan.sub AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
-           ORDER BY next_attempt_at, id LIMIT plan.k
+         SELECT d.id, CASE WHEN d.rn <= plan.k THEN plan.host END AS host FROM plan CROSS JOIN LATERAL (
+           SELECT id, ROW_NUMBER() OVER (ORDER BY next_attempt_at, id) AS rn FROM (
+             SELECT id, next_attempt_at FROM webhook_deliveries
+             WHERE status = 'pending' AND subscription_id = plan.sub AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
+             ORDER BY next_attempt_at, id LIMIT plan.k + plan.hold
+           ) oldest
          ) d
        )
        UPDATE webhook_deliveries u SET lease_owner = ?, lease_until = ?, lease_host = picked.host
@@ -152,6 +246,7 @@ async function take(
       [
         plan.map((p) => p.subscriptionId.toString()),
         plan.map((p) => p.count),
+        plan.map((p) => p.hold),
         plan.map((p) => p.host),
         req.now,
         req.realNow,
@@ -163,105 +258,18 @@ async function take(
     return rows.map((r) => BigInt(r.id));
   }
   const ids: bigint[] = [];
-  for (const p of plan) {
+  const lease = async (subscriptionId: bigint, host: string | null, count: number) => {
+    if (count <= 0) return;
     const rows = await q<{ id: bigint }>(
       `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?, lease_host = ? WHERE id IN (${pick}) RETURNING id`,
-      [req.owner, req.leaseUntil, p.host, p.subscriptionId, req.now, req.realNow, req.implausible, p.count],
+      [req.owner, req.leaseUntil, host, subscriptionId, req.now, req.realNow, req.implausible, count],
     );
     for (const r of rows) ids.push(BigInt(r.id));
+  };
+  for (const p of plan) {
+    await lease(p.subscriptionId, p.host, p.count);
+    await lease(p.subscriptionId, null, p.hold);
   }
   return ids;
 }
 
-/**
- * With nothing due now: when the next pending delivery falls due (service clock), so an idle sender
- * sleeps until then rather than until its next poll. Undefined when nothing is pending.
- */
-export async function nextDueAt(sql: Sql, now: Date): Promise<Date | undefined> {
-  const [row] = await sql.query<{ at: Date | string | null }>(
-    `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ?`,
-    [now],
-  );
-  return row?.at ? new Date(row.at) : undefined;
-}
-
-/** A claimed delivery with what sending it needs. */
-export interface ClaimedDelivery {
-  id: bigint;
-  subscriptionId: bigint;
-  storeId: bigint;
-  webhookId: string;
-  topic: string;
-  apiVersion: string;
-  body: string;
-  triggeredAt: Date;
-  attempts: number;
-  /** null when the subscription was deleted */
-  address: string | null;
-  /** the host the claim counted it against; null when it was claimed to be failed without an attempt */
-  leaseHost: string | null;
-  subscriptionStatus: string | null;
-  appSecret: string | null;
-  handle: string | null;
-  ianaTimezone: string | null;
-  merchantId: bigint | null;
-}
-
-interface Row {
-  id: bigint;
-  subscription_id: bigint;
-  store_id: bigint;
-  webhook_id: string;
-  topic: string;
-  api_version: string;
-  body: string;
-  triggered_at: Date;
-  attempts: bigint;
-  address: string | null;
-  lease_host: string | null;
-  subscription_status: string | null;
-  app_secret: string | null;
-  handle: string | null;
-  iana_timezone: string | null;
-  merchant_id: bigint | null;
-}
-
-/** Reads the claimed deliveries (by primary key, fenced on the claim's owner) with their subscription, app and store. */
-export async function loadClaimed(sql: Sql, ids: readonly bigint[], owner: string): Promise<ClaimedDelivery[]> {
-  if (ids.length === 0) return [];
-  const marks = ids.map(() => '?').join(',');
-  const rows = await sql.query<Row>(
-    `SELECT d.id, d.subscription_id, d.store_id, d.webhook_id, d.topic, d.api_version, d.body, d.triggered_at, d.attempts, d.lease_host,
-            s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id
-     FROM webhook_deliveries d
-     LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
-     LEFT JOIN apps a ON a.id = d.app_id
-     LEFT JOIN stores st ON st.id = d.store_id
-     WHERE d.id IN (${marks}) AND d.lease_owner = ? AND d.status = 'pending'
-     ORDER BY d.id`,
-    [...ids, owner],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    subscriptionId: r.subscription_id,
-    storeId: r.store_id,
-    webhookId: r.webhook_id,
-    topic: r.topic,
-    apiVersion: r.api_version,
-    body: r.body,
-    triggeredAt: r.triggered_at,
-    attempts: Number(r.attempts),
-    address: r.address,
-    leaseHost: r.lease_host,
-    subscriptionStatus: r.subscription_status,
-    appSecret: r.app_secret,
-    handle: r.handle,
-    ianaTimezone: r.iana_timezone,
-    merchantId: r.merchant_id,
-  }));
-}
-
-/** Gives a claim back at once (nothing was sent), so the next claim takes it as it should. */
-export async function releaseClaim(sql: Sql, id: bigint, owner: string): Promise<void> {
-  await sql.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ? AND lease_owner = ?`, [id, owner]);
-}

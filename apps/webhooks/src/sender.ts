@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { watchOutbox, type OutboxWatch } from '@platform/db';
-import { formatInZone, signWebhookBody } from '@platform/domain';
+import { receivingHost } from '@platform/domain';
 import type { Logger } from 'pino';
-import { claimDue, loadClaimed, nextDueAt, releaseClaim, type ClaimedDelivery, type WalkCursor } from './claim';
+import { runAttempt, type AttemptDeps } from './attempt';
+import { claimDue, type OwnShare, type WalkCursor } from './claim';
+import { loadClaimed, nextDueAt, releaseClaim, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
 import type { SenderConfig } from './config';
-import type { AttemptResult, DeliveryAgent } from './deliver';
+import type { DeliveryAgent } from './deliver';
 import type { SenderMetrics } from './metrics';
-import { failWithoutAttempt, recordAttempt, SUBSCRIPTION_DELETED, SUBSCRIPTION_DISABLED } from './record';
-import { decideOutcome } from './schedule';
+import { failWithoutAttempt, SUBSCRIPTION_DELETED, SUBSCRIPTION_DISABLED, type SlotTransfer } from './record';
 import type { Sql } from './sql';
+
+/** Deliveries held per slot of a subscription, ready to take the slot over (planClaims' `hold`). */
+const HOLD_PER_SLOT = 4;
 
 export interface SenderDeps {
   sql: Sql;
@@ -26,24 +30,9 @@ export interface Sender {
   readonly ready: Promise<void>;
   /** Starts claiming; resolves when the loop has stopped (after stop()). */
   run(): Promise<void>;
-  /** Stops claiming and waits for the attempts in flight to be recorded (decisions §11.6, SIGTERM). */
+  /** Stops claiming, gives back held deliveries, and waits for the attempts in flight to be recorded (decisions §11.6, SIGTERM). */
   stop(): Promise<void>;
   inFlight(): number;
-}
-
-/** The headers of decisions §11.3: Content-Type, the seven of the spec, and X-Platform-Triggered-At. */
-export function webhookHeaders(d: ClaimedDelivery, baseDomain: string): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'x-platform-topic': d.topic,
-    'x-platform-hmac-sha256': signWebhookBody(Buffer.from(d.body, 'utf8'), d.appSecret ?? ''),
-    'x-platform-shop-domain': `${d.handle ?? ''}.${baseDomain}`,
-    'x-platform-shop-id': d.storeId.toString(),
-    'x-platform-merchant-id': (d.merchantId ?? '').toString(),
-    'x-platform-api-version': d.apiVersion,
-    'x-platform-webhook-id': d.webhookId,
-    'x-platform-triggered-at': formatInZone(d.triggeredAt, d.ianaTimezone ?? 'UTC'),
-  };
 }
 
 /** Settles from outside: `settle()` resolves `promise`. */
@@ -53,22 +42,38 @@ function deferred(): { promise: Promise<void>; settle: () => void } {
   return { promise, settle };
 }
 
+/** A claimed delivery, held until an attempt of its subscription ends; its claim lasts until `leaseEnds` (real time). */
+interface Held {
+  d: ClaimedDelivery;
+  owner: string;
+  leaseEnds: number;
+}
+
+/** One subscription's share of this sender. */
+interface Share {
+  running: number;
+  held: Held[];
+}
+
 /**
  * The sender's loop (docs/webhooks-sender.md): a claim runs when deliveries were committed (the
- * outbox's wake), when an attempt of its own has been recorded (its slot is free again), at once
- * again when a claim could have taken more, when the next pending delivery falls due, and otherwise
- * every `pollMs` (the safety net for a lost wake). Claims never overlap; a wake during a claim runs
- * one more claim after it.
+ * outbox's wake), when an attempt of its own ended without a held delivery to take its slot (the
+ * slot is free again) or with few held left, at once again when a claim could have taken more,
+ * when the next pending delivery falls due, and otherwise every `pollMs` (the safety net for a lost
+ * wake). Claims never overlap; a wake during a claim runs one more claim after it.
  */
 export function createSender(deps: SenderDeps): Sender {
-  const { sql, config, clock, agent, metrics, logger } = deps;
+  const { sql, config, clock, metrics, logger } = deps;
+  const attemptDeps: AttemptDeps = { ...deps, baseDomain: config.baseDomain };
   const id = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const caps = { perHost: config.perHost, perApp: config.perApp };
   const cursor: WalkCursor = { after: 0n };
   const running = new Set<Promise<void>>();
+  const shares = new Map<bigint, Share>();
   const listening = deferred();
   const firstClaim = deferred();
   const stopped = deferred();
+  let held = 0;
   let claimSeq = 0;
   let stopping = false;
   let claiming: Promise<void> | undefined;
@@ -77,6 +82,17 @@ export function createSender(deps: SenderDeps): Sender {
   let failures = 0;
   let watch: OutboxWatch | undefined;
   let loop: Promise<void> | undefined;
+
+  const shareOf = (subscriptionId: bigint): Share => {
+    let share = shares.get(subscriptionId);
+    if (!share) shares.set(subscriptionId, (share = { running: 0, held: [] }));
+    return share;
+  };
+  const forget = (subscriptionId: bigint, share: Share) => {
+    if (share.running === 0 && share.held.length === 0) shares.delete(subscriptionId);
+  };
+  // Enough of its claim left for a whole attempt, or another sender could take it over in flight.
+  const lastsAnAttempt = (leaseEnds: number) => leaseEnds - Date.now() >= config.timeoutMs + 500;
 
   function wake(): void {
     if (stopping) return;
@@ -112,14 +128,18 @@ export function createSender(deps: SenderDeps): Sender {
 
   async function claimRound(): Promise<void> {
     try {
-      // At its own limit the sender waits for an attempt to finish (that wakes it).
+      // At its own limit the sender waits for an attempt to end (that wakes it).
       const budget = Math.min(config.maxInFlight - running.size, config.batchSize);
-      if (budget <= 0) return;
+      const holdBudget = Math.max(0, config.maxInFlight - held);
+      if (budget <= 0 && holdBudget <= 0) return;
       await clock.sync();
       const owner = `${id}:${++claimSeq}`;
-      const claimed = await claimDue(sql, { now: clock.now(), realNow: new Date(), leaseMs: config.leaseMs, owner, caps, budget }, cursor);
+      await releaseExpiring();
+      const request = { now: clock.now(), realNow: new Date(), leaseMs: config.leaseMs, owner, caps, budget, own: ownShares(), holdPerSlot: HOLD_PER_SLOT, holdBudget };
+      const claimed = await claimDue(sql, request, cursor);
       failures = 0;
-      if (claimed.ids.length > 0) await startClaimed(await loadClaimed(sql, claimed.ids, owner), owner);
+      startPromoted(claimed.promoted);
+      if (claimed.ids.length > 0) await take(await loadClaimed(sql, owner, claimed.leaseUntil), owner, claimed.leaseUntil.getTime());
       if (claimed.more) again = true;
       else sleep(await idleWait());
     } catch (error) {
@@ -130,8 +150,50 @@ export function createSender(deps: SenderDeps): Sender {
     }
   }
 
-  /** Claimed deliveries: failed at once when their subscription is gone or disabled, else sent. */
-  async function startClaimed(claimed: ClaimedDelivery[], owner: string): Promise<void> {
+  function ownShares(): Map<bigint, OwnShare> {
+    const own = new Map<bigint, OwnShare>();
+    for (const [sub, share] of shares) {
+      const first = share.held[0]?.d;
+      own.set(sub, {
+        running: share.running,
+        held: share.held.map((h) => ({ id: h.d.id, owner: h.owner })),
+        appId: first?.appId ?? 0n,
+        host: first?.address ? receivingHost(first.address) : '',
+        oldestDue: share.held.reduce((min, h) => (h.d.nextAttemptAt < min ? h.d.nextAttemptAt : min), first?.nextAttemptAt ?? new Date()),
+      });
+    }
+    return own;
+  }
+
+  /** Held deliveries whose claims now count (a claim gave their subscription a slot): started. */
+  function startPromoted(ids: readonly bigint[]): void {
+    const wanted = new Set(ids);
+    for (const share of shares.values()) {
+      for (let i = 0; i < share.held.length && wanted.size > 0; ) {
+        const h = share.held[i]!;
+        if (!wanted.delete(h.d.id)) {
+          i++;
+          continue;
+        }
+        share.held.splice(i, 1);
+        held--;
+        start(h, receivingHost(h.d.address ?? ''));
+      }
+    }
+  }
+
+  /** Held deliveries whose claims would run out before a slot came: given back for any sender to take. */
+  async function releaseExpiring(): Promise<void> {
+    for (const share of shares.values()) {
+      const expiring = share.held.filter((h) => h.leaseEnds - Date.now() < 2 * config.timeoutMs);
+      if (expiring.length === 0) continue;
+      share.held = share.held.filter((h) => !expiring.includes(h));
+      await release(expiring);
+    }
+  }
+
+  /** Claimed deliveries: failed at once when their subscription is gone or disabled, started when counted, else held. */
+  async function take(claimed: ClaimedDelivery[], owner: string, leaseEnds: number): Promise<void> {
     for (const d of claimed) {
       if (d.subscriptionStatus !== 'enabled') {
         const reason = d.subscriptionStatus === null ? SUBSCRIPTION_DELETED : SUBSCRIPTION_DISABLED;
@@ -139,82 +201,61 @@ export function createSender(deps: SenderDeps): Sender {
           metrics.deliveries.inc({ outcome: 'failed' });
           logger.info({ webhookId: d.webhookId, deliveryId: d.id.toString(), reason }, 'webhook delivery failed without an attempt');
         }
-      } else if (d.leaseHost === null) {
-        // Re-enabled between the claim and this read: claimed outside the caps, so not sent on
-        // this claim; the next one counts it.
-        await releaseClaim(sql, d.id, owner);
-        again = true;
+      } else if (d.leaseHost !== null) {
+        start({ d, owner, leaseEnds }, d.leaseHost);
       } else {
-        start(d, owner, d.leaseHost);
+        shareOf(d.subscriptionId).held.push({ d, owner, leaseEnds });
+        held++;
       }
     }
   }
 
-  function start(d: ClaimedDelivery, owner: string, host: string): void {
-    metrics.inFlight.inc();
-    const task = attempt(d, owner, host)
-      .catch((error: unknown) => logger.error({ err: error }, 'webhook attempt crashed'))
-      .finally(() => {
-        metrics.inFlight.dec();
-        running.delete(task);
-        // Recorded: its claim (and so its slot of the host's and the app's) is free for the next claim.
-        wake();
-      });
-    running.add(task);
+  async function release(list: Held[]): Promise<void> {
+    for (const h of list) {
+      held--;
+      await releaseClaim(sql, h.d.id, h.owner).catch(() => undefined);
+    }
   }
 
-  async function attempt(d: ClaimedDelivery, owner: string, host: string): Promise<void> {
-    const number = d.attempts + 1;
-    const startedAt = clock.now();
-    const end = metrics.attemptSeconds.startTimer();
-    let result: AttemptResult;
-    if (!d.appSecret || d.handle === null) {
-      result = { ok: false, status: null, durationMs: 0, error: 'the app or store no longer exists', responseBody: null, retryAfter: undefined };
-    } else {
-      result = await agent.post(d.address!, d.body, webhookHeaders(d, config.baseDomain));
+  /**
+   * When an attempt of the subscription ends: its next held delivery starts in the slot, and the
+   * record moves the count to it. Not while stopping, and only while both claims outlast an attempt.
+   */
+  function handOver(ended: Held, host: string): SlotTransfer | undefined {
+    const share = shares.get(ended.d.subscriptionId);
+    if (!share || stopping || !lastsAnAttempt(ended.leaseEnds)) return undefined;
+    while (share.held.length > 0) {
+      const next = share.held.shift()!;
+      held--;
+      if (!lastsAnAttempt(next.leaseEnds)) {
+        void releaseClaim(sql, next.d.id, next.owner).catch(() => undefined);
+        continue;
+      }
+      start(next, host);
+      return { id: next.d.id, owner: next.owner, host };
     }
-    end();
-    metrics.attempts.inc({ result: result.ok ? 'success' : result.status === null ? 'network' : 'http_error' });
-    const now = clock.now();
-    const outcome = decideOutcome(result, number, now);
-    let recorded;
-    try {
-      recorded = await recordAttempt(sql, {
-        deliveryId: d.id,
-        subscriptionId: d.subscriptionId,
-        owner,
-        attempt: number,
-        startedAt,
-        result,
-        outcome,
-        now,
+    return undefined;
+  }
+
+  function start(claim: Held, host: string): void {
+    const share = shareOf(claim.d.subscriptionId);
+    share.running++;
+    metrics.inFlight.inc();
+    const task = runAttempt(attemptDeps, claim.d, claim.owner, host, () => handOver(claim, host))
+      .then(({ handedOver }) => {
+        // Its slot is free (or its held deliveries run low): the next claim hands it out.
+        if (!handedOver || share.held.length < HOLD_PER_SLOT * share.running / 2) wake();
+      })
+      .catch((error: unknown) => logger.error({ err: error }, 'webhook attempt crashed'))
+      .finally(() => {
+        share.running--;
+        forget(claim.d.subscriptionId, share);
+        metrics.inFlight.dec();
+        running.delete(task);
+        // Held deliveries with nothing in flight to take over from: the next claim gives them slots.
+        if (share.running === 0 && share.held.length > 0) wake();
       });
-    } catch (error) {
-      // The claim stays until it expires; another sender (or this one) tries again: at least once.
-      logger.error({ err: error, webhookId: d.webhookId, deliveryId: d.id.toString() }, 'webhook attempt could not be recorded');
-      return;
-    }
-    metrics.deliveries.inc({ outcome: outcome.kind });
-    logger.info(
-      {
-        webhookId: d.webhookId,
-        deliveryId: d.id.toString(),
-        subscriptionId: d.subscriptionId.toString(),
-        topic: d.topic,
-        host,
-        attempt: number,
-        status: result.status,
-        durationMs: result.durationMs,
-        outcome: outcome.kind,
-        ...(outcome.kind === 'retry' ? { nextAttemptAt: outcome.nextAttemptAt.toISOString() } : {}),
-        ...(result.error ? { error: result.error } : {}),
-        ...(recorded.written ? {} : { leaseLost: true }),
-      },
-      'webhook attempt',
-    );
-    if (recorded.disabled) {
-      logger.warn({ subscriptionId: d.subscriptionId.toString(), reason: recorded.disabled }, 'webhook subscription disabled');
-    }
+    running.add(task);
   }
 
   return {
@@ -234,6 +275,8 @@ export function createSender(deps: SenderDeps): Sender {
       clearTimeout(timer);
       await watch?.close();
       await claiming;
+      // Held deliveries go back at once, so another sender takes them without waiting for their claims to expire.
+      for (const share of shares.values()) await release(share.held.splice(0));
       while (running.size > 0) await Promise.allSettled([...running]);
       stopped.settle();
     },

@@ -4,8 +4,8 @@ import { planClaims, receivingHost, type ClaimPlanInput, type DueQueue } from '.
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 22, 4, 0, seconds));
 
-function queue(subscriptionId: number, appId: number, host: string | null, due: number, oldestSecond = 0): DueQueue {
-  return { subscriptionId: BigInt(subscriptionId), appId: BigInt(appId), host, due, oldestDue: at(oldestSecond) };
+function queue(subscriptionId: number, appId: number, host: string | null, due: number, oldestSecond = 0, inFlight = 0): DueQueue {
+  return { subscriptionId: BigInt(subscriptionId), appId: BigInt(appId), host, due, oldestDue: at(oldestSecond), inFlight };
 }
 
 function plan(queues: DueQueue[], over: Partial<ClaimPlanInput> = {}): Record<string, number> {
@@ -60,6 +60,14 @@ describe(planClaims.name, () => {
     expect(counts).toEqual({ '1': 2, '2': 2 });
   });
 
+  it('gives a lone free slot to the subscription, then the app, with the fewest attempts in flight', () => {
+    const host = new Map([['a.example.com', 1]]);
+    // Same age: the one with nothing in flight goes first, whatever its id.
+    expect(plan([queue(1, 1, 'a.example.com', 60, 0, 1), queue(2, 1, 'a.example.com', 6, 0, 0)], { caps: { perHost: 2, perApp: 16 }, inFlightByHost: host })).toEqual({ '2': 1 });
+    const apps = new Map([[1n, 3]]);
+    expect(plan([queue(1, 1, 'a.example.com', 60, 0, 3), queue(2, 2, 'b.example.com', 6, 10, 0)], { budget: 1, inFlightByApp: apps })).toEqual({ '2': 1 });
+  });
+
   it("takes a subscription's whole backlog up to its host's cap", () => {
     expect(plan([queue(1, 1, 'a.example.com', 3000)])).toEqual({ '1': 4 });
   });
@@ -67,6 +75,46 @@ describe(planClaims.name, () => {
   it('takes deliveries that will not be sent outside the caps, up to the budget', () => {
     const counts = plan([queue(1, 1, null, 100), queue(2, 1, 'a.example.com', 10)], { budget: 20, inFlightByApp: new Map([[1n, 16]]) });
     expect(counts).toEqual({ '1': 20 });
+  });
+
+  describe('held deliveries (a slot passed on without a new claim)', () => {
+    const holding = (queues: DueQueue[], over: Partial<ClaimPlanInput> = {}) =>
+      Object.fromEntries(
+        planClaims({ queues, inFlightByHost: new Map(), inFlightByApp: new Map(), caps: { perHost: 4, perApp: 16 }, budget: 64, holdPerSlot: 2, holdBudget: 64, ...over }).map(
+          (p) => [p.subscriptionId.toString(), [p.count, p.hold]],
+        ),
+      );
+
+    it("holds two per slot of a subscription's backlog, counting what it holds already", () => {
+      expect(holding([queue(1, 1, 'a.example.com', 3000)])).toEqual({ '1': [4, 8] });
+      const own = new Map([[1n, { running: 4, held: 5 }]]);
+      expect(holding([queue(1, 1, 'a.example.com', 3000)], { own, inFlightByHost: new Map([['a.example.com', 4]]) })).toEqual({ '1': [0, 3] });
+    });
+
+    it('holds while the subscriptions waiting on one host or app have even shares', () => {
+      expect(holding([queue(1, 1, 'a.example.com', 3000), queue(2, 2, 'a.example.com', 50)])).toEqual({ '1': [2, 4], '2': [2, 4] });
+      expect(holding([queue(1, 1, 'a.example.com', 3000), queue(2, 1, 'b.example.com', 50)], { caps: { perHost: 4, perApp: 4 } })).toEqual({
+        '1': [2, 4],
+        '2': [2, 4],
+      });
+      // A neighbour with nothing left over does not count.
+      expect(holding([queue(1, 1, 'a.example.com', 3000), queue(2, 2, 'b.example.com', 1)])).toEqual({ '1': [4, 8], '2': [1, 0] });
+    });
+
+    it('holds nothing for a subscription ahead of a neighbour still waiting, or when the budget ran short', () => {
+      // Five subscriptions on one host of 4 slots: the fifth waits, so no slot is kept by holding.
+      const five = [1, 2, 3, 4, 5].map((n) => queue(n, n, 'a.example.com', 100));
+      expect(holding(five)).toEqual({ '1': [1, 0], '2': [1, 0], '3': [1, 0], '4': [1, 0] });
+      // Three on 4 slots: the one with two holds nothing, the ones with one may.
+      expect(holding([1, 2, 3].map((n) => queue(n, n, 'a.example.com', 100)))).toEqual({ '1': [2, 0], '2': [1, 2], '3': [1, 2] });
+      expect(holding([queue(1, 1, 'a.example.com', 3000), queue(2, 2, 'b.example.com', 5)], { budget: 4 })).toEqual({ '1': [2, 0], '2': [2, 0] });
+    });
+
+    it('holds no more than is due and than its budget', () => {
+      expect(holding([queue(1, 1, 'a.example.com', 6)])).toEqual({ '1': [4, 2] });
+      expect(holding([queue(1, 1, 'a.example.com', 3000)], { holdBudget: 3 })).toEqual({ '1': [4, 3] });
+      expect(holding([queue(1, 1, 'a.example.com', 3000)], { holdPerSlot: 0 })).toEqual({ '1': [4, 0] });
+    });
   });
 
   it('never passes a cap or the budget, and leaves no slot unused that a queue could take', () => {

@@ -24,6 +24,8 @@ export interface DueQueue {
   due: number;
   /** the due time of the oldest of them */
   oldestDue: Date;
+  /** its attempts in flight now (every sender's) */
+  inFlight: number;
 }
 
 export interface ClaimCaps {
@@ -41,38 +43,60 @@ export interface ClaimPlanInput {
   caps: ClaimCaps;
   /** attempts this sender can start now (its free slots) */
   budget: number;
+  /** this sender's own attempts in flight and held deliveries, by subscription (see `hold`) */
+  own?: ReadonlyMap<bigint, { running: number; held: number }>;
+  /** deliveries to hold per slot of a subscription, ready to take over the slot (0: none) */
+  holdPerSlot?: number;
+  /** held deliveries this sender may add now */
+  holdBudget?: number;
 }
 
 export interface PlannedClaim {
   subscriptionId: bigint;
   /** null: failed without an attempt (not counted against any cap) */
   host: string | null;
+  /** deliveries to start now, each counted against the host's and the app's caps */
   count: number;
+  /**
+   * deliveries to hold, not counted: when an attempt of the subscription ends, the sender starts a
+   * held one in its place (the slot passes on, so nothing is added at the host), and the claim moves
+   * to it in the same transaction that records the ended one. Only given while no subscription
+   * waiting beside it (same host or app) has fewer attempts in flight, and the sender's budget was
+   * not short, so holding keeps shares even, never keeps one queue below another.
+   */
+  hold: number;
 }
 
 interface AppTurn {
   appId: bigint;
   queues: { queue: DueQueue; left: number }[];
   next: number;
+  inFlight: number;
   oldest: number;
 }
 
 /**
  * decisions §11.7: how many due deliveries of each subscription one claim takes. Slots are handed
- * out one at a time, round-robin across apps (the app whose oldest due delivery has waited longest
- * first) and, within an app, round-robin across its subscriptions, while the receiving host has
+ * out one at a time, round-robin across apps and, within an app, round-robin across its
+ * subscriptions, each time starting with the one that has the fewest attempts in flight (then the
+ * one whose oldest due delivery has waited longest), so that turns carry over from claim to claim
+ * (a claim often has a single slot to give), while the receiving host has
  * fewer than `perHost` attempts in flight, the app fewer than `perApp`, and the sender has budget
  * left. So a backlog, a hanging host or an app with many subscriptions takes at most its caps, and
  * everyone else's deliveries are claimed beside it. Deliveries that will not be sent (host null) are
- * taken outside the caps, up to the budget.
+ * taken outside the caps, up to the budget. Then deliveries to hold (PlannedClaim.hold), up to
+ * `holdPerSlot` per slot, for subscriptions that are not ahead of a neighbour still waiting.
  */
 export function planClaims(input: ClaimPlanInput): PlannedClaim[] {
   const { caps } = input;
   const planned = new Map<bigint, PlannedClaim>();
-  const give = (queue: DueQueue, count: number) => {
-    const entry = planned.get(queue.subscriptionId) ?? { subscriptionId: queue.subscriptionId, host: queue.host, count: 0 };
-    entry.count += count;
+  const entryOf = (queue: DueQueue) => {
+    const entry = planned.get(queue.subscriptionId) ?? { subscriptionId: queue.subscriptionId, host: queue.host, count: 0, hold: 0 };
     planned.set(queue.subscriptionId, entry);
+    return entry;
+  };
+  const give = (queue: DueQueue, count: number) => {
+    entryOf(queue).count += count;
   };
 
   let silentBudget = input.budget;
@@ -90,16 +114,17 @@ export function planClaims(input: ClaimPlanInput): PlannedClaim[] {
     if (queue.host === null || queue.due <= 0) continue;
     if (!hostLeft.has(queue.host)) hostLeft.set(queue.host, caps.perHost - (input.inFlightByHost.get(queue.host) ?? 0));
     if (!appLeft.has(queue.appId)) appLeft.set(queue.appId, caps.perApp - (input.inFlightByApp.get(queue.appId) ?? 0));
-    const turn = apps.get(queue.appId) ?? { appId: queue.appId, queues: [], next: 0, oldest: Infinity };
+    const turn = apps.get(queue.appId) ?? { appId: queue.appId, queues: [], next: 0, inFlight: input.inFlightByApp.get(queue.appId) ?? 0, oldest: Infinity };
     turn.queues.push({ queue, left: queue.due });
     turn.oldest = Math.min(turn.oldest, queue.oldestDue.getTime());
     apps.set(queue.appId, turn);
   }
-  // Oldest first; ids break ties so that a plan does not depend on the order rows came in.
-  const byAge = (ageA: number, idA: bigint, ageB: number, idB: bigint) => ageA - ageB || (idA < idB ? -1 : idA > idB ? 1 : 0);
-  const order = [...apps.values()].sort((a, b) => byAge(a.oldest, a.appId, b.oldest, b.appId));
+  // Fewest in flight first, then oldest; ids break ties so that a plan does not depend on the order rows came in.
+  const before = (a: [number, number, bigint], b: [number, number, bigint]) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0);
+  const order = [...apps.values()].sort((a, b) => before([a.inFlight, a.oldest, a.appId], [b.inFlight, b.oldest, b.appId]));
   for (const turn of order) {
-    turn.queues.sort((a, b) => byAge(a.queue.oldestDue.getTime(), a.queue.subscriptionId, b.queue.oldestDue.getTime(), b.queue.subscriptionId));
+    const key = (q: DueQueue): [number, number, bigint] => [q.inFlight, q.oldestDue.getTime(), q.subscriptionId];
+    turn.queues.sort((a, b) => before(key(a.queue), key(b.queue)));
   }
 
   let budget = input.budget;
@@ -123,6 +148,33 @@ export function planClaims(input: ClaimPlanInput): PlannedClaim[] {
         turn.next = i + 1;
         progress = true;
         break;
+      }
+    }
+  }
+
+  const waiting = order.flatMap((turn) => turn.queues.filter((slot) => slot.left > 0).map((slot) => slot.queue));
+  const couldUseBudget = waiting.some((q) => (hostLeft.get(q.host!) ?? 0) > 0 && (appLeft.get(q.appId) ?? 0) > 0);
+  let holdBudget = input.holdBudget ?? 0;
+  const perSlot = input.holdPerSlot ?? 0;
+  if (perSlot > 0 && !(budget <= 0 && couldUseBudget)) {
+    for (const turn of order) {
+      for (const slot of turn.queues) {
+        const q = slot.queue;
+        const own = input.own?.get(q.subscriptionId) ?? { running: 0, held: 0 };
+        const slots = own.running + (planned.get(q.subscriptionId)?.count ?? 0);
+        if (slots === 0 || slot.left <= 0 || holdBudget <= 0) continue;
+        // A neighbour (same host or app) still waiting with fewer attempts in flight than this one
+        // would be kept at its share by a slot held here: then nothing is held, the slot comes
+        // back when its attempt ends, and the next claim gives it to the one with fewer.
+        const mine = q.inFlight + (planned.get(q.subscriptionId)?.count ?? 0);
+        const shortChanged = waiting.some(
+          (w) => w.subscriptionId !== q.subscriptionId && (w.host === q.host || w.appId === q.appId) && w.inFlight + (planned.get(w.subscriptionId)?.count ?? 0) < mine,
+        );
+        if (shortChanged) continue;
+        const hold = Math.min(perSlot * slots - own.held, slot.left, holdBudget);
+        if (hold <= 0) continue;
+        entryOf(q).hold += hold;
+        holdBudget -= hold;
       }
     }
   }
