@@ -1,6 +1,19 @@
 import type { Sql } from './sql';
 
 /**
+ * The due time (service clock) of the first pending delivery nobody holds, or undefined: one index
+ * read, so an idle sender's poll costs one statement rather than a claim.
+ */
+export async function firstFreeDue(sql: Sql, realNow: Date, leaseMs: number): Promise<Date | undefined> {
+  const [row] = await sql.query<{ at: Date | string | null }>(
+    `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries
+     WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)`,
+    [realNow, new Date(realNow.getTime() + 2 * leaseMs)],
+  );
+  return row?.at ? new Date(row.at) : undefined;
+}
+
+/**
  * With nothing due now: when the next pending delivery falls due (service clock), so an idle sender
  * sleeps until then rather than until its next poll. Undefined when nothing is pending.
  */

@@ -4,7 +4,7 @@ import { receivingHost } from '@platform/domain';
 import type { Logger } from 'pino';
 import { runAttempt, type AttemptDeps } from './attempt';
 import { claimDue, type OwnShare, type WalkCursor } from './claim';
-import { loadClaimed, nextDueAt, releaseClaim, type ClaimedDelivery } from './claimed';
+import { firstFreeDue, loadClaimed, nextDueAt, releaseClaim, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
 import type { SenderConfig } from './config';
 import type { DeliveryAgent } from './deliver';
@@ -79,6 +79,7 @@ export function createSender(deps: SenderDeps): Sender {
   let claiming: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  let polled = false;
   let failures = 0;
   let watch: OutboxWatch | undefined;
   let loop: Promise<void> | undefined;
@@ -115,7 +116,22 @@ export function createSender(deps: SenderDeps): Sender {
   function sleep(ms: number): void {
     if (stopping) return;
     clearTimeout(timer);
-    timer = setTimeout(wake, ms);
+    timer = setTimeout(() => {
+      polled = true;
+      wake();
+    }, ms);
+  }
+
+  /** Woken by its timer with nothing of its own under way: is anything due at all? (one statement) */
+  async function idlePoll(): Promise<boolean> {
+    if (!polled) return false;
+    polled = false;
+    if (running.size > 0 || held > 0 || config.clock === 'manual') return false;
+    const first = await firstFreeDue(sql, new Date(), config.leaseMs);
+    const wait = first ? first.getTime() - clock.now().getTime() : config.pollMs;
+    if (wait <= 0) return false;
+    sleep(Math.min(config.pollMs, wait));
+    return true;
   }
 
   /** Nothing more to claim now: until the next pending delivery is due, at most pollMs. */
@@ -132,6 +148,7 @@ export function createSender(deps: SenderDeps): Sender {
       const budget = Math.min(config.maxInFlight - running.size, config.batchSize);
       const holdBudget = Math.max(0, config.maxInFlight - held);
       if (budget <= 0 && holdBudget <= 0) return;
+      if (await idlePoll()) return;
       await clock.sync();
       const owner = `${id}:${++claimSeq}`;
       await releaseExpiring();
@@ -244,7 +261,7 @@ export function createSender(deps: SenderDeps): Sender {
     const task = runAttempt(attemptDeps, claim.d, claim.owner, host, () => handOver(claim, host))
       .then(({ handedOver }) => {
         // Its slot is free (or its held deliveries run low): the next claim hands it out.
-        if (!handedOver || share.held.length < HOLD_PER_SLOT * share.running / 2) wake();
+        if (!handedOver || share.held.length < share.running) wake();
       })
       .catch((error: unknown) => logger.error({ err: error }, 'webhook attempt crashed'))
       .finally(() => {
