@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, migrate, Prisma, syncIdSequence, type Db, type SqliteDriver } from './index';
+import { createDb, inOutboxTransaction, migrate, Prisma, syncIdSequence, watchOutbox, type Db, type SqliteDriver } from './index';
 import { pendingMigrationSql, PROVIDERS } from './migrations';
 import { migrationsDir } from './paths';
 import type { Provider } from './provider';
@@ -97,6 +97,41 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
     expect(found?.installation.store.handle).toBe(`s-${stamp}`);
     expect(found?.installation.app.appKey).toBe(`key-${stamp}`);
     expect(await db.prisma.product.count({ where: { storeId: store.id } })).toBe(1);
+  }, TIMEOUT);
+
+  it('inOutboxTransaction wakes the senders when it commits, never when it rolls back', async () => {
+    const store = await newStore(`wake-${stamp}`);
+    const app = await db.prisma.app.create({ data: { updatedAt: NOW, name: 'Hooks', kind: 'private', appKey: `wake-${stamp}`, appSecret: 's', storeId: store.id } });
+    await db.prisma.installation.create({ data: { updatedAt: NOW, storeId: store.id, appId: app.id, scopes: 'read_inventory' } });
+    const topic = 'inventory_items/update';
+    await db.prisma.webhookSubscription.create({ data: { updatedAt: NOW, storeId: store.id, appId: app.id, topic, address: 'https://hooks.example.com/w', apiVersion: 'v20260901' } });
+    const event = { storeId: store.id, topic, now: NOW, render: () => '{}', appMayReceive: () => true };
+    let wakes = 0;
+    const watch = watchOutbox(db.url, () => wakes++, () => undefined);
+    const settled = async (until: () => boolean) => {
+      for (let i = 0; i < 500 && !until(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    try {
+      await watch.ready;
+      await settled(() => wakes > 0); // one wake once the watch is in place
+      const before = wakes;
+      await expect(
+        inOutboxTransaction(db, async (_tx, emit) => {
+          expect(await emit(event)).toBe(1);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      // A wake takes milliseconds to arrive: after a pause of many, none came.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(wakes).toBe(before);
+      expect(await db.prisma.webhookDelivery.count({ where: { storeId: store.id } })).toBe(0);
+      await inOutboxTransaction(db, (_tx, emit) => emit(event));
+      await settled(() => wakes > before);
+      expect(wakes).toBeGreaterThan(before);
+      expect(await db.prisma.webhookDelivery.count({ where: { storeId: store.id } })).toBe(1);
+    } finally {
+      await watch.close();
+    }
   }, TIMEOUT);
 
   it('gives increasing ids that compare numerically beyond 2^31 and 2^32', async () => {
