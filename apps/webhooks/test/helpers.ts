@@ -280,13 +280,15 @@ export interface SenderProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** `node dist/main.js` as a real child process. */
-export function spawnSender(env: Record<string, string>): SenderProcess {
+/** `node dist/main.js` as a real child process; a variable given as null is left unset (its default applies). */
+export function spawnSender(env: Record<string, string | null>): SenderProcess {
   let out = '';
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_SENDER_POLL_MS: '20', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const merged: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_SENDER_POLL_MS: '20' };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === null) delete merged[name];
+    else merged[name] = value;
+  }
+  const child = spawn(process.execPath, [MAIN], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
   child.stderr!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
