@@ -13,7 +13,7 @@ import { failWithoutAttempt, SUBSCRIPTION_DELETED, SUBSCRIPTION_DISABLED, type S
 import type { Sql } from './sql';
 
 /** Deliveries held per slot of a subscription, ready to take the slot over (planClaims' `hold`). */
-const HOLD_PER_SLOT = 4;
+const HOLD_PER_SLOT = 8;
 
 export interface SenderDeps {
   sql: Sql;
@@ -261,7 +261,7 @@ export function createSender(deps: SenderDeps): Sender {
     const task = runAttempt(attemptDeps, claim.d, claim.owner, host, () => handOver(claim, host))
       .then(({ handedOver }) => {
         // Its slot is free (or its held deliveries run low): the next claim hands it out.
-        if (!handedOver || share.held.length < share.running) wake();
+        if (!handedOver || share.held.length < 2 * share.running) wake();
       })
       .catch((error: unknown) => logger.error({ err: error }, 'webhook attempt crashed'))
       .finally(() => {

@@ -1,5 +1,8 @@
+-- DropIndex
+DROP INDEX "webhook_deliveries_subscription_id_status_id_idx";
+
 -- AlterTable
-ALTER TABLE "webhook_deliveries" ADD COLUMN     "lease_host" TEXT;
+ALTER TABLE "webhook_deliveries" ADD COLUMN "lease_host" TEXT;
 
 -- CreateIndex
 CREATE INDEX "webhook_deliveries_status_subscription_id_next_attempt_at_idx" ON "webhook_deliveries"("status", "subscription_id", "next_attempt_at");
