@@ -1,4 +1,4 @@
-import { openPgSession, type Db } from '@platform/db';
+import { openPgSession, SQLITE_BUSY_TIMEOUT_MS, type Db } from '@platform/db';
 
 export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
 
@@ -55,6 +55,30 @@ async function inTransaction<T>(begin: () => Promise<unknown>, query: Query, fn:
   }
 }
 
+const isBusy = (error: unknown) => /SQLITE_BUSY/.test(String((error as { code?: unknown }).code ?? error));
+
+/**
+ * SQLite's `BEGIN IMMEDIATE` without blocking the process: while another process holds the write
+ * lock (the API writing an event), it is tried again every millisecond from the event loop, instead
+ * of better-sqlite3 waiting synchronously through SQLite's busy handler (whose sleeps grow to 100 ms,
+ * and which stops every attempt of the sender meanwhile). Gives up after the usual busy timeout.
+ */
+async function beginImmediate(raw: Query): Promise<void> {
+  const until = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (;;) {
+    await raw('PRAGMA busy_timeout = 0');
+    try {
+      await raw('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > until) throw error;
+    } finally {
+      await raw(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
 export function createSql(db: Db): Sql {
   if (db.provider === 'postgresql') {
     const session = openPgSession(db.url);
@@ -73,7 +97,7 @@ export function createSql(db: Db): Sql {
   return {
     db,
     query: (sql, params = []) => serial(() => db.query(sql, params)),
-    exclusive: (fn) => serial(() => inTransaction(() => raw('BEGIN IMMEDIATE'), raw, fn)),
+    exclusive: (fn) => serial(() => inTransaction(() => beginImmediate(raw), raw, fn)),
     close: async () => undefined,
   };
 }

@@ -1,7 +1,7 @@
 export { providerOf, redactUrl, type Provider } from './provider';
 export { envReader, LOG_LEVELS, readSharedSettings, type EnvReader, type LogLevel, type SharedSettings } from './settings';
 export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient } from './client';
-export type { SqliteDriver } from './sqlite';
+export { SQLITE_BUSY_TIMEOUT_MS, type SqliteDriver } from './sqlite';
 export { migrate, type MigrateOptions } from './migrate';
 export { syncIdSequence } from './sequences';
 // The error classes (PrismaClientKnownRequestError: P2002 ...) are shared by both generated
