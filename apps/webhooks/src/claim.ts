@@ -1,4 +1,5 @@
 import { planClaims, receivingHost, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain';
+import { claimedColumns, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
 import type { Query, Sql } from './sql';
 
 /**
@@ -75,6 +76,8 @@ interface QueueRow {
 export interface Claimed {
   /** newly claimed */
   ids: bigint[];
+  /** PostgreSQL: the newly claimed deliveries, read by the claim itself (one round trip fewer); SQLite: loadClaimed */
+  rows?: ClaimedDelivery[];
   /** held deliveries of this sender whose claims now count: start them */
   promoted: bigint[];
   /** the claims' expiry (real time), the same on every delivery of this claim */
@@ -113,9 +116,9 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor):
     const plan = planClaims({ queues, inFlightByHost, inFlightByApp, caps: req.caps, budget: req.budget, own, holdPerSlot: req.holdPerSlot, holdBudget: req.holdBudget });
     const promoted = await promote(sql, q, plan, req);
     const rest = plan.map((p) => ({ ...p, count: p.count - (promoted.bySubscription.get(p.subscriptionId) ?? 0) }));
-    const ids = rest.some((p) => p.count > 0 || p.hold > 0) ? await take(sql, q, rest, { ...req, leaseUntil, implausible }) : [];
+    const taken = rest.some((p) => p.count > 0 || p.hold > 0) ? await take(sql, q, rest, { ...req, leaseUntil, implausible }) : { ids: [] };
     const started = plan.reduce((n, p) => n + p.count, 0);
-    return { ids, promoted: promoted.ids, leaseUntil, more: (req.budget > 0 && started >= req.budget) || cursor.after > 0n };
+    return { ...taken, promoted: promoted.ids, leaseUntil, more: (req.budget > 0 && started >= req.budget) || cursor.after > 0n };
   });
 }
 
@@ -237,27 +240,37 @@ async function promote(sql: Sql, q: Query, plan: PlannedClaim[], req: ClaimReque
  * Leases the plan's deliveries, oldest first: per subscription `count` with the host set (counted:
  * started at once), then `hold` more without it (held, not counted).
  */
-async function take(sql: Sql, q: Query, plan: PlannedClaim[], req: ClaimRequest & { leaseUntil: Date; implausible: Date }): Promise<bigint[]> {
+async function take(
+  sql: Sql,
+  q: Query,
+  plan: PlannedClaim[],
+  req: ClaimRequest & { leaseUntil: Date; implausible: Date },
+): Promise<{ ids: bigint[]; rows?: ClaimedDelivery[] }> {
   const pick = `SELECT id FROM webhook_deliveries
     WHERE status = 'pending' AND subscription_id = ? AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
     ORDER BY next_attempt_at, id LIMIT ?`;
   if (sql.db.provider === 'postgresql') {
-    // One statement for the whole plan. `u.status` is checked again on the row as updated, in case
-    // the API failed the delivery meanwhile (its writes do not take the claim lock).
-    const rows = await q<{ id: bigint }>(
+    // One statement for the whole plan, returning what sending needs. `u.status` is checked again
+    // on the row as updated, in case the API failed the delivery meanwhile (its writes do not take
+    // the claim lock).
+    const rows = await q<ClaimedRow>(
       `WITH plan AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[]) AS p(sub, k, hold, host)),
        picked AS (
-         SELECT d.id, CASE WHEN d.rn <= plan.k THEN plan.host END AS host FROM plan CROSS JOIN LATERAL (
-           SELECT id, ROW_NUMBER() OVER (ORDER BY next_attempt_at, id) AS rn FROM (
-             SELECT id, next_attempt_at FROM webhook_deliveries
+         SELECT d.id, d.app_id, d.store_id, plan.sub, CASE WHEN d.rn <= plan.k THEN plan.host END AS host FROM plan CROSS JOIN LATERAL (
+           SELECT id, app_id, store_id, ROW_NUMBER() OVER (ORDER BY next_attempt_at, id) AS rn FROM (
+             SELECT id, app_id, store_id, next_attempt_at FROM webhook_deliveries
              WHERE status = 'pending' AND subscription_id = plan.sub AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
              ORDER BY next_attempt_at, id LIMIT plan.k + plan.hold
            ) oldest
          ) d
        )
        UPDATE webhook_deliveries u SET lease_owner = ?, lease_until = ?, lease_host = picked.host
-       FROM picked WHERE u.id = picked.id AND u.status = 'pending'
-       RETURNING u.id`,
+       FROM picked
+       LEFT JOIN webhook_subscriptions s ON s.id = picked.sub
+       LEFT JOIN apps a ON a.id = picked.app_id
+       LEFT JOIN stores st ON st.id = picked.store_id
+       WHERE u.id = picked.id AND u.status = 'pending'
+       RETURNING ${claimedColumns('u')}`,
       [
         plan.map((p) => p.subscriptionId.toString()),
         plan.map((p) => p.count),
@@ -270,7 +283,8 @@ async function take(sql: Sql, q: Query, plan: PlannedClaim[], req: ClaimRequest 
         req.leaseUntil,
       ],
     );
-    return rows.map((r) => BigInt(r.id));
+    const claimed = rows.map(toClaimed).sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1));
+    return { ids: claimed.map((d) => d.id), rows: claimed };
   }
   const ids: bigint[] = [];
   const lease = async (subscriptionId: bigint, host: string | null, count: number) => {
@@ -285,6 +299,6 @@ async function take(sql: Sql, q: Query, plan: PlannedClaim[], req: ClaimRequest 
     await lease(p.subscriptionId, p.host, p.count);
     await lease(p.subscriptionId, null, p.hold);
   }
-  return ids;
+  return { ids };
 }
 

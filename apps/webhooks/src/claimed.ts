@@ -49,7 +49,7 @@ export interface ClaimedDelivery {
   merchantId: bigint | null;
 }
 
-interface Row {
+export interface ClaimedRow {
   id: bigint;
   subscription_id: bigint;
   app_id: bigint;
@@ -76,10 +76,8 @@ interface Row {
  * whatever the count, so it is prepared once).
  */
 export async function loadClaimed(sql: Sql, owner: string, leaseUntil: Date): Promise<ClaimedDelivery[]> {
-  const rows = await sql.query<Row>(
-    `SELECT d.id, d.subscription_id, d.app_id, d.store_id, d.webhook_id, d.topic, d.api_version, d.body, d.triggered_at, d.next_attempt_at,
-            d.attempts, d.lease_host,
-            s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id
+  const rows = await sql.query<ClaimedRow>(
+    `SELECT ${claimedColumns('d')}
      FROM webhook_deliveries d
      LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
      LEFT JOIN apps a ON a.id = d.app_id
@@ -88,7 +86,18 @@ export async function loadClaimed(sql: Sql, owner: string, leaseUntil: Date): Pr
      ORDER BY d.next_attempt_at, d.id`,
     [leaseUntil, owner],
   );
-  return rows.map((r) => ({
+  return rows.map(toClaimed);
+}
+
+/** The columns of a ClaimedRow, the delivery's from `d` (the subscription, app and store joined as s, a, st). */
+export function claimedColumns(d: string): string {
+  return `${d}.id, ${d}.subscription_id, ${d}.app_id, ${d}.store_id, ${d}.webhook_id, ${d}.topic, ${d}.api_version, ${d}.body,
+    ${d}.triggered_at, ${d}.next_attempt_at, ${d}.attempts, ${d}.lease_host,
+    s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id`;
+}
+
+export function toClaimed(r: ClaimedRow): ClaimedDelivery {
+  return {
     id: r.id,
     subscriptionId: r.subscription_id,
     appId: r.app_id,
@@ -107,7 +116,7 @@ export async function loadClaimed(sql: Sql, owner: string, leaseUntil: Date): Pr
     handle: r.handle,
     ianaTimezone: r.iana_timezone,
     merchantId: r.merchant_id,
-  }));
+  };
 }
 
 /** Gives a claim back at once (nothing was sent), so the next claim takes it as it should. */

@@ -156,7 +156,7 @@ export function createSender(deps: SenderDeps): Sender {
       const claimed = await claimDue(sql, request, cursor);
       failures = 0;
       startPromoted(claimed.promoted);
-      if (claimed.ids.length > 0) await take(await loadClaimed(sql, owner, claimed.leaseUntil), owner, claimed.leaseUntil.getTime());
+      if (claimed.ids.length > 0) await take(claimed.rows ?? (await loadClaimed(sql, owner, claimed.leaseUntil)), owner, claimed.leaseUntil.getTime());
       if (claimed.more) again = true;
       else sleep(await idleWait());
     } catch (error) {
