@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, inOutboxTransaction, migrate, Prisma, syncIdSequence, watchOutbox, type Db, type SqliteDriver } from './index';
+import { createDb, inOutboxTransaction, migrate, openPgSession, Prisma, syncIdSequence, watchOutbox, type Db, type SqliteDriver } from './index';
 import { pendingMigrationSql, PROVIDERS } from './migrations';
 import { migrationsDir } from './paths';
 import type { Provider } from './provider';
@@ -363,4 +363,28 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL (TEST_DATABASE_URL)', 
   describe('queries', () => {
     databaseSuite('postgresql', url);
   });
+
+  it('openPgSession keeps Db.query conventions on a connection of its own, and opens another when it is lost', async () => {
+    const session = openPgSession(url());
+    try {
+      const read = 'SELECT ?::bigint AS n, ?::timestamp AS at';
+      expect(await session.query(read, [5n, NOW])).toEqual([{ n: 5n, at: NOW }]);
+      expect(await session.query(read, [6n, NOW])).toEqual([{ n: 6n, at: NOW }]); // the prepared statement again
+      const [own] = await session.query<{ pid: bigint }>('SELECT pg_backend_pid() AS pid WHERE ? = 1', [1]);
+      const client = admin();
+      await client.connect();
+      try {
+        await client.query('SELECT pg_terminate_backend($1)', [Number(own!.pid)]);
+      } finally {
+        await client.end();
+      }
+      // The query that meets the dead connection may fail; the next one runs on a new connection.
+      await session.query(read, [7n, NOW]).catch(() => undefined);
+      expect(await session.query(read, [8n, NOW])).toEqual([{ n: 8n, at: NOW }]);
+      const [again] = await session.query<{ pid: bigint }>('SELECT pg_backend_pid() AS pid WHERE ? = 1', [1]);
+      expect(again!.pid).not.toBe(own!.pid);
+    } finally {
+      await session.close();
+    }
+  }, TIMEOUT);
 });

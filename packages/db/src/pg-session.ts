@@ -17,7 +17,8 @@ export function openPgSession(url: string): PgSession {
   let connection: Promise<{ client: pg.Client; query: ReturnType<typeof pgQuery> }> | undefined;
   const open = () => {
     const client = new pg.Client(pgConnectionConfig(url));
-    const made = client.connect().then(() => ({ client, query: pgQuery(client) }));
+    // Statements are prepared on the connection: a session runs the same few again and again.
+    const made = client.connect().then(() => ({ client, query: pgQuery(client, { prepare: true }) }));
     const forget = () => {
       if (connection === made) connection = undefined;
     };

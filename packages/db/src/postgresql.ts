@@ -89,10 +89,24 @@ export function createPgPool(url: string): pg.Pool {
   return pool;
 }
 
-/** Db.query's conventions on a pool, or on one client (a session of its own: pg-session.ts). */
-export function pgQuery(pool: pg.Pool | pg.ClientBase) {
+/**
+ * Db.query's conventions on a pool, or on one client (a session of its own: pg-session.ts). With
+ * `prepare`, each statement text becomes a named prepared statement of the connection, so the
+ * server parses and plans it once rather than on every call (for a session, whose connection lasts).
+ */
+export function pgQuery(pool: pg.Pool | pg.ClientBase, options: { prepare?: boolean } = {}) {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (name === undefined) names.set(text, (name = `platform_${names.size + 1}`));
+    return name;
+  };
   return async <T>(sql: string, params: unknown[]): Promise<T[]> => {
-    const result = await pool.query({ text: toPgPlaceholders(sql), values: params.map(toPgParam), types: queryTypes });
+    const text = toPgPlaceholders(sql);
+    const values = params.map(toPgParam);
+    // A statement list without parameters goes as a simple query (it cannot be prepared).
+    const named = options.prepare && values.length > 0 ? { name: nameOf(text) } : {};
+    const result = await pool.query({ text, values, types: queryTypes, ...named });
     return result.rows as T[];
   };
 }
