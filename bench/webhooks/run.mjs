@@ -138,12 +138,13 @@ async function drain(db, receiver, fixture, n) {
       apiVersion: VERSION, body: body(i), triggeredAt: at, nextAttemptAt: at, updatedAt: at,
     };
   });
+  // Counted before the commit: the sender may deliver some before the next line runs.
+  const target = (await receiver.count()) + n;
   await db.prisma.$transaction(async (tx) => {
     for (let i = 0; i < rows.length; i += 500) await tx.webhookDelivery.createMany({ data: rows.slice(i, i + 500) });
   });
   const t0 = clock();
   await wakeSenders(db);
-  const target = (await receiver.count()) + n;
   await receiver.waitFor(target);
   const last = Math.max(...(await receiver.times(ids)));
   return { rate: n / ((last - t0) / 1000), bodies: rows.map((r) => r.body) };
