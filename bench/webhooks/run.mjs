@@ -263,7 +263,10 @@ async function run(kind) {
   return result;
 }
 
-const kinds = ['sqlite', ...(process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL ? ['postgresql'] : [])];
+// BENCH_ONLY=sqlite|postgresql runs one of them (for a quick look; the README's table wants both).
+const kinds = ['sqlite', ...(process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL ? ['postgresql'] : [])].filter(
+  (kind) => !process.env.BENCH_ONLY || kind === process.env.BENCH_ONLY,
+);
 const results = [];
 for (const kind of kinds) {
   console.log(`bench/webhooks: ${kind}...`);

@@ -56,8 +56,8 @@ export async function recordAttempt(sql: Sql, input: RecordInput): Promise<Recor
   return input.outcome.kind === 'failed' ? recordWithPrisma(sql.db, input) : groupCommit(sql, input);
 }
 
-/** SQLite: how long a group waits for more attempts to join it. */
-const SQLITE_GROUP_MS = 2;
+/** How long a group waits for more attempts to join it. */
+const GROUP_MS = 2;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -156,11 +156,10 @@ function groupCommit(sql: Sql, input: RecordInput): Promise<Recorded> {
 
 async function flush(sql: Sql, group: Group): Promise<void> {
   group.busy = true;
-  // Let the attempts finishing meanwhile join: on PostgreSQL those of this turn of the event loop
-  // (more join while a statement is out); on SQLite, whose transaction runs without letting the
-  // network in, those of the next few milliseconds (a commit costs about as much as a dozen rows).
-  // A held successor started already, so the wait delays only the release of a slot nobody took over.
-  await new Promise((resolve) => (sql.db.provider === 'postgresql' ? setImmediate(resolve) : setTimeout(resolve, SQLITE_GROUP_MS)));
+  // Let the attempts finishing in the next few milliseconds join (more join while a group is being
+  // written): a commit or a round trip costs about as much as a dozen rows. A held successor
+  // started already, so the wait delays only the release of a slot nobody took over.
+  await new Promise((resolve) => setTimeout(resolve, GROUP_MS));
   const items = group.waiting.splice(0);
   try {
     const inputs = items.map((item) => item.input);
