@@ -14,6 +14,8 @@ export type PrismaClient = SqlitePrismaClient;
 export interface Db {
   prisma: PrismaClient;
   provider: Provider;
+  /** The DATABASE_URL it was made from (the webhook wake needs the SQLite file or a connection of its own). */
+  url: string;
   /**
    * Direct driver query for hot read paths, bypassing Prisma. `?` placeholders (turned into
    * `$1, $2, ...` on PostgreSQL). Returns plain objects keyed by column name, the same on both
@@ -59,6 +61,7 @@ function createSqliteDb(url: string, driver: SqliteDriver): Db {
   return {
     prisma,
     provider: 'sqlite',
+    url,
     query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => directQuery().query<T>(sql, params),
     poolStats: () => undefined,
     async close() {
@@ -77,6 +80,7 @@ function createPgDb(url: string): Db {
   return {
     prisma: pgClient as unknown as PrismaClient,
     provider: 'postgresql',
+    url,
     query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => query<T>(sql, params),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {

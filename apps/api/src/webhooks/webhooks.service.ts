@@ -6,6 +6,7 @@ import {
   hasScope,
   isWebhookTopic,
   joinIssues,
+  MAX_WEBHOOKS_PER_APP_AND_STORE,
   supportedVersions,
   WEBHOOK_STATUSES,
   WEBHOOK_TOPIC_SCOPE,
@@ -16,7 +17,7 @@ import { AppRemovalSteps } from '../apps/app-removal';
 import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
 import { InjectConfig } from '../core/injection';
-import { isUniqueViolation } from '../core/prisma-errors';
+import { isConflict } from '../core/prisma-errors';
 import { pathId } from '../http/ids';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
 import type { AuthContext } from '../http/request-context';
@@ -79,11 +80,13 @@ export class WebhooksService implements OnModuleInit {
       const row = await this.repository.create(
         { storeId: auth.store.id, appId: auth.appId, topic, address, apiVersion, status },
         this.clock.now(),
+        MAX_WEBHOOKS_PER_APP_AND_STORE,
       );
+      if (!row) throw tooMany();
       return webhookJson(row, auth.store.ianaTimezone);
     } catch (error) {
       // The unique index decides, so concurrent duplicates give exactly one subscription.
-      if (isUniqueViolation(error)) throw duplicate(topic, address);
+      if (isConflict(error, 'unique')) throw duplicate(topic, address);
       throw error;
     }
   }
@@ -118,7 +121,7 @@ export class WebhooksService implements OnModuleInit {
       if (!updated) throw new DomainError('NOT_FOUND', 'Not Found');
       return webhookJson(updated, auth.store.ianaTimezone);
     } catch (error) {
-      if (isUniqueViolation(error)) throw duplicate(topic, address ?? row.address);
+      if (isConflict(error, 'unique')) throw duplicate(topic, address ?? row.address);
       throw error;
     }
   }
@@ -200,6 +203,13 @@ export class WebhooksService implements OnModuleInit {
     issues.push({ field: 'status', message: `is not included in the list (${WEBHOOK_STATUSES.join(', ')})` });
     return '';
   }
+}
+
+function tooMany(): DomainError {
+  return new DomainError(
+    'VALIDATION_FAILED',
+    `webhook: this app already has ${MAX_WEBHOOKS_PER_APP_AND_STORE} subscriptions on this store, the most an app may have; delete one to add another`,
+  );
 }
 
 function duplicate(topic: string, address: string): DomainError {
