@@ -301,3 +301,12 @@ export async function statusCounts(db: Db): Promise<Record<string, number>> {
   const groups = await db.prisma.webhookDelivery.groupBy({ by: ['status'], _count: { _all: true } });
   return Object.fromEntries(groups.map((g) => [g.status, g._count._all]));
 }
+
+/** A port nobody listens on now (for a process's own listener). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import type { Db } from '@platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deliveries,
+  freePort,
   freshDatabase,
   receiver,
   spawnSender,
@@ -26,14 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.drop();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('sender processes', () => {
   it('delivers every one of 5,000 deliveries at least once while its process is SIGKILLed 5 times', async () => {
