@@ -3,6 +3,7 @@ import { AppsModule } from './apps/apps.module';
 import { CoreModule, type CoreParts } from './core/core.module';
 import { HealthModule } from './health/health.module';
 import { HttpModule } from './http/http.module';
+import { InventoryModule } from './inventory/inventory.module';
 import { MerchantModule } from './merchant/merchant.module';
 import { MetafieldDefinitionsModule } from './metafield-definitions/metafield-definitions.module';
 import { MetafieldsModule } from './metafields/metafields.module';
@@ -35,6 +36,7 @@ export class AppModule {
         MetafieldsModule,
         ResourceFeedbackModule,
         WebhooksModule,
+        InventoryModule,
         RemindersModule,
         OperatorModule,
       ],

@@ -76,4 +76,26 @@ describe(loadConfig.name, () => {
     expect(problems.some((p) => p.startsWith('PLATFORM_HEADERS_TIMEOUT_MS:'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PLATFORM_MAX_CONNECTIONS:'))).toBe(true);
   });
+
+  it('names two bad variables in one message, one line each, whichever part of the schema they belong to (decisions §12.4)', () => {
+    let message = '';
+    try {
+      loadConfig({ ...REQUIRED, PLATFORM_CLOCK: 'sundial', PLATFORM_MAX_CONNECTIONS: 'many' });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      message = error.message;
+    }
+    expect(message.split('\n')).toEqual([
+      'Invalid environment:',
+      "  - PLATFORM_CLOCK: must be one of system, manual (got 'sundial')",
+      "  - PLATFORM_MAX_CONNECTIONS: must be an integer of at least 1 (got 'many')",
+    ]);
+  });
+
+  it('checks the previous secret with the other variables, and reads it when it is right (issue 15)', () => {
+    const problems = problemsOf({ ...REQUIRED, PLATFORM_SECRET_PREVIOUS: REQUIRED.PLATFORM_SECRET, PORT: '' });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['PLATFORM_SECRET_PREVIOUS', 'PLATFORM_SECRET_PREVIOUS_UNTIL', 'PORT']);
+    const config = loadConfig({ ...REQUIRED, PLATFORM_SECRET_PREVIOUS: 'previous-0123456789', PLATFORM_SECRET_PREVIOUS_UNTIL: '2030-01-01T00:00:00Z' });
+    expect(config.previousSecret).toEqual({ value: 'previous-0123456789', until: new Date('2030-01-01T00:00:00Z') });
+  });
 });

@@ -1,4 +1,5 @@
-import { envReader, readSharedSettings, type LogLevel } from '@platform/db';
+import type { z } from 'zod';
+import { env, envVariable, parseEnv, ZSharedEnv, sharedSettingsOf, type LogLevel } from '@platform/db';
 
 /** decisions §12.4: every variable the service reads, validated once at start. */
 export interface Config {
@@ -65,100 +66,136 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const problems: string[] = [];
-  const read = envReader(env, problems);
-  const { databaseUrl, sqliteDriver, clock, baseDomain, webhookAllowPrivate, logLevel, migrate } = readSharedSettings(env, problems);
+/** A secret of at least 16 characters, required. */
+function requiredSecret(message: string) {
+  return envVariable('', (raw) => ((raw ?? '').length >= 16 ? { ok: true, value: raw ?? '' } : { ok: false, message }));
+}
 
-  const host = env.HOST || '127.0.0.1';
-  const portRaw = env.PORT ?? '3000';
-  const port = /^\d+$/.test(portRaw) ? Number(portRaw) : NaN;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT: must be an integer 0..65535 (got '${portRaw}')`);
+/** decisions §12.4: the API's variables beside the shared ones (docs/production.md lists them). */
+const ZApiEnv = ZSharedEnv
+  .extend({
+    HOST: env.text('127.0.0.1'),
+    // An empty PORT is refused, not taken as unset.
+    PORT: envVariable(3000, (raw = '3000') => {
+      const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
+      if (Number.isInteger(port) && port >= 0 && port <= 65535) return { ok: true, value: port };
+      return { ok: false, message: `must be an integer 0..65535 (got '${raw}')` };
+    }),
+    PLATFORM_OPERATOR_TOKEN: requiredSecret('required, at least 16 characters'),
+    PLATFORM_SECRET: requiredSecret('required, at least 16 characters (signs pagination cursors)'),
+    PLATFORM_SECRET_PREVIOUS: env.text(''),
+    PLATFORM_SECRET_PREVIOUS_UNTIL: env.text(''),
+    PLATFORM_SEED_DEMO: env.bool(true),
+    PLATFORM_DEMO_TOKEN: env.optionalMatching(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 URL-safe characters (A-Z a-z 0-9 _ -)'),
+    PLATFORM_SENDER: env.oneOf(['embedded', 'off'], 'embedded'),
+    PLATFORM_SHOW_OPERATOR_TOKEN: env.bool(false),
+    PLATFORM_TRUST_PROXY: env.bool(false),
+    PLATFORM_RATE_LIMIT_CAPACITY: env.positiveNumber(40),
+    PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: env.positiveNumber(4),
+    // Pause between polls when idle (0: no polling, passes run by hand), values per batch, claim lifetime.
+    PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: env.integer(250, 0),
+    PLATFORM_METAFIELD_RECHECK_BATCH_SIZE: env.integer(200, 1),
+    PLATFORM_METAFIELD_RECHECK_LEASE_MS: env.integer(30_000, 1000),
+    PLATFORM_REQUEST_TIMEOUT_MS: env.integer(30_000, 100),
+    PLATFORM_HEADERS_TIMEOUT_MS: env.integer(10_000, 100),
+    PLATFORM_KEEP_ALIVE_TIMEOUT_MS: env.integer(5_000, 100),
+    PLATFORM_IDLE_TIMEOUT_MS: env.integer(60_000, 100),
+    PLATFORM_MAX_CONNECTIONS: env.integer(1024, 1),
+    PLATFORM_TOKEN_REMINDER_INTERVAL_MS: env.integer(60_000, 0),
+    PLATFORM_DRAIN_DELAY_MS: env.integer(0, 0, 600_000),
+    PLATFORM_DRAIN_TIMEOUT_MS: env.integer(10_000, 0),
+    // docs/performance.md: answered product listing pages kept in memory, per process (0: none).
+    PLATFORM_LISTING_CACHE_MB: env.integer(64, 0, 65_536),
+    // decisions §12.3: /metrics on the main listener needs the operator token; this port (0: none)
+    // serves it without one, for an internal scraper, on a loopback address unless told otherwise.
+    PLATFORM_METRICS_PORT: env.integer(0, 0, 65_535),
+    PLATFORM_METRICS_HOST: env.text('127.0.0.1'),
+    REDIS_URL: env.optionalMatching(/^rediss?:\/\/.+/, 'must start with redis:// or rediss://'),
+    PLATFORM_SMTP_URL: env.optionalMatching(/^smtps?:\/\/.+/, 'must start with smtp:// or smtps://'),
+  })
+  .superRefine((e, ctx) => {
+    // Node refuses a headers timeout longer than the request timeout.
+    if (e.PLATFORM_HEADERS_TIMEOUT_MS > e.PLATFORM_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PLATFORM_HEADERS_TIMEOUT_MS'],
+        message: `must not exceed PLATFORM_REQUEST_TIMEOUT_MS (${e.PLATFORM_REQUEST_TIMEOUT_MS})`,
+      });
+    }
+    const previous = previousSecretOf(e);
+    for (const [variable, message] of previous.problems) ctx.addIssue({ code: 'custom', path: [variable], message });
+  });
 
-  const operatorToken = env.PLATFORM_OPERATOR_TOKEN ?? '';
-  if (operatorToken.length < 16) problems.push('PLATFORM_OPERATOR_TOKEN: required, at least 16 characters');
+type ApiEnv = z.output<typeof ZApiEnv>;
 
-  const secret = env.PLATFORM_SECRET ?? '';
-  if (secret.length < 16) problems.push('PLATFORM_SECRET: required, at least 16 characters (signs pagination cursors)');
-
-  const previousSecret = readPreviousSecret(env, secret, problems);
-
-  const seedDemo = read.bool('PLATFORM_SEED_DEMO', true);
-  const demoToken = env.PLATFORM_DEMO_TOKEN || undefined;
-  if (demoToken !== undefined && !/^[A-Za-z0-9_-]{32,}$/.test(demoToken)) {
-    problems.push('PLATFORM_DEMO_TOKEN: must be at least 32 URL-safe characters (A-Z a-z 0-9 _ -)');
-  }
-  const sender = read.oneOf('PLATFORM_SENDER', ['embedded', 'off'] as const, 'embedded');
-  const showOperatorToken = read.bool('PLATFORM_SHOW_OPERATOR_TOKEN', false);
-  const trustProxy = read.bool('PLATFORM_TRUST_PROXY', false);
-
-  const rateLimit = {
-    capacity: read.positiveNumber('PLATFORM_RATE_LIMIT_CAPACITY', 40),
-    leakPerSecond: read.positiveNumber('PLATFORM_RATE_LIMIT_LEAK_PER_SECOND', 4),
-  };
-
-  // Pause between polls when idle (0: no polling, passes run by hand), values per batch, claim lifetime.
-  const metafieldRecheck = {
-    intervalMs: read.integer('PLATFORM_METAFIELD_RECHECK_INTERVAL_MS', 250, 0),
-    batchSize: read.integer('PLATFORM_METAFIELD_RECHECK_BATCH_SIZE', 200, 1),
-    leaseMs: read.integer('PLATFORM_METAFIELD_RECHECK_LEASE_MS', 30_000, 1000),
-  };
-
-  const http: HttpLimits = {
-    requestTimeoutMs: read.integer('PLATFORM_REQUEST_TIMEOUT_MS', 30_000, 100),
-    headersTimeoutMs: read.integer('PLATFORM_HEADERS_TIMEOUT_MS', 10_000, 100),
-    keepAliveTimeoutMs: read.integer('PLATFORM_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100),
-    idleTimeoutMs: read.integer('PLATFORM_IDLE_TIMEOUT_MS', 60_000, 100),
-    maxConnections: read.integer('PLATFORM_MAX_CONNECTIONS', 1024, 1),
-  };
-  // Node refuses a headers timeout longer than the request timeout.
-  if (http.headersTimeoutMs > http.requestTimeoutMs) {
-    problems.push(`PLATFORM_HEADERS_TIMEOUT_MS: must not exceed PLATFORM_REQUEST_TIMEOUT_MS (${http.requestTimeoutMs})`);
-  }
-
-  const tokenReminderIntervalMs = read.integer('PLATFORM_TOKEN_REMINDER_INTERVAL_MS', 60_000, 0);
-  const drainDelayMs = read.integer('PLATFORM_DRAIN_DELAY_MS', 0, 0, 600_000);
-  const drainTimeoutMs = read.integer('PLATFORM_DRAIN_TIMEOUT_MS', 10_000, 0);
-
-  // docs/performance.md: answered product listing pages kept in memory, per process (0: none).
-  const listingCacheBytes = read.integer('PLATFORM_LISTING_CACHE_MB', 64, 0, 65_536) * 1024 * 1024;
-
-  // decisions §12.3: /metrics on the main listener needs the operator token; this port (0: none)
-  // serves it without one, for an internal scraper, on a loopback address unless told otherwise.
-  const metrics = {
-    port: read.integer('PLATFORM_METRICS_PORT', 0, 0, 65_535),
-    host: env.PLATFORM_METRICS_HOST || '127.0.0.1',
-  };
-
-  const redisUrl = env.REDIS_URL || undefined;
-  if (redisUrl !== undefined && !/^rediss?:\/\/.+/.test(redisUrl)) problems.push(`REDIS_URL: must start with redis:// or rediss://`);
-  const smtpUrl = env.PLATFORM_SMTP_URL || undefined;
-  if (smtpUrl !== undefined && !/^smtps?:\/\/.+/.test(smtpUrl)) problems.push(`PLATFORM_SMTP_URL: must start with smtp:// or smtps://`);
-
-  if (problems.length > 0) throw new ConfigError(problems);
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = parseEnv(ZApiEnv, source);
+  if (!parsed.ok) throw new ConfigError(parsed.problems);
+  const e = parsed.value;
+  const { databaseUrl, sqliteDriver, clock, baseDomain, webhookAllowPrivate, logLevel, migrate } = sharedSettingsOf(e);
   return {
-    databaseUrl, host, port, baseDomain, operatorToken, secret, previousSecret, clock, webhookAllowPrivate, seedDemo, demoToken,
-    sender, showOperatorToken, redisUrl, smtpUrl, logLevel, trustProxy, sqliteDriver, rateLimit, metafieldRecheck, tokenReminderIntervalMs, http,
-    migrate, drainDelayMs, drainTimeoutMs, metrics, listingCacheBytes,
+    databaseUrl,
+    host: e.HOST,
+    port: e.PORT,
+    baseDomain,
+    operatorToken: e.PLATFORM_OPERATOR_TOKEN,
+    secret: e.PLATFORM_SECRET,
+    previousSecret: previousSecretOf(e).value,
+    clock,
+    webhookAllowPrivate,
+    seedDemo: e.PLATFORM_SEED_DEMO,
+    demoToken: e.PLATFORM_DEMO_TOKEN,
+    sender: e.PLATFORM_SENDER,
+    showOperatorToken: e.PLATFORM_SHOW_OPERATOR_TOKEN,
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.PLATFORM_SMTP_URL,
+    logLevel,
+    trustProxy: e.PLATFORM_TRUST_PROXY,
+    sqliteDriver,
+    rateLimit: { capacity: e.PLATFORM_RATE_LIMIT_CAPACITY, leakPerSecond: e.PLATFORM_RATE_LIMIT_LEAK_PER_SECOND },
+    metafieldRecheck: {
+      intervalMs: e.PLATFORM_METAFIELD_RECHECK_INTERVAL_MS,
+      batchSize: e.PLATFORM_METAFIELD_RECHECK_BATCH_SIZE,
+      leaseMs: e.PLATFORM_METAFIELD_RECHECK_LEASE_MS,
+    },
+    tokenReminderIntervalMs: e.PLATFORM_TOKEN_REMINDER_INTERVAL_MS,
+    http: {
+      requestTimeoutMs: e.PLATFORM_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: e.PLATFORM_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.PLATFORM_KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: e.PLATFORM_IDLE_TIMEOUT_MS,
+      maxConnections: e.PLATFORM_MAX_CONNECTIONS,
+    },
+    migrate,
+    drainDelayMs: e.PLATFORM_DRAIN_DELAY_MS,
+    drainTimeoutMs: e.PLATFORM_DRAIN_TIMEOUT_MS,
+    metrics: { port: e.PLATFORM_METRICS_PORT, host: e.PLATFORM_METRICS_HOST },
+    listingCacheBytes: e.PLATFORM_LISTING_CACHE_MB * 1024 * 1024,
   };
 }
 
 /** PLATFORM_SECRET_PREVIOUS with PLATFORM_SECRET_PREVIOUS_UNTIL (an ISO 8601 instant): both or neither. */
-function readPreviousSecret(env: NodeJS.ProcessEnv, secret: string, problems: string[]): Config['previousSecret'] {
-  const value = env.PLATFORM_SECRET_PREVIOUS || undefined;
-  const untilRaw = env.PLATFORM_SECRET_PREVIOUS_UNTIL || undefined;
+function previousSecretOf(
+  e: Pick<ApiEnv, 'PLATFORM_SECRET' | 'PLATFORM_SECRET_PREVIOUS' | 'PLATFORM_SECRET_PREVIOUS_UNTIL'>,
+): { value: Config['previousSecret']; problems: [string, string][] } {
+  const value = e.PLATFORM_SECRET_PREVIOUS || undefined;
+  const untilRaw = e.PLATFORM_SECRET_PREVIOUS_UNTIL || undefined;
+  const problems: [string, string][] = [];
   if (value === undefined) {
-    if (untilRaw !== undefined) problems.push('PLATFORM_SECRET_PREVIOUS_UNTIL: set only with PLATFORM_SECRET_PREVIOUS');
-    return undefined;
+    if (untilRaw !== undefined) problems.push(['PLATFORM_SECRET_PREVIOUS_UNTIL', 'set only with PLATFORM_SECRET_PREVIOUS']);
+    return { value: undefined, problems };
   }
-  if (value.length < 16) problems.push('PLATFORM_SECRET_PREVIOUS: at least 16 characters (the secret PLATFORM_SECRET replaces)');
-  if (value === secret) problems.push('PLATFORM_SECRET_PREVIOUS: must differ from PLATFORM_SECRET');
+  if (value.length < 16) problems.push(['PLATFORM_SECRET_PREVIOUS', 'at least 16 characters (the secret PLATFORM_SECRET replaces)']);
+  if (value === e.PLATFORM_SECRET) problems.push(['PLATFORM_SECRET_PREVIOUS', 'must differ from PLATFORM_SECRET']);
   const until = untilRaw !== undefined && /^\d{4}-\d{2}-\d{2}T/.test(untilRaw) ? new Date(untilRaw) : undefined;
   if (until === undefined || Number.isNaN(until.getTime())) {
-    problems.push(`PLATFORM_SECRET_PREVIOUS_UNTIL: required with PLATFORM_SECRET_PREVIOUS, an ISO 8601 instant such as 2026-12-01T00:00:00Z (got '${untilRaw ?? ''}')`);
-    return undefined;
+    problems.push([
+      'PLATFORM_SECRET_PREVIOUS_UNTIL',
+      `required with PLATFORM_SECRET_PREVIOUS, an ISO 8601 instant such as 2026-12-01T00:00:00Z (got '${untilRaw ?? ''}')`,
+    ]);
+    return { value: undefined, problems };
   }
-  return { value, until };
+  return { value: { value, until }, problems };
 }
 
 /**

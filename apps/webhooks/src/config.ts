@@ -1,4 +1,5 @@
-import { envReader, readSharedSettings, type LogLevel } from '@platform/db';
+import { env, parseEnv, ZSharedEnv, sharedSettingsOf, type LogLevel } from '@platform/db';
+
 /** The sender's settings (docs/webhooks-sender.md lists each variable with its default). */
 export interface SenderConfig {
   databaseUrl: string;
@@ -40,32 +41,43 @@ export class SenderConfigError extends Error {
   }
 }
 
-export function loadSenderConfig(env: NodeJS.ProcessEnv = process.env): SenderConfig {
-  const problems: string[] = [];
-  const read = envReader(env, problems);
-  const shared = readSharedSettings(env, problems);
-  const config: SenderConfig = {
+/** The sender's variables beside the shared ones (docs/webhooks-sender.md). */
+const ZSenderEnv = ZSharedEnv.extend({
+  // An attempt (at most 5 s) must end well inside its claim, or another sender could take it
+  // over while it is still in flight: at least 6 s.
+  PLATFORM_SENDER_LEASE_MS: env.integer(60_000, 6000, 86_400_000),
+  PLATFORM_SENDER_CONCURRENCY: env.integer(64, 1, 10_000),
+  PLATFORM_SENDER_PER_HOST: env.integer(4, 1, 1000),
+  // Four hosts' worth: an app with many receivers gets more than one host's share, never the sender.
+  PLATFORM_SENDER_PER_APP: env.integer(16, 1, 10_000),
+  PLATFORM_SENDER_BATCH: env.integer(32, 1, 1000),
+  PLATFORM_SENDER_POLL_MS: env.integer(1000, 1, 600_000),
+  PLATFORM_SENDER_METRICS_PORT: env.integer(0, 0, 65_535),
+  PLATFORM_SENDER_METRICS_HOST: env.text('127.0.0.1'),
+});
+
+export function loadSenderConfig(source: NodeJS.ProcessEnv = process.env): SenderConfig {
+  const parsed = parseEnv(ZSenderEnv, source);
+  if (!parsed.ok) throw new SenderConfigError(parsed.problems);
+  const e = parsed.value;
+  const shared = sharedSettingsOf(e);
+  return {
     databaseUrl: shared.databaseUrl,
     sqliteDriver: shared.sqliteDriver,
     clock: shared.clock,
     allowPrivate: shared.webhookAllowPrivate,
     baseDomain: shared.baseDomain,
-    // An attempt (at most 5 s) must end well inside its claim, or another sender could take it
-    // over while it is still in flight: at least 6 s.
-    leaseMs: read.integer('PLATFORM_SENDER_LEASE_MS', 60_000, 6000, 86_400_000),
-    maxInFlight: read.integer('PLATFORM_SENDER_CONCURRENCY', 64, 1, 10_000),
-    perHost: read.integer('PLATFORM_SENDER_PER_HOST', 4, 1, 1000),
-    // Four hosts' worth: an app with many receivers gets more than one host's share, never the sender.
-    perApp: read.integer('PLATFORM_SENDER_PER_APP', 16, 1, 10_000),
-    batchSize: read.integer('PLATFORM_SENDER_BATCH', 32, 1, 1000),
-    pollMs: read.integer('PLATFORM_SENDER_POLL_MS', 1000, 1, 600_000),
+    leaseMs: e.PLATFORM_SENDER_LEASE_MS,
+    maxInFlight: e.PLATFORM_SENDER_CONCURRENCY,
+    perHost: e.PLATFORM_SENDER_PER_HOST,
+    perApp: e.PLATFORM_SENDER_PER_APP,
+    batchSize: e.PLATFORM_SENDER_BATCH,
+    pollMs: e.PLATFORM_SENDER_POLL_MS,
     connectTimeoutMs: 1000,
     timeoutMs: 5000,
-    metricsPort: read.integer('PLATFORM_SENDER_METRICS_PORT', 0, 0, 65_535),
-    metricsHost: env.PLATFORM_SENDER_METRICS_HOST || '127.0.0.1',
+    metricsPort: e.PLATFORM_SENDER_METRICS_PORT,
+    metricsHost: e.PLATFORM_SENDER_METRICS_HOST,
     logLevel: shared.logLevel,
     migrate: shared.migrate,
   };
-  if (problems.length > 0) throw new SenderConfigError(problems);
-  return config;
 }

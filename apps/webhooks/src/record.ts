@@ -1,10 +1,8 @@
 import type { Db } from '@platform/db';
+import { DISABLE_AFTER_FAILED_DELIVERIES } from '@platform/domain';
 import type { AttemptResult } from './deliver';
 import type { Outcome } from './schedule';
 import type { Query, Sql } from './sql';
-
-/** decisions §11.5: this many failed deliveries in a row disable the subscription. */
-export const DISABLE_AFTER_FAILED_DELIVERIES = 8;
 
 /** Why a delivery is failed without an attempt when its subscription is no longer enabled. */
 export const SUBSCRIPTION_DISABLED = 'subscription disabled';
@@ -35,7 +33,7 @@ export interface SlotTransfer {
 export interface Recorded {
   /** false when the claim was no longer ours (it expired and was taken over): nothing was written */
   written: boolean;
-  /** the subscription was disabled by this attempt (410, or the 8th failed delivery in a row) */
+  /** the subscription was disabled by this attempt (410, or the failed delivery that makes the streak DISABLE_AFTER_FAILED_DELIVERIES long) */
   disabled: 'gone' | 'failures' | undefined;
 }
 

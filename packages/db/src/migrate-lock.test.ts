@@ -1,23 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migrationNames, throwawayPgDatabase } from './databases.test-support';
 import { createDb, pendingMigrations, prepareSchema, SchemaBehindError } from './index';
-import { migrationsDir, packageRoot } from './paths';
+import { packageRoot } from './paths';
 import type { Provider } from './provider';
 
 // Issue 15, item 1: migrate is a step of its own that any number of processes may run at once.
 const TIMEOUT = 120_000;
 const cli = join(packageRoot(), 'dist', 'cli', 'migrate.js');
-
-function migrationNames(provider: Provider): string[] {
-  return readdirSync(migrationsDir(provider), { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
-}
 
 /** The built `migrate` command, as `pnpm migrate` runs it. */
 function runMigrate(url: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -85,25 +78,12 @@ describe('migrate on SQLite (its write lock on <file>-migrate-lock)', () => {
 const pgUrl = process.env['TEST_DATABASE_URL'];
 
 describe.runIf(pgUrl?.startsWith('postgres'))('migrate on PostgreSQL (advisory lock)', () => {
-  const name = `platform_migrate_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
-  const url = () => {
-    const u = new URL(pgUrl!);
-    u.pathname = `/${name}`;
-    return u.toString();
-  };
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  afterAll(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`), TIMEOUT);
+  const database = throwawayPgDatabase(pgUrl, 'platform_migrate');
+  const url = () => database.url();
+  afterAll(() => database.drop(), TIMEOUT);
 
   it('three processes migrating one empty database at once apply each migration once', async () => {
-    await admin(`CREATE DATABASE ${name}`);
+    await database.create();
     await expectMigratedOnceByMany(url(), 'postgresql');
   }, TIMEOUT);
 

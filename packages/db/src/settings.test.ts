@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { envReader, readSharedSettings } from './settings';
+import { z } from 'zod';
+import { env, parseEnv, readSharedSettings, ZSharedEnv } from './settings';
 
 describe('readSharedSettings: what the API and the sender read alike', () => {
   it('has the documented defaults', () => {
@@ -51,28 +52,42 @@ describe('readSharedSettings: what the API and the sender read alike', () => {
   });
 });
 
-describe('envReader', () => {
+describe('env: the field builders of every program', () => {
+  /** The values of one parse (when it passed) and its problems. */
+  function read<S extends z.ZodRawShape>(shape: S, source: Record<string, string>) {
+    const result = parseEnv(z.object(shape), source);
+    return result.ok ? { values: result.value, problems: [] } : { values: undefined, problems: result.problems };
+  }
+
   it('takes integers within bounds only, and states the bounds it wants', () => {
-    const problems: string[] = [];
-    const read = envReader({ A: '5', B: '-1', C: '1.5', D: '2000', E: '' }, problems);
-    expect(read.integer('A', 1, 0)).toBe(5);
-    expect(read.integer('B', 7, 0)).toBe(7);
-    expect(read.integer('C', 7, 0)).toBe(7);
-    expect(read.integer('D', 7, 1, 1000)).toBe(7);
-    expect(read.integer('E', 7, 1, 1000)).toBe(7);
+    const source = { A: '5', B: '-1', C: '1.5', D: '2000', E: '' };
+    const { problems } = read(
+      { A: env.integer(1, 0), B: env.integer(7, 0), C: env.integer(7, 0), D: env.integer(7, 1, 1000), E: env.integer(7, 1, 1000) },
+      source,
+    );
     expect(problems).toEqual([
       "B: must be an integer of at least 0 (got '-1')",
       "C: must be an integer of at least 0 (got '1.5')",
       "D: must be an integer from 1 to 1000 (got '2000')",
     ]);
+    expect(read({ A: env.integer(1, 0), E: env.integer(7, 1, 1000) }, source).values).toEqual({ A: 5, E: 7 });
   });
 
   it('takes positive finite numbers only', () => {
-    const problems: string[] = [];
-    const read = envReader({ A: '0.5', B: '0', C: 'Infinity' }, problems);
-    expect(read.positiveNumber('A', 4)).toBe(0.5);
-    expect(read.positiveNumber('B', 4)).toBe(4);
-    expect(read.positiveNumber('C', 4)).toBe(4);
-    expect(problems).toHaveLength(2);
+    const source = { A: '0.5', B: '0', C: 'Infinity' };
+    expect(read({ A: env.positiveNumber(4), B: env.positiveNumber(4), C: env.positiveNumber(4) }, source).problems).toHaveLength(2);
+    expect(read({ A: env.positiveNumber(4) }, source).values).toEqual({ A: 0.5 });
+  });
+
+  it('a program extending the shared schema names bad variables of both parts in one parse', () => {
+    const program = ZSharedEnv.extend({ PLATFORM_OWN_LIMIT: env.integer(3, 1) });
+    const result = parseEnv(program, { PLATFORM_CLOCK: 'sundial', PLATFORM_OWN_LIMIT: '0', UNRELATED: 'x' });
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        "PLATFORM_CLOCK: must be one of system, manual (got 'sundial')",
+        "PLATFORM_OWN_LIMIT: must be an integer of at least 1 (got '0')",
+      ],
+    });
   });
 });

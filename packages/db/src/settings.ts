@@ -1,62 +1,122 @@
+import { z } from 'zod';
 import { redactUrl } from './provider';
 
 /**
- * Reading the environment of a deployment, shared by its two programs (the API and the webhook
- * sender read the same DATABASE_URL, clock, base domain, SQLite driver and log level, and must judge
- * them alike). Every reader records what is wrong in `problems` and returns the default, so a start
- * reports every bad variable at once.
+ * The environment of a deployment as zod schemas, one per program: the variables both programs
+ * read (the database, its SQLite driver, the clock, the base domain, the log level, the migrate
+ * mode) are `ZSharedEnv`, which the API and the webhook sender extend with their own, so both
+ * judge them alike. A bad variable is an issue on its own name and its field takes its default, so
+ * one parse names every bad variable at once (decisions §12.4) and the checks across variables
+ * still run.
  */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const DOMAIN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
-export interface EnvReader {
-  bool(name: string, def: boolean): boolean;
-  oneOf<T extends string>(name: string, allowed: readonly T[], def: T): T;
-  /** Digits only, at least `min` (and at most `max` when given). */
-  integer(name: string, def: number, min: number, max?: number): number;
-  positiveNumber(name: string, def: number): number;
+type Read<T> = { ok: true; value: T } | { ok: false; message: string };
+const accept = <T>(value: T): Read<T> => ({ ok: true, value });
+const refuse = (message: string): Read<never> => ({ ok: false, message });
+
+/**
+ * One variable: `read` sees its text exactly as set (undefined when unset); a refusal becomes an
+ * issue on the variable's name and the field takes `fallback`.
+ */
+export function envVariable<T>(fallback: T, read: (raw: string | undefined) => Read<T>) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx): T => {
+      const result = read(raw);
+      if (result.ok) return result.value;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: result.message });
+      return fallback;
+    });
 }
 
-export function envReader(env: NodeJS.ProcessEnv, problems: string[]): EnvReader {
-  const raw = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
-  return {
-    bool(name, def) {
-      const value = raw(name);
-      if (value === undefined) return def;
-      if (value === 'true' || value === '1') return true;
-      if (value === 'false' || value === '0') return false;
-      problems.push(`${name}: must be true or false (got '${value}')`);
-      return def;
-    },
-    oneOf(name, allowed, def) {
-      const value = raw(name);
-      if (value === undefined) return def;
-      if ((allowed as readonly string[]).includes(value)) return value as (typeof allowed)[number];
-      problems.push(`${name}: must be one of ${allowed.join(', ')} (got '${value}')`);
-      return def;
-    },
-    integer(name, def, min, max) {
-      const value = raw(name);
-      if (value === undefined) return def;
-      if (!/^\d+$/.test(value) || Number(value) < min || (max !== undefined && Number(value) > max)) {
-        const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
-        problems.push(`${name}: must be an integer ${range} (got '${value}')`);
-        return def;
-      }
-      return Number(value);
-    },
-    positiveNumber(name, def) {
-      const value = raw(name);
-      if (value === undefined) return def;
+/** An empty variable counts as unset (`X= node ...`). */
+const given = (raw: string | undefined): string | undefined => (raw === '' ? undefined : raw);
+
+/** The field builders every program's schema is written with; their messages say what is wanted. */
+export const env = {
+  text(def: string) {
+    return envVariable(def, (raw) => accept(given(raw) ?? def));
+  },
+  bool(def: boolean) {
+    return envVariable(def, (raw) => {
+      const value = given(raw);
+      if (value === undefined) return accept(def);
+      if (value === 'true' || value === '1') return accept(true);
+      if (value === 'false' || value === '0') return accept(false);
+      return refuse(`must be true or false (got '${value}')`);
+    });
+  },
+  oneOf<const T extends string>(allowed: readonly T[], def: T) {
+    return envVariable<T>(def, (raw) => {
+      const value = given(raw);
+      if (value === undefined) return accept(def);
+      if ((allowed as readonly string[]).includes(value)) return accept(value as T);
+      return refuse(`must be one of ${allowed.join(', ')} (got '${value}')`);
+    });
+  },
+  /** Digits only, at least `min` (and at most `max` when given). */
+  integer(def: number, min: number, max?: number) {
+    return envVariable(def, (raw) => {
+      const value = given(raw);
+      if (value === undefined) return accept(def);
+      if (/^\d+$/.test(value) && Number(value) >= min && (max === undefined || Number(value) <= max)) return accept(Number(value));
+      const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+      return refuse(`must be an integer ${range} (got '${value}')`);
+    });
+  },
+  positiveNumber(def: number) {
+    return envVariable(def, (raw) => {
+      const value = given(raw);
+      if (value === undefined) return accept(def);
       const n = Number(value);
-      if (!Number.isFinite(n) || n <= 0) {
-        problems.push(`${name}: must be a positive number (got '${value}')`);
-        return def;
-      }
-      return n;
-    },
+      return Number.isFinite(n) && n > 0 ? accept(n) : refuse(`must be a positive number (got '${value}')`);
+    });
+  },
+  /** Unset, or text matching `pattern` (the message never echoes the value: it may hold a password). */
+  optionalMatching(pattern: RegExp, message: string) {
+    return envVariable<string | undefined>(undefined, (raw) => {
+      const value = given(raw);
+      return value === undefined || pattern.test(value) ? accept(value) : refuse(message);
+    });
+  },
+};
+
+/** What both programs read alike. The key order is the order problems are reported in. */
+export const ZSharedEnv = z.object({
+  DATABASE_URL: envVariable('file:./data/platform.db', (raw) => {
+    const url = given(raw) ?? 'file:./data/platform.db';
+    if (/^(file:.+|postgres(ql)?:\/\/.+)$/.test(url)) return accept(url);
+    return refuse(`must start with file: (SQLite) or postgresql:// (got '${redactUrl(url)}')`);
+  }),
+  PLATFORM_BASE_DOMAIN: envVariable('localhost', (raw) => {
+    const domain = (given(raw) ?? 'localhost').toLowerCase();
+    return DOMAIN.test(domain) ? accept(domain) : refuse(`must be a domain name such as myplatform.com (got '${domain}')`);
+  }),
+  PLATFORM_SQLITE_DRIVER: env.oneOf(['libsql', 'better-sqlite3'], 'better-sqlite3'),
+  PLATFORM_CLOCK: env.oneOf(['system', 'manual'], 'system'),
+  PLATFORM_WEBHOOK_ALLOW_PRIVATE: env.bool(false),
+  LOG_LEVEL: env.oneOf(LOG_LEVELS, 'info'),
+  PLATFORM_MIGRATE: env.oneOf(['auto', 'check'], 'auto'),
+});
+
+/**
+ * Parses `source` with a program's schema: the variables, or one line per problem
+ * (`NAME: what is wrong`), every problem at once.
+ */
+export function parseEnv<S extends z.ZodTypeAny>(
+  schema: S,
+  source: NodeJS.ProcessEnv,
+): { ok: true; value: z.output<S> } | { ok: false; problems: string[] } {
+  const result = schema.safeParse(source);
+  if (result.success) return { ok: true, value: result.data };
+  return {
+    ok: false,
+    problems: result.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message)),
   };
 }
 
@@ -75,23 +135,26 @@ export interface SharedSettings {
   migrate: 'auto' | 'check';
 }
 
-export function readSharedSettings(env: NodeJS.ProcessEnv, problems: string[]): SharedSettings {
-  const read = envReader(env, problems);
-  const databaseUrl = env.DATABASE_URL || 'file:./data/platform.db';
-  if (!/^(file:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
-    problems.push(`DATABASE_URL: must start with file: (SQLite) or postgresql:// (got '${redactUrl(databaseUrl)}')`);
-  }
-  const baseDomain = (env.PLATFORM_BASE_DOMAIN || 'localhost').toLowerCase();
-  if (!DOMAIN.test(baseDomain)) {
-    problems.push(`PLATFORM_BASE_DOMAIN: must be a domain name such as myplatform.com (got '${baseDomain}')`);
-  }
+/** The shared variables of a parse (by a schema that extends `ZSharedEnv`) under their settings' names. */
+export function sharedSettingsOf(e: z.output<typeof ZSharedEnv>): SharedSettings {
   return {
-    databaseUrl,
-    sqliteDriver: read.oneOf('PLATFORM_SQLITE_DRIVER', ['libsql', 'better-sqlite3'] as const, 'better-sqlite3'),
-    clock: read.oneOf('PLATFORM_CLOCK', ['system', 'manual'] as const, 'system'),
-    baseDomain,
-    webhookAllowPrivate: read.bool('PLATFORM_WEBHOOK_ALLOW_PRIVATE', false),
-    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
-    migrate: read.oneOf('PLATFORM_MIGRATE', ['auto', 'check'] as const, 'auto'),
+    databaseUrl: e.DATABASE_URL,
+    sqliteDriver: e.PLATFORM_SQLITE_DRIVER,
+    clock: e.PLATFORM_CLOCK,
+    baseDomain: e.PLATFORM_BASE_DOMAIN,
+    webhookAllowPrivate: e.PLATFORM_WEBHOOK_ALLOW_PRIVATE,
+    logLevel: e.LOG_LEVEL,
+    migrate: e.PLATFORM_MIGRATE,
   };
+}
+
+/**
+ * The shared settings alone (the migrate command), their problems added to `problems`; with
+ * problems, the value is the defaults (the caller stops).
+ */
+export function readSharedSettings(source: NodeJS.ProcessEnv, problems: string[]): SharedSettings {
+  const result = parseEnv(ZSharedEnv, source);
+  if (result.ok) return sharedSettingsOf(result.value);
+  problems.push(...result.problems);
+  return sharedSettingsOf(ZSharedEnv.parse({}));
 }

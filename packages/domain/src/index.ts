@@ -8,6 +8,7 @@ export * from './auth';
 export * from './metafields';
 export * from './signing';
 export * from './webhooks';
+export * from './inventory';
 export * from './feedback';
 export * from './json';
 export * from './idempotency';

@@ -19,7 +19,13 @@ export function isWebhookTopic(topic: unknown): topic is WebhookTopic {
  */
 export const MAX_WEBHOOKS_PER_APP_AND_STORE = 50;
 
-/** `enabled` receives events; `disabled` (by the app, or by the sender after a 410 or 8 failed deliveries, §11.5) does not. */
+/**
+ * decisions §11.5: this many failed deliveries in a row disable the subscription (the sender decides
+ * it; the merchant's pages say it).
+ */
+export const DISABLE_AFTER_FAILED_DELIVERIES = 8;
+
+/** `enabled` receives events; `disabled` (by the app, or by the sender after a 410 or DISABLE_AFTER_FAILED_DELIVERIES failed deliveries, §11.5) does not. */
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { releaseFulfillmentOrder } from './release-fulfillment-order';
 import { renderFulfillmentOrderWebhook, renderInventoryItemWebhook } from './render-payload';
 
 const item = {
@@ -40,12 +39,5 @@ describe('webhook bodies (decisions §11.3)', () => {
     expect(renderFulfillmentOrderWebhook({ id: 5n, status: 'released' }, { apiVersion: 'v20260901', timeZone: 'UTC' })).toBe(
       '{"fulfillment_order":{"id":"5","status":"released"}}',
     );
-  });
-});
-
-describe('releaseFulfillmentOrder', () => {
-  it('moves open to released and refuses anything else', () => {
-    expect(releaseFulfillmentOrder('open')).toEqual({ ok: true, status: 'released' });
-    expect(releaseFulfillmentOrder('released')).toMatchObject({ ok: false, message: expect.stringContaining('only while open') });
   });
 });

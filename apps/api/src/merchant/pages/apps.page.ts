@@ -1,4 +1,4 @@
-import { formatInZone, minimalScopeString, SCOPES, SCOPE_WORDS } from '@platform/domain';
+import { DISABLE_AFTER_FAILED_DELIVERIES, formatInZone, minimalScopeString, SCOPES, SCOPE_WORDS } from '@platform/domain';
 import type { InstalledApp, TokenInfo, TroubledSubscription } from '../merchant-read.repository';
 import type { MerchantContext } from '../merchant-session.guard';
 import { adminPage, formToken, html, when, type Html } from '../merchant-page';
@@ -7,7 +7,7 @@ import { fieldErrors, formErrors, notice, table, textField, type FieldErrors } f
 /** Why a subscription was disabled (decisions §11.5), in words. */
 export const DISABLED_WORDS: Record<string, string> = {
   gone: 'the address answered 410 Gone',
-  failures: '8 deliveries in a row failed',
+  failures: `${DISABLE_AFTER_FAILED_DELIVERIES} deliveries in a row failed`,
   api: 'the app disabled it',
 };
 

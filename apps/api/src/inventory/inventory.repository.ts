@@ -3,20 +3,13 @@ import { inOutboxTransaction, type Db, type EmitWebhookEvent, type FulfillmentOr
 import {
   hasScope,
   nextUpdatedAt,
+  type InventoryItemChanges,
   renderFulfillmentOrderWebhook,
   renderInventoryItemWebhook,
   WEBHOOK_TOPIC_SCOPE,
   type WebhookTopic,
 } from '@platform/domain';
 import { InjectDb } from '../core/injection';
-
-export interface InventoryItemChanges {
-  sku?: string;
-  cost?: string;
-  tracked?: boolean;
-  locationType?: string;
-  fulfillmentLocationId?: bigint | null;
-}
 
 export interface EventStore {
   id: bigint;
@@ -27,20 +20,16 @@ export interface EventStore {
 export type ReleaseOutcome = { ok: true; order: FulfillmentOrder } | { ok: false; reason: 'missing' } | { ok: false; reason: 'status'; status: string };
 
 /**
- * The operator's changes that emit events (decisions §10). Each writes the change and its
- * deliveries in one transaction (the outbox, decisions §11.6): the change is never written without
- * its events, nor an event without its change. The senders are woken when it commits.
+ * Inventory items and fulfillment orders (decisions §10). A change that emits an event writes the
+ * change and its deliveries in one transaction (the outbox, decisions §11.6): the change is never
+ * written without its events, nor an event without its change. The senders are woken when it commits.
  */
 @Injectable()
-export class WebhookEventsRepository {
+export class InventoryRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  findInventoryItem(storeId: bigint, id: bigint): Promise<InventoryItem | null> {
-    return this.db.prisma.inventoryItem.findFirst({ where: { id, storeId } });
-  }
-
   /**
-   * `check` runs on the row as it will be written (inside the transaction, after the row's lock is
+   * `merge` runs on the row as it will be written (inside the transaction, after the row's lock is
    * taken) and may throw to refuse the change. Null when the item is not the store's.
    */
   updateInventoryItem(

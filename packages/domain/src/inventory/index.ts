@@ -1,0 +1,2 @@
+export * from './check-inventory-item';
+export * from './release-fulfillment-order';
