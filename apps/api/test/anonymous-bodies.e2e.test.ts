@@ -129,6 +129,11 @@ describe('anonymous bodies outside the two APIs (issue 14, finding 1)', () => {
   });
 
   it('answers an anonymous 8 MB body on every route and method within 1 s, without growing by 50 MB', async () => {
+    // Each route answered once first, with a body of 2 bytes: what a route costs the first time it
+    // is called (its code compiled, its caches filled) is not what an 8 MB body costs.
+    for (const { path, methods } of routes) {
+      for (const method of new Set([...methods, 'POST'])) await send(api.port, head(method, path, host), Buffer.from('{}'), false);
+    }
     const before = api.rss();
     const seen: string[] = [];
     for (const { path, methods } of routes) {
@@ -150,7 +155,9 @@ describe('anonymous bodies outside the two APIs (issue 14, finding 1)', () => {
     // The merchant admin's forms of issue 18: each is gated on its headers like the ones before.
     for (const form of MERCHANT_ADMIN_FORMS) expect(refused(`POST ${form} `), form).toEqual(['413', '401']);
     expect(refused('POST /admin/sign-out ')).toEqual(['413', '303']);
-    expect(api.rss() - before).toBeLessThan(50 * 1024 * 1024);
+    const grown = api.rss() - before;
+    console.log(`RSS grew by ${(grown / 1024 / 1024).toFixed(1)} MB over ${seen.length} requests of 8 MB`);
+    expect(grown).toBeLessThan(50 * 1024 * 1024);
   });
 
   it('keeps /healthz answering while three 8 MB token calls arrive at once', async () => {
