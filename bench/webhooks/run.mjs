@@ -4,7 +4,7 @@
 // same receiver in the same run. Measures deliveries per second (a backlog drained) and
 // commit-to-receipt latency at a steady 500 events/s (receiver in its own process), on SQLite and (with BENCH_DATABASE_URL or
 // TEST_DATABASE_URL) PostgreSQL. Results: bench/results/webhooks.md and the README's Benchmarks section.
-import { fork, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { createDb, migrate } from '@platform/db';
 import { formatInZone, signWebhookBody } from '@platform/domain';
 import pg from 'pg';
 import { Agent, request } from 'undici';
+import { startReceiver } from '../lib/receiver.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -30,30 +31,6 @@ if (!process.env.BENCH_SKIP_BUILD) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
-async function startReceiver() {
-  const child = fork(join(here, 'receiver.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const { port } = await new Promise((resolve) => child.once('message', resolve));
-  const ask = (message, type) =>
-    new Promise((resolve) => {
-      const on = (m) => {
-        if (m.type === type) {
-          child.off('message', on);
-          resolve(m);
-        }
-      };
-      child.on('message', on);
-      child.send(message);
-    });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    waitFor: async (n) => {
-      while ((await ask({ type: 'count' }, 'count')).count < n) await sleep(10);
-    },
-    times: async (ids) => (await ask({ type: 'times', ids }, 'times')).times,
-    close: () => new Promise((r) => { child.once('exit', r); child.send({ type: 'stop' }); }),
-  };
-}
 
 async function database(kind) {
   if (kind === 'sqlite') {
