@@ -1,28 +1,33 @@
 // The bench's receiver in a process of its own (so the benchmark process writing the outbox never
-// delays a receipt): answers 200, keeps the first receipt time of each X-Platform-Webhook-Id. With
-// RECEIVER_SECRET set it checks each X-Platform-Hmac-Sha256 as a real receiver must, and counts the
-// bodies whose signature is wrong (still answered 200, so a bad one is reported, not retried).
+// delays a receipt): answers 200 (after 20 ms under /slow/), keeps the first receipt time of each X-Platform-Webhook-Id, and
+// the most requests it had open at once (from the request's headers to the answer sent).
 import { createServer } from 'node:http';
-import { verifyWebhookSignature } from '@platform/domain';
 
-const secret = process.env.RECEIVER_SECRET;
 const received = new Map();
-let badSignatures = 0;
+let open = 0;
+let maxOpen = 0;
 const server = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (chunk) => {
-    if (secret) chunks.push(chunk);
-  });
+  open++;
+  maxOpen = Math.max(maxOpen, open);
+  res.once('finish', () => open--);
+  req.on('data', () => {});
   req.on('end', () => {
     const id = req.headers['x-platform-webhook-id'];
     if (!received.has(id)) received.set(id, performance.timeOrigin + performance.now());
-    if (secret && !verifyWebhookSignature(Buffer.concat(chunks), req.headers['x-platform-hmac-sha256'], secret)) badSignatures++;
-    res.writeHead(200).end();
+    // Addresses under /slow/ answer after 20 ms, so that the requests a sender keeps open show.
+    if (req.url.includes('/slow/')) setTimeout(() => res.writeHead(200).end(), 20);
+    else res.writeHead(200).end();
   });
 });
+// Keep-alive connections outlive the sender's 4 s idle timeout: the sender closes them, not us.
+server.keepAliveTimeout = 10_000;
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 process.on('message', (m) => {
-  if (m.type === 'count') process.send({ type: 'count', count: received.size, badSignatures });
+  if (m.type === 'count') process.send({ type: 'count', count: received.size });
   if (m.type === 'times') process.send({ type: 'times', times: m.ids.map((id) => received.get(id) ?? null) });
+  if (m.type === 'maxOpen') {
+    process.send({ type: 'maxOpen', maxOpen });
+    maxOpen = 0;
+  }
   if (m.type === 'stop') server.close(() => process.exit(0));
 });

@@ -1,2 +1,3 @@
 import { platformVitestConfig } from '@platform/vitest-config';
-export default platformVitestConfig();
+// Pure code: the files of a worker share loaded modules rather than loading them again per file.
+export default platformVitestConfig({ isolate: false });

@@ -1,17 +1,20 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createDb, type Db } from '@platform/db';
+import { createDb, platformLogger, registerPoolMetrics, type Db } from '@platform/db';
 import { LogController } from 'fastify';
+import type { Logger } from 'pino';
 import type { Socket } from 'node:net';
 import { AppModule } from './app.module';
-import { ClockService } from './clock/clock.service';
+import { ClockService } from './core/clock.service';
+import { PinoNestLogger } from './core/nest-logger';
 import type { Config } from './config';
 import { registerDocsRoutes } from './docs/docs.routes';
 import { listenForMetrics } from './health/metrics-listener';
-import { AccessService } from './http/access.guard';
+import { startTracing } from './http/tracing';
+import { AdminAccess } from './http/admin-access';
 import { BodyGates } from './http/body-gates';
-import { installHttpConventions, rewriteRequestTarget, type AccessCheck } from './http/conventions';
+import { installHttpConventions, rewriteRequestTarget } from './http/conventions';
 import { MAX_BODY_BYTES } from './http/wire';
 import { HttpMetrics } from './http/metrics';
 import { installIdempotency } from './idempotency/idempotency.hooks';
@@ -31,6 +34,8 @@ export interface Platform {
   db: Db;
   clock: ClockService;
   config: Config;
+  /** The one logger of the process (JSON lines, service api). */
+  logger: Logger;
   /** Stops the server and closes the database. */
   close(): Promise<void>;
 }
@@ -41,6 +46,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const clock = new ClockService(db, config.clock);
   await clock.sync();
 
+  const logger = platformLogger('api', config.logLevel);
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
     // docs/security.md: a client that stalls its headers or body, or idles, does not keep its socket.
@@ -70,7 +76,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     clientErrorHandler: answerClientError,
     // One log line per request (http/conventions onResponse), each line of a request labelled with its trace id.
     logController: new LogController({ requestIdLogLabel: 'traceId', disableRequestLogging: true }),
-    logger: { level: config.logLevel },
+    // One JSON format for every line (issue 15): Fastify's, Nest's and ours go to this one logger.
+    loggerInstance: logger,
   });
   const fastify = adapter.getInstance();
   fastify.server.maxConnections = config.http.maxConnections;
@@ -80,32 +87,34 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
   });
   const metrics = new HttpMetrics();
+  registerPoolMetrics(metrics.registry, db);
   const rateLimiter = await createRateLimiter(config);
-  const access: { check?: AccessCheck } = {};
+  const access = new AdminAccess();
   const gates = new BodyGates();
   installHttpConventions(fastify, { clock, operatorToken: config.operatorToken, metrics, access, gates });
   registerDocsRoutes(fastify, config.baseDomain);
+  const tracing = await startTracing(fastify);
   // Merchant form posts and the raw bytes the OAuth token calls are signed over (docs/oauth.md).
   installMerchantFormParser(fastify);
   installOAuthHttp(fastify, clock);
   // docs/idempotency.md: POSTs with an Idempotency-Key, after the access check, before the handler.
   installIdempotency(fastify, new IdempotencyService(new IdempotencyRepository(db), clock));
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter, gates }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter, gates, access }), adapter, {
     bodyParser: false,
-    logger: config.logLevel === 'silent' ? false : ['error', 'warn'],
+    logger: new PinoNestLogger(logger),
   });
   await app.init();
-  const accessService = app.get(AccessService);
-  access.check = (request, reply, route) => accessService.check(request, reply, route);
   const metricsListener = config.metrics.port > 0 ? await listenForMetrics(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
   return {
     app,
     db,
     clock,
     config,
+    logger,
     async close() {
       await new Promise<void>((resolve) => (metricsListener ? metricsListener.close(() => resolve()) : resolve()));
+      await tracing?.shutdown();
       await app.close();
       await rateLimiter.close();
       await db.close();

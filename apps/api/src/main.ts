@@ -34,22 +34,23 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     DRAINING.on = true;
-    console.log(`${signal}: draining (not ready now; no new connections after ${config.drainDelayMs} ms; requests in flight finish, at most ${config.drainTimeoutMs} ms)`);
+    // warn, not info: a replica leaving is what an operator filtering on warnings still wants to see.
+    platform.logger.warn({ signal, drainDelayMs: config.drainDelayMs, drainTimeoutMs: config.drainTimeoutMs }, 'draining: not ready now; no new connections after the delay; requests in flight finish');
     if (config.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
     let cut = false;
     const deadline = setTimeout(() => {
       cut = true;
-      console.error(`drain: requests still in flight after ${config.drainTimeoutMs} ms are cut`);
+      platform.logger.error({ drainTimeoutMs: config.drainTimeoutMs }, 'drain: requests still in flight are cut');
       platform.app.getHttpServer().closeAllConnections();
     }, config.drainTimeoutMs);
     try {
       await platform.close();
     } catch (error) {
       cut = true;
-      console.error(`drain: closing failed: ${(error as Error).message}`);
+      platform.logger.error({ err: error }, 'drain: closing failed');
     }
     clearTimeout(deadline);
-    console.log('stopped');
+    platform.logger.info('stopped');
     process.exit(cut ? 1 : 0);
   };
   // Installed before the start prints that it is up: whoever reads that line may stop it at once.

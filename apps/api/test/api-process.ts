@@ -10,6 +10,8 @@ export interface ApiProcess {
   pid: number;
   /** Resident memory of the server process, in bytes (Linux /proc). */
   rss(): number;
+  /** Everything the process wrote to stdout so far. */
+  stdout(): string;
   stop(): Promise<void>;
 }
 
@@ -33,9 +35,11 @@ export async function startApiProcess(databaseUrl: string, env: Record<string, s
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let stdout = '';
   const origin = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
+      stdout += chunk.toString('utf8');
       const m = /Base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       if (m) resolve(m[1]!);
     });
@@ -51,6 +55,7 @@ export async function startApiProcess(databaseUrl: string, env: Record<string, s
       const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
       return Number(kb) * 1024;
     },
+    stdout: () => stdout,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

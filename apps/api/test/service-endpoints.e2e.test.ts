@@ -51,6 +51,16 @@ describe('/metrics (decisions §12.3)', () => {
     expect(ok.text).toContain('http_requests_total');
   });
 
+  it('shows the database pool in use on PostgreSQL (none on SQLite, which has no pool)', async () => {
+    const text = (await call(`${t.origin}/metrics`, { token: OPERATOR_TOKEN })).text;
+    if (t.platform.db.provider === 'postgresql') {
+      expect(text).toMatch(/^db_pool_connections\{state="total"\} [1-9]/m);
+      expect(text).toMatch(/^db_pool_connections\{state="waiting"\} 0/m);
+    } else {
+      expect(text).not.toContain('db_pool_connections');
+    }
+  });
+
   it('is served without a token on PLATFORM_METRICS_PORT, and nothing else is', async () => {
     const r = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(r.status).toBe(200);

@@ -130,6 +130,30 @@ describe('one subscription per (app, store, topic, address)', () => {
     expect(await t.db.prisma.webhookSubscription.count({ where: { address: 'https://race.example.com/hook' } })).toBe(1);
   });
 
+  it('refuses the 51st subscription of an app on a store with 422, also when created at once (decisions §11.7)', async () => {
+    const mine = await storeWithApp(t, 'many-hooks', ALL);
+    const create = (n: number) => mine.admin('/webhooks.json', { body: hook({ address: `https://many.example.com/h${n}` }) });
+    for (let n = 0; n < 46; n++) expect((await create(n)).status).toBe(201);
+    // Six at once for the last four places: exactly four get in (the count is taken under a lock).
+    const racing = await Promise.all([46, 47, 48, 49, 50, 51].map(create));
+    expect(racing.map((a) => a.status).sort()).toEqual([201, 201, 201, 201, 422, 422]);
+    const refused = racing.find((a) => a.status === 422)!;
+    expect(refused.body.errors).toBe('webhook: this app already has 50 subscriptions on this store, the most an app may have; delete one to add another');
+    expect(refused.headers.get('traceid')).toBeTruthy();
+    expect(await t.db.prisma.webhookSubscription.count({ where: { appId: BigInt(mine.app.app.id) } })).toBe(50);
+    // Disabled ones count too; another app on the same store is not held to this app's count.
+    const first = (await mine.admin('/webhooks.json?limit=1')).body.webhooks[0] as { id: string };
+    expect((await mine.admin(`/webhooks/${first.id}.json`, { method: 'PUT', body: { webhook: { status: 'disabled' } } })).status).toBe(200);
+    expect((await create(99)).status).toBe(422);
+    const other = await op().createPrivateApp('many-hooks', ALL);
+    const theirs = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, { token: other.access_token, body: hook({ address: 'https://many.example.com/h1' }) });
+    expect(theirs.status).toBe(201);
+    // Deleting one makes room for one.
+    expect((await mine.admin(`/webhooks/${first.id}.json`, { method: 'DELETE' })).status).toBe(200);
+    expect((await create(99)).status).toBe(201);
+    expect((await create(100)).status).toBe(422);
+  });
+
   it('lets two apps of one store subscribe the same address', async () => {
     const other = await op().createPrivateApp('hooks', ALL);
     const mine = await shop.admin('/webhooks.json', { body: hook({ address: 'https://shared.example.com/h' }) });

@@ -1,20 +1,27 @@
-import type { Sql } from './sql';
+import { planClaims, receivingHost, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain';
+import { claimedColumns, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
+import type { Query, Sql } from './sql';
 
 /**
- * decisions §11.6-§11.7: claiming due deliveries. A claim sets `lease_owner` (unique per claim) and
- * `lease_until` (real time) on deliveries that are pending, due on the SERVICE clock, and free:
- * never leased, lease expired (a crashed sender's), or leased implausibly far ahead (a sender whose
- * real-time clock was wrong). Every later write of the delivery is fenced on `lease_owner`, so a
- * sender whose claim was taken over writes nothing more.
+ * decisions §11.6-§11.7: claiming due deliveries. A claim sets `lease_owner` (unique per claim),
+ * `lease_until` (real time) and `lease_host` on deliveries that are pending, due on the SERVICE
+ * clock, and free: never leased, lease expired (a crashed sender's), or leased implausibly far ahead
+ * (a sender whose real-time clock was wrong). Every later write of the delivery is fenced on
+ * `lease_owner`, so a sender whose claim was taken over writes nothing more.
  *
- * PostgreSQL: one statement, the candidate rows locked `FOR UPDATE SKIP LOCKED`, so many senders
- * claim side by side without waiting on each other. SQLite: one `UPDATE ... WHERE id IN (...)`
- * statement; SQLite runs one writer at a time, so two claims never take the same row.
+ * A claim takes only what its sender starts at once, so the live claims ARE the attempts in flight,
+ * of every sender. Each claim counts them per receiving host and per app and hands out what the caps
+ * leave (planClaims in @platform/domain: round-robin across apps, then across an app's
+ * subscriptions), plus deliveries held uncounted to take over a slot when an attempt of the same
+ * subscription ends (PlannedClaim.hold; the record moves the count to them). A sender's held
+ * deliveries are the first its subscription's new slots go to. Claims are one at a time across all senders (Sql.exclusive: SQLite's one writer;
+ * PostgreSQL an advisory lock), so two claims never count the same free slot: the caps hold for all
+ * senders together.
  *
- * Fairness: candidates are the oldest `scanLimit` due deliveries, ranked within their subscription;
- * a claim takes at most `perSubscription` of one subscription, lowest ranks first, and skips the
- * subscriptions in `exclude` (those whose receiving host is at its concurrency limit in this
- * sender), so one subscription's backlog never crowds out the others.
+ * Finding the work without scanning a backlog: the subscriptions with pending deliveries are walked
+ * one index seek each (a recursive "next subscription id" query on (status, subscription_id,
+ * next_attempt_at)), and each one's due count and oldest due time are read on the same index. A walk
+ * covers at most WALK_LIMIT subscriptions and the next claim goes on from where it stopped.
  */
 export interface ClaimRequest {
   /** Service clock (decisions §10): what is due. */
@@ -23,182 +30,275 @@ export interface ClaimRequest {
   realNow: Date;
   leaseMs: number;
   owner: string;
-  limit: number;
-  perSubscription: number;
-  exclude: readonly bigint[];
-  scanLimit?: number;
-}
-
-/** Candidates per claim: the oldest due deliveries, this many times the claim's size (fairness window). */
-const SCAN_FACTOR = 8;
-const MIN_SCAN = 64;
-
-/**
- * Claims up to `limit` due deliveries; returns their ids. One statement through the driver
- * (Db.query): on SQLite every write of the sender goes through that one connection (see
- * record.ts), and the statement text stays the same from claim to claim, so it is prepared once.
- */
-export async function claimDue(sql: Sql, req: ClaimRequest): Promise<bigint[]> {
-  if (req.limit <= 0) return [];
-  const leaseUntil = new Date(req.realNow.getTime() + req.leaseMs);
-  const implausible = new Date(req.realNow.getTime() + 2 * req.leaseMs);
-  const scan = Math.max(req.scanLimit ?? req.limit * SCAN_FACTOR, MIN_SCAN);
-  const exclude = req.exclude.slice(0, 1000).map((id) => BigInt(id).toString());
-  let rows: { id: bigint }[];
-  if (sql.db.provider === 'postgresql') {
-    rows = await sql.query<{ id: bigint }>(
-      `WITH due AS (
-         SELECT id, subscription_id, next_attempt_at FROM webhook_deliveries
-         WHERE status = 'pending' AND next_attempt_at <= ?
-           AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
-           AND subscription_id <> ALL (?::bigint[])
-         ORDER BY next_attempt_at, id LIMIT ?
-       ), ranked AS (
-         SELECT id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS rn FROM due
-       ), picked AS (
-         SELECT d.id FROM webhook_deliveries d JOIN ranked r ON r.id = d.id
-         WHERE r.rn <= ? AND d.status = 'pending'
-           AND (d.lease_until IS NULL OR d.lease_until < ? OR d.lease_until > ?)
-         ORDER BY r.rn, r.next_attempt_at, d.id LIMIT ?
-         FOR UPDATE OF d SKIP LOCKED
-       )
-       UPDATE webhook_deliveries u SET lease_owner = ?, lease_until = ?
-       FROM picked WHERE u.id = picked.id
-       RETURNING u.id`,
-      [req.now, req.realNow, implausible, `{${exclude.join(',')}}`, scan, req.perSubscription, req.realNow, implausible, req.limit, req.owner, leaseUntil],
-    );
-  } else {
-    rows = await sql.query<{ id: bigint }>(
-      `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?
-       WHERE id IN (
-         SELECT id FROM (
-           SELECT id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS rn
-           FROM (
-             SELECT id, subscription_id, next_attempt_at FROM webhook_deliveries
-             WHERE status = 'pending' AND next_attempt_at <= ?
-               AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
-               AND subscription_id NOT IN (SELECT value FROM json_each(?))
-             ORDER BY next_attempt_at, id LIMIT ?
-           )
-         ) WHERE rn <= ? ORDER BY rn, next_attempt_at, id LIMIT ?
-       )
-       RETURNING id`,
-      [req.owner, leaseUntil, req.now, req.realNow, implausible, `[${exclude.join(',')}]`, scan, req.perSubscription, req.limit],
-    );
-  }
-  return rows.map((r) => BigInt(r.id));
+  caps: ClaimCaps;
+  /** attempts the sender can start now */
+  budget: number;
+  /** the sender's own share of each subscription it works on, and how many more deliveries it may hold */
+  own: ReadonlyMap<bigint, OwnShare>;
+  holdPerSlot: number;
+  holdBudget: number;
 }
 
 /**
- * Claims up to `limit` due deliveries of ONE subscription, oldest first, on the
- * (subscription_id, status, id) index: the refill of a host that freed a slot while its
- * subscriptions have more due (the general claim skips saturated hosts, so it would have to scan
- * past their whole backlog to find them).
+ * What this sender has of one subscription: attempts in flight, and deliveries it holds (claimed,
+ * not counted). Held ones are the first the subscription's next slots go to (promoted: their claim
+ * is counted from then on), before any new delivery is claimed.
  */
-export async function claimDueOfSubscription(sql: Sql, subscriptionId: bigint, req: Omit<ClaimRequest, 'perSubscription' | 'exclude' | 'scanLimit'>): Promise<bigint[]> {
-  if (req.limit <= 0) return [];
-  const leaseUntil = new Date(req.realNow.getTime() + req.leaseMs);
-  const implausible = new Date(req.realNow.getTime() + 2 * req.leaseMs);
-  // SQLite's planner would take the (status, next_attempt_at) index and sort every due row.
-  const table = sql.db.provider === 'postgresql' ? 'webhook_deliveries' : 'webhook_deliveries INDEXED BY webhook_deliveries_subscription_id_status_id_idx';
-  const due = `SELECT id FROM ${table}
-       WHERE subscription_id = ? AND status = 'pending' AND next_attempt_at <= ?
-         AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
-       ORDER BY id LIMIT ?`;
-  const rows =
-    sql.db.provider === 'postgresql'
-      ? await sql.query<{ id: bigint }>(
-          `WITH picked AS (${due} FOR UPDATE SKIP LOCKED)
-           UPDATE webhook_deliveries u SET lease_owner = ?, lease_until = ? FROM picked WHERE u.id = picked.id RETURNING u.id`,
-          [subscriptionId, req.now, req.realNow, implausible, req.limit, req.owner, leaseUntil],
-        )
-      : await sql.query<{ id: bigint }>(`UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE id IN (${due}) RETURNING id`, [
-          req.owner,
-          leaseUntil,
-          subscriptionId,
-          req.now,
-          req.realNow,
-          implausible,
-          req.limit,
-        ]);
-  return rows.map((r) => BigInt(r.id));
+export interface OwnShare {
+  running: number;
+  held: readonly { id: bigint; owner: string }[];
+  appId: bigint;
+  host: string;
+  oldestDue: Date;
 }
 
-/** Gives claims back at once (more than a host may take now). */
-export async function releaseClaims(sql: Sql, ids: readonly bigint[], owner: string): Promise<void> {
-  for (const id of ids) {
-    await sql.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_owner = ? AND status = 'pending'`, [id, owner]);
-  }
+/** Where the walk over subscriptions goes on at the next claim (a sender keeps one). */
+export interface WalkCursor {
+  after: bigint;
 }
 
-/** A claimed delivery with what sending it needs. */
-export interface ClaimedDelivery {
-  id: bigint;
-  subscriptionId: bigint;
-  storeId: bigint;
-  webhookId: string;
-  topic: string;
-  apiVersion: string;
-  body: string;
-  triggeredAt: Date;
-  attempts: number;
-  /** null when the subscription was deleted */
-  address: string | null;
-  subscriptionStatus: string | null;
-  appSecret: string | null;
-  handle: string | null;
-  ianaTimezone: string | null;
-  merchantId: bigint | null;
-}
+export const WALK_LIMIT = 256;
 
-interface Row {
-  id: bigint;
+/** A lease held by a live claim: after realNow and not implausibly far ahead. */
+const LIVE = 'lease_until > ? AND lease_until <= ?';
+const FREE = '(d.lease_until IS NULL OR d.lease_until < ? OR d.lease_until > ?)';
+const DUE_OF_SUB = `FROM webhook_deliveries d WHERE d.status = 'pending' AND d.subscription_id = subs.id AND d.next_attempt_at <= ? AND ${FREE}`;
+
+interface QueueRow {
   subscription_id: bigint;
-  store_id: bigint;
-  webhook_id: string;
-  topic: string;
-  api_version: string;
-  body: string;
-  triggered_at: Date;
-  attempts: bigint;
+  app_id: bigint | null;
   address: string | null;
   subscription_status: string | null;
-  app_secret: string | null;
-  handle: string | null;
-  iana_timezone: string | null;
-  merchant_id: bigint | null;
+  oldest_due: Date | string | null;
+  due: bigint;
 }
 
-/** Reads the claimed deliveries (by primary key, fenced on the claim's owner) with their subscription, app and store. */
-export async function loadClaimed(sql: Sql, ids: readonly bigint[], owner: string): Promise<ClaimedDelivery[]> {
-  if (ids.length === 0) return [];
-  const marks = ids.map(() => '?').join(',');
-  const rows = await sql.query<Row>(
-    `SELECT d.id, d.subscription_id, d.store_id, d.webhook_id, d.topic, d.api_version, d.body, d.triggered_at, d.attempts,
-            s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id
-     FROM webhook_deliveries d
-     LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
-     LEFT JOIN apps a ON a.id = d.app_id
-     LEFT JOIN stores st ON st.id = d.store_id
-     WHERE d.id IN (${marks}) AND d.lease_owner = ? AND d.status = 'pending'
-     ORDER BY d.id`,
-    [...ids, owner],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    subscriptionId: r.subscription_id,
-    storeId: r.store_id,
-    webhookId: r.webhook_id,
-    topic: r.topic,
-    apiVersion: r.api_version,
-    body: r.body,
-    triggeredAt: r.triggered_at,
-    attempts: Number(r.attempts),
-    address: r.address,
-    subscriptionStatus: r.subscription_status,
-    appSecret: r.app_secret,
-    handle: r.handle,
-    ianaTimezone: r.iana_timezone,
-    merchantId: r.merchant_id,
-  }));
+export interface Claimed {
+  /** newly claimed */
+  ids: bigint[];
+  /** PostgreSQL: the newly claimed deliveries, read by the claim itself (one round trip fewer); SQLite: loadClaimed */
+  rows?: ClaimedDelivery[];
+  /** held deliveries of this sender whose claims now count: start them */
+  promoted: bigint[];
+  /** the claims' expiry (real time), the same on every delivery of this claim */
+  leaseUntil: Date;
+  /** another claim now could take more (the budget ran out, or the walk stopped short of the end) */
+  more: boolean;
 }
+
+/** Claims what the caps allow. */
+export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor): Promise<Claimed> {
+  const leaseUntil = new Date(req.realNow.getTime() + req.leaseMs);
+  if (req.budget <= 0 && req.holdBudget <= 0) return { ids: [], promoted: [], leaseUntil, more: false };
+  const implausible = new Date(req.realNow.getTime() + 2 * req.leaseMs);
+  // No one subscription can take more than this in one claim: its host's slots and what it may hold
+  // for them. (Counting further would cost time for nothing.)
+  const countCap = req.caps.perHost * (1 + req.holdPerSlot);
+  return sql.exclusive(async (q) => {
+    // Every write that ends an attempt clears its lease, so the live leases with a host are the
+    // attempts in flight (on the lease_until index: the live ones are few).
+    const live = await q<{ host: string; app_id: bigint; subscription_id: bigint; n: bigint }>(
+      `SELECT lease_host AS host, app_id, subscription_id, COUNT(*) AS n FROM webhook_deliveries
+       WHERE ${LIVE} AND lease_host IS NOT NULL GROUP BY lease_host, app_id, subscription_id`,
+      [req.realNow, implausible],
+    );
+    const inFlightByHost = new Map<string, number>();
+    const inFlightByApp = new Map<bigint, number>();
+    const inFlightBySubscription = new Map<bigint, number>();
+    const add = <K>(map: Map<K, number>, key: K, n: number) => map.set(key, (map.get(key) ?? 0) + n);
+    for (const row of live) {
+      add(inFlightByHost, row.host, Number(row.n));
+      add(inFlightByApp, row.app_id, Number(row.n));
+      add(inFlightBySubscription, row.subscription_id, Number(row.n));
+    }
+    const queues = withHeld(await walkQueues(sql, q, req, implausible, countCap, cursor, inFlightBySubscription), req.own, inFlightBySubscription);
+    const own = new Map([...req.own].map(([sub, share]) => [sub, { running: share.running, held: share.held.length }]));
+    const plan = planClaims({ queues, inFlightByHost, inFlightByApp, caps: req.caps, budget: req.budget, own, holdPerSlot: req.holdPerSlot, holdBudget: req.holdBudget });
+    const promoted = await promote(sql, q, plan, req);
+    const rest = plan.map((p) => ({ ...p, count: p.count - (promoted.bySubscription.get(p.subscriptionId) ?? 0) }));
+    const taken = rest.some((p) => p.count > 0 || p.hold > 0) ? await take(sql, q, rest, { ...req, leaseUntil, implausible }) : { ids: [] };
+    const started = plan.reduce((n, p) => n + p.count, 0);
+    return { ...taken, promoted: promoted.ids, leaseUntil, more: (req.budget > 0 && started >= req.budget) || cursor.after > 0n };
+  });
+}
+
+async function walkQueues(
+  sql: Sql,
+  q: Query,
+  req: ClaimRequest,
+  implausible: Date,
+  countCap: number,
+  cursor: WalkCursor,
+  inFlight: ReadonlyMap<bigint, number>,
+): Promise<DueQueue[]> {
+  const due = [req.now, req.realNow, implausible];
+  // SQLite does not stop a LIMIT inside a correlated subquery (it counted a whole backlog, about
+  // 1 ms for 5,000): there each due count is a statement of its own (microseconds, in process).
+  const countInWalk = sql.db.provider === 'postgresql';
+  const walk = (after: bigint, upTo: bigint | null, limit: number) =>
+    q<QueueRow>(
+      `WITH RECURSIVE subs(id, n) AS (
+         SELECT (SELECT MIN(subscription_id) FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > ?), 1
+         UNION ALL
+         SELECT (SELECT MIN(subscription_id) FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > subs.id), subs.n + 1
+         FROM subs WHERE subs.id IS NOT NULL AND subs.n < ?
+       )
+       SELECT subs.id AS subscription_id, s.app_id, s.address, s.status AS subscription_status,
+              (SELECT MIN(d.next_attempt_at) ${DUE_OF_SUB}) AS oldest_due,
+              ${countInWalk ? `(SELECT COUNT(*) FROM (SELECT 1 ${DUE_OF_SUB} LIMIT ?) x)` : '0'} AS due
+       FROM subs
+       LEFT JOIN webhook_subscriptions s ON s.id = subs.id
+       WHERE subs.id IS NOT NULL${upTo === null ? '' : ' AND subs.id <= ?'}`,
+      [after, limit, ...due, ...(countInWalk ? [...due, countCap] : []), ...(upTo === null ? [] : [upTo])],
+    );
+  const countDue = async (subscriptionId: bigint): Promise<number> => {
+    const [row] = await q<{ n: bigint }>(
+      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM webhook_deliveries d
+         WHERE d.status = 'pending' AND d.subscription_id = ? AND d.next_attempt_at <= ? AND ${FREE} LIMIT ?)`,
+      [subscriptionId, ...due, countCap],
+    );
+    return Number(row?.n ?? 0);
+  };
+  let rows = await walk(cursor.after, null, WALK_LIMIT);
+  if (rows.length >= WALK_LIMIT) cursor.after = rows[rows.length - 1]!.subscription_id;
+  else {
+    // The end of the ids: wrap around to what the walk started after.
+    if (cursor.after > 0n) rows = rows.concat(await walk(0n, cursor.after, WALK_LIMIT - rows.length));
+    cursor.after = 0n;
+  }
+  const queues: DueQueue[] = [];
+  for (const row of rows) {
+    if (row.oldest_due === null) continue;
+    const count = countInWalk ? Number(row.due) : await countDue(BigInt(row.subscription_id));
+    if (count === 0) continue;
+    const sendable = row.subscription_status === 'enabled' && row.address !== null;
+    const subscriptionId = BigInt(row.subscription_id);
+    queues.push({
+      subscriptionId,
+      appId: row.app_id ?? 0n,
+      host: sendable ? receivingHost(row.address!) : null,
+      due: count,
+      oldestDue: new Date(row.oldest_due),
+      inFlight: inFlight.get(subscriptionId) ?? 0,
+    });
+  }
+  return queues;
+}
+
+/** The sender's held deliveries join their subscription's queue (as due work its slots may go to). */
+function withHeld(queues: DueQueue[], own: ReadonlyMap<bigint, OwnShare>, inFlight: ReadonlyMap<bigint, number>): DueQueue[] {
+  for (const [subscriptionId, share] of own) {
+    if (share.held.length === 0) continue;
+    const queue = queues.find((x) => x.subscriptionId === subscriptionId);
+    if (queue) {
+      queue.due += share.held.length;
+      if (share.oldestDue < queue.oldestDue) queue.oldestDue = share.oldestDue;
+    } else {
+      const { appId, host, oldestDue } = share;
+      queues.push({ subscriptionId, appId, host, due: share.held.length, oldestDue, inFlight: inFlight.get(subscriptionId) ?? 0 });
+    }
+  }
+  return queues;
+}
+
+/** Slots planned for a subscription go to the sender's held deliveries of it first: their claims get the host. */
+async function promote(sql: Sql, q: Query, plan: PlannedClaim[], req: ClaimRequest): Promise<{ ids: bigint[]; bySubscription: Map<bigint, number> }> {
+  const chosen: { id: bigint; owner: string; host: string }[] = [];
+  for (const p of plan) {
+    const held = req.own.get(p.subscriptionId)?.held ?? [];
+    if (p.host === null || p.count <= 0 || held.length === 0) continue;
+    for (const h of held.slice(0, p.count)) chosen.push({ ...h, host: p.host });
+  }
+  const ids: bigint[] = [];
+  if (chosen.length > 0 && sql.db.provider === 'postgresql') {
+    const rows = await q<{ id: bigint }>(
+      `UPDATE webhook_deliveries d SET lease_host = t.host FROM unnest(?::bigint[], ?::text[], ?::text[]) AS t(id, owner, host)
+       WHERE d.id = t.id AND d.lease_owner = t.owner AND d.status = 'pending' RETURNING d.id`,
+      [chosen.map((c) => c.id.toString()), chosen.map((c) => c.owner), chosen.map((c) => c.host)],
+    );
+    ids.push(...rows.map((r) => BigInt(r.id)));
+  } else {
+    for (const c of chosen) {
+      const rows = await q<{ id: bigint }>(`UPDATE webhook_deliveries SET lease_host = ? WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`, [
+        c.host,
+        c.id,
+        c.owner,
+      ]);
+      ids.push(...rows.map((r) => BigInt(r.id)));
+    }
+  }
+  const bySubscription = new Map<bigint, number>();
+  const subscriptionOf = new Map(plan.flatMap((p) => (req.own.get(p.subscriptionId)?.held ?? []).map((h) => [h.id, p.subscriptionId] as const)));
+  for (const id of ids) {
+    const sub = subscriptionOf.get(id)!;
+    bySubscription.set(sub, (bySubscription.get(sub) ?? 0) + 1);
+  }
+  return { ids, bySubscription };
+}
+
+/**
+ * Leases the plan's deliveries, oldest first: per subscription `count` with the host set (counted:
+ * started at once), then `hold` more without it (held, not counted).
+ */
+async function take(
+  sql: Sql,
+  q: Query,
+  plan: PlannedClaim[],
+  req: ClaimRequest & { leaseUntil: Date; implausible: Date },
+): Promise<{ ids: bigint[]; rows?: ClaimedDelivery[] }> {
+  const pick = `SELECT id FROM webhook_deliveries
+    WHERE status = 'pending' AND subscription_id = ? AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
+    ORDER BY next_attempt_at, id LIMIT ?`;
+  if (sql.db.provider === 'postgresql') {
+    // One statement for the whole plan, returning what sending needs. `u.status` is checked again
+    // on the row as updated, in case the API failed the delivery meanwhile (its writes do not take
+    // the claim lock).
+    const rows = await q<ClaimedRow>(
+      `WITH plan AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[]) AS p(sub, k, hold, host)),
+       picked AS (
+         SELECT d.id, d.app_id, d.store_id, plan.sub, CASE WHEN d.rn <= plan.k THEN plan.host END AS host FROM plan CROSS JOIN LATERAL (
+           SELECT id, app_id, store_id, ROW_NUMBER() OVER (ORDER BY next_attempt_at, id) AS rn FROM (
+             SELECT id, app_id, store_id, next_attempt_at FROM webhook_deliveries
+             WHERE status = 'pending' AND subscription_id = plan.sub AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
+             ORDER BY next_attempt_at, id LIMIT plan.k + plan.hold
+           ) oldest
+         ) d
+       )
+       UPDATE webhook_deliveries u SET lease_owner = ?, lease_until = ?, lease_host = picked.host
+       FROM picked
+       LEFT JOIN webhook_subscriptions s ON s.id = picked.sub
+       LEFT JOIN apps a ON a.id = picked.app_id
+       LEFT JOIN stores st ON st.id = picked.store_id
+       WHERE u.id = picked.id AND u.status = 'pending'
+       RETURNING ${claimedColumns('u')}`,
+      [
+        plan.map((p) => p.subscriptionId.toString()),
+        plan.map((p) => p.count),
+        plan.map((p) => p.hold),
+        plan.map((p) => p.host),
+        req.now,
+        req.realNow,
+        req.implausible,
+        req.owner,
+        req.leaseUntil,
+      ],
+    );
+    const claimed = rows.map(toClaimed).sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1));
+    return { ids: claimed.map((d) => d.id), rows: claimed };
+  }
+  const ids: bigint[] = [];
+  const lease = async (subscriptionId: bigint, host: string | null, count: number) => {
+    if (count <= 0) return;
+    const rows = await q<{ id: bigint }>(
+      `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?, lease_host = ? WHERE id IN (${pick}) RETURNING id`,
+      [req.owner, req.leaseUntil, host, subscriptionId, req.now, req.realNow, req.implausible, count],
+    );
+    for (const r of rows) ids.push(BigInt(r.id));
+  };
+  for (const p of plan) {
+    await lease(p.subscriptionId, p.host, p.count);
+    await lease(p.subscriptionId, null, p.hold);
+  }
+  return { ids };
+}
+

@@ -11,13 +11,17 @@ export interface SenderConfig {
   baseDomain: string;
   /** How long a claim lasts (real time); a crashed sender's claims are taken over after it. */
   leaseMs: number;
-  /** Attempts in flight in this process, in all and per receiving host (decisions §11.7). */
+  /** Attempts in flight in this process. */
   maxInFlight: number;
+  /**
+   * decisions §11.7: attempts in flight per receiving host name (whatever the port) and per app,
+   * counted across ALL senders together.
+   */
   perHost: number;
-  /** Deliveries one claim may take, and of those at most `perSubscription` of one subscription. */
+  perApp: number;
+  /** Deliveries one claim may take. */
   batchSize: number;
-  perSubscription: number;
-  /** Pause between claims when nothing is due. */
+  /** The safety net: a claim this often when no wake came (a lost NOTIFY or file event). */
   pollMs: number;
   /** decisions §11.4: 1 s to connect, 5 s for the whole answer. */
   connectTimeoutMs: number;
@@ -51,9 +55,10 @@ export function loadSenderConfig(env: NodeJS.ProcessEnv = process.env): SenderCo
     leaseMs: read.integer('PLATFORM_SENDER_LEASE_MS', 60_000, 6000, 86_400_000),
     maxInFlight: read.integer('PLATFORM_SENDER_CONCURRENCY', 64, 1, 10_000),
     perHost: read.integer('PLATFORM_SENDER_PER_HOST', 4, 1, 1000),
+    // Four hosts' worth: an app with many receivers gets more than one host's share, never the sender.
+    perApp: read.integer('PLATFORM_SENDER_PER_APP', 16, 1, 10_000),
     batchSize: read.integer('PLATFORM_SENDER_BATCH', 32, 1, 1000),
-    perSubscription: read.integer('PLATFORM_SENDER_PER_SUBSCRIPTION', 8, 1, 1000),
-    pollMs: read.integer('PLATFORM_SENDER_POLL_MS', 100, 1, 60_000),
+    pollMs: read.integer('PLATFORM_SENDER_POLL_MS', 1000, 1, 600_000),
     connectTimeoutMs: 1000,
     timeoutMs: 5000,
     metricsPort: read.integer('PLATFORM_SENDER_METRICS_PORT', 0, 0, 65_535),

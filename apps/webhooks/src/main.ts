@@ -1,5 +1,4 @@
-import { createDb, DatabaseUnavailableError, describeDatabaseError, prepareSchema, SchemaBehindError } from '@platform/db';
-import pino from 'pino';
+import { createDb, DatabaseUnavailableError, describeDatabaseError, platformLogger, prepareSchema, SchemaBehindError } from '@platform/db';
 import { createSenderClock } from './clock';
 import { loadSenderConfig, SenderConfigError, type SenderConfig } from './config';
 import { createDeliveryAgent } from './deliver';
@@ -34,7 +33,8 @@ async function main(): Promise<void> {
     console.error(`webhook sender: cannot start: ${known ? (error as Error).message : describeDatabaseError(error, config.databaseUrl)}`);
     process.exit(1);
   }
-  const logger = pino({ level: config.logLevel, base: { app: 'webhooks', pid: process.pid } });
+  // The API's JSON lines (issue 15): ISO time, level name, `service: "webhooks"`, pid.
+  const logger = platformLogger('webhooks', config.logLevel);
   const db = createDb(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
   const sql = createSql(db);
   const clock = createSenderClock(sql, config.clock);
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal, inFlight: sender.inFlight() }, 'webhook sender stopping: no new claims, finishing attempts in flight');
     await sender.stop();
+    await sql.close();
     await agent.close();
     await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
     await db.close();
@@ -65,6 +66,8 @@ async function main(): Promise<void> {
       database: config.databaseUrl.startsWith('file:') ? config.databaseUrl : 'postgresql',
       concurrency: config.maxInFlight,
       perHost: config.perHost,
+      perApp: config.perApp,
+      pollMs: config.pollMs,
       leaseMs: config.leaseMs,
       allowPrivate: config.allowPrivate,
       metrics: metricsServer ? `http://${config.metricsHost}:${config.metricsPort}/metrics` : 'off',

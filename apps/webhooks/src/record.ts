@@ -21,6 +21,15 @@ export interface RecordInput {
   outcome: Outcome;
   /** service clock */
   now: Date;
+  /** the held delivery that took this attempt's slot: its claim counts from this record on */
+  transfer?: SlotTransfer | undefined;
+}
+
+/** A held delivery's claim and the host whose slot it took over (planClaims' `hold`). */
+export interface SlotTransfer {
+  id: bigint;
+  owner: string;
+  host: string;
 }
 
 export interface Recorded {
@@ -34,8 +43,10 @@ export interface Recorded {
  * One attempt's record and its consequences in one transaction (decisions §11.5-§11.6): the
  * delivery's new state (fenced on the claim), the attempt row, the subscription's failure streak and,
  * when it disables the subscription, its other pending deliveries that nobody holds marked failed
- * (docs/webhooks-sender.md). The first statement writes, so on SQLite the transaction takes the write
- * lock at once (a read first could fail with SQLITE_BUSY when another process writes).
+ * (docs/webhooks-sender.md), and the slot handed to a held delivery (`transfer`): the ended attempt's
+ * claim is cleared and the successor's counted in one commit, so the count never drops below what
+ * is in flight. The first statement writes, so on SQLite the transaction takes the write lock at
+ * once (a read first could fail with SQLITE_BUSY when another process writes).
  */
 export async function recordAttempt(sql: Sql, input: RecordInput): Promise<Recorded> {
   if (sql.db.provider === 'sqlite') return groupCommit(sql, input);
@@ -45,11 +56,30 @@ export async function recordAttempt(sql: Sql, input: RecordInput): Promise<Recor
   return input.outcome.kind === 'failed' ? recordWithPrisma(sql.db, input) : groupCommit(sql, input);
 }
 
+/** How long a group waits for more attempts to join it. */
+const GROUP_MS = 2;
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** PostgreSQL, delivered or retry, for a group: the fenced updates, attempt rows and streak resets as data-modifying CTEs over `unnest`. */
+/**
+ * The slots a group hands on. A successor that ended in the same group is recorded (its claim
+ * cleared) in it: its own transfer, if any, carries the slot on, and nothing is set on it (no row is
+ * written twice in one statement).
+ */
+function transfersOf(inputs: RecordInput[]): SlotTransfer[] {
+  const ended = new Set(inputs.map((i) => i.deliveryId));
+  return inputs.flatMap((i) => (i.transfer && !ended.has(i.transfer.id) ? [i.transfer] : []));
+}
+
+const MOVE_SLOT = `UPDATE webhook_deliveries SET lease_host = ? WHERE id = ? AND lease_owner = ? AND status = 'pending'`;
+
+/**
+ * PostgreSQL, delivered or retry, for a group: the fenced updates, attempt rows, streak resets and
+ * slot transfers as data-modifying CTEs over `unnest`.
+ */
 async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promise<Recorded[]> {
   const col = <T>(f: (i: RecordInput) => T) => inputs.map(f);
+  const moves = transfersOf(inputs);
   const rows = await sql.query<{ id: bigint }>(
     `WITH v AS (
        SELECT * FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[], ?::timestamp[], ?::timestamp[], ?::text[], ?::timestamp[],
@@ -57,7 +87,7 @@ async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promi
          AS v(id, owner, attempt, status, next_at, delivered_at, last_error, started_at, duration_ms, response_status, response_body, now_at)
      ), upd AS (
        UPDATE webhook_deliveries d SET attempts = v.attempt, status = v.status, next_attempt_at = COALESCE(v.next_at, d.next_attempt_at),
-         delivered_at = v.delivered_at, last_error = v.last_error, lease_owner = NULL, lease_until = NULL, updated_at = v.now_at
+         delivered_at = v.delivered_at, last_error = v.last_error, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = v.now_at
        FROM v WHERE d.id = v.id AND d.lease_owner = v.owner AND d.status = 'pending'
        RETURNING d.id, d.subscription_id, d.status
      ), ins AS (
@@ -67,6 +97,10 @@ async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promi
      ), streak AS (
        UPDATE webhook_subscriptions SET failure_streak = 0
        WHERE id IN (SELECT subscription_id FROM upd WHERE status = 'delivered') AND failure_streak <> 0 RETURNING id
+     ), moved AS (
+       UPDATE webhook_deliveries d SET lease_host = t.host
+       FROM unnest(?::bigint[], ?::text[], ?::text[]) AS t(id, owner, host)
+       WHERE d.id = t.id AND d.lease_owner = t.owner AND d.status = 'pending' RETURNING d.id
      )
      SELECT id FROM upd`,
     [
@@ -82,6 +116,9 @@ async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promi
       col((i) => i.result.status),
       col((i) => i.result.responseBody),
       col((i) => iso(i.now)),
+      moves.map((t) => t.id.toString()),
+      moves.map((t) => t.owner),
+      moves.map((t) => t.host),
     ],
   );
   const written = new Set(rows.map((r) => BigInt(r.id)));
@@ -94,46 +131,53 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-const queues = new WeakMap<Sql, Pending[]>();
+interface Group {
+  waiting: Pending[];
+  /** a flush is scheduled or writing */
+  busy: boolean;
+}
+
+const groups = new WeakMap<Sql, Group>();
 
 /**
- * Group commit: the attempts that finish while a group is being written are recorded together in
- * the next one (SQLite: one BEGIN/COMMIT for all; PostgreSQL: one statement). Each keeps its own fenced update, so
- * the outcome per delivery is what it would be alone; a database error fails the whole group (and
- * each claim stays until it expires: at least once).
+ * Group commit: one group is written at a time, and the attempts that finish meanwhile are recorded
+ * together in the next one (SQLite: one BEGIN/COMMIT for all; PostgreSQL: one statement). Each keeps
+ * its own fenced update, so the outcome per delivery is what it would be alone; a database error
+ * fails the whole group (and each claim stays until it expires: at least once).
  */
 function groupCommit(sql: Sql, input: RecordInput): Promise<Recorded> {
   return new Promise<Recorded>((resolve, reject) => {
-    let queue = queues.get(sql);
-    const first = !queue;
-    if (!queue) {
-      queue = [];
-      queues.set(sql, queue);
-    }
-    queue.push({ input, resolve, reject });
-    if (first) void flush(sql);
+    let group = groups.get(sql);
+    if (!group) groups.set(sql, (group = { waiting: [], busy: false }));
+    group.waiting.push({ input, resolve, reject });
+    if (!group.busy) void flush(sql, group);
   });
 }
 
-async function flush(sql: Sql): Promise<void> {
-  // Let the attempts finishing in this turn of the event loop join.
-  await new Promise((resolve) => setImmediate(resolve));
-  const group = queues.get(sql) ?? [];
-  queues.delete(sql);
+async function flush(sql: Sql, group: Group): Promise<void> {
+  group.busy = true;
+  // Let the attempts finishing in the next few milliseconds join (more join while a group is being
+  // written): a commit or a round trip costs about as much as a dozen rows. A held successor
+  // started already, so the wait delays only the release of a slot nobody took over.
+  await new Promise((resolve) => setTimeout(resolve, GROUP_MS));
+  const items = group.waiting.splice(0);
   try {
-    const inputs = group.map((item) => item.input);
+    const inputs = items.map((item) => item.input);
     const results =
       sql.db.provider === 'postgresql'
         ? await recordGroupInOneStatement(sql, inputs)
-        : await sql.sqliteTransaction(async (q) => {
+        : await sql.exclusive(async (q) => {
+            for (const t of transfersOf(inputs)) await q(MOVE_SLOT, [t.host, t.id, t.owner]);
             const out: Recorded[] = [];
             for (const input of inputs) out.push(await recordWithSql(q, input));
             return out;
           });
-    group.forEach((item, i) => item.resolve(results[i]!));
+    items.forEach((item, i) => item.resolve(results[i]!));
   } catch (error) {
-    for (const item of group) item.reject(error);
+    for (const item of items) item.reject(error);
   }
+  group.busy = false;
+  if (group.waiting.length > 0) void flush(sql, group);
 }
 
 /** SQLite: the same steps as recordWithPrisma, as plain statements on the sender's one connection. */
@@ -142,7 +186,7 @@ async function recordWithSql(q: Query, input: RecordInput): Promise<Recorded> {
   const status = outcome.kind === 'retry' ? 'pending' : outcome.kind;
   const fenced = await q<{ id: bigint }>(
     `UPDATE webhook_deliveries SET attempts = ?, status = ?, next_attempt_at = COALESCE(?, next_attempt_at), delivered_at = ?,
-       last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+       last_error = ?, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = ?
      WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
     [input.attempt, status, outcome.kind === 'retry' ? outcome.nextAttemptAt : null, outcome.kind === 'delivered' ? now : null,
       result.error, now, input.deliveryId, input.owner],
@@ -166,7 +210,7 @@ async function recordWithSql(q: Query, input: RecordInput): Promise<Recorded> {
   if (!sub || sub.status !== 'enabled' || !reason) return { written: true, disabled: undefined };
   await q(`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id = ?`, [reason, now, input.subscriptionId]);
   await q(
-    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = ?
      WHERE subscription_id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)`,
     [SUBSCRIPTION_DISABLED, now, input.subscriptionId, new Date()],
   );
@@ -179,6 +223,8 @@ async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
   return db.prisma.$transaction(
     async (tx) => {
       const realNow = new Date();
+      const t = input.transfer;
+      if (t) await tx.webhookDelivery.updateMany({ where: { id: t.id, leaseOwner: t.owner, status: 'pending' }, data: { leaseHost: t.host } });
       const fenced = await tx.webhookDelivery.updateMany({
         where: { id: input.deliveryId, leaseOwner: input.owner, status: 'pending' },
         data: {
@@ -189,6 +235,7 @@ async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
           lastError: result.error,
           leaseOwner: null,
           leaseUntil: null,
+          leaseHost: null,
           updatedAt: now,
         },
       });
@@ -223,7 +270,7 @@ async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
       });
       await tx.webhookDelivery.updateMany({
         where: { subscriptionId: input.subscriptionId, status: 'pending', OR: [{ leaseUntil: null }, { leaseUntil: { lt: realNow } }] },
-        data: { status: 'failed', lastError: SUBSCRIPTION_DISABLED, leaseOwner: null, leaseUntil: null, updatedAt: now },
+        data: { status: 'failed', lastError: SUBSCRIPTION_DISABLED, leaseOwner: null, leaseUntil: null, leaseHost: null, updatedAt: now },
       });
       return { written: true, disabled: reason };
     },
@@ -234,7 +281,7 @@ async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
 /** A claimed delivery whose subscription is disabled or deleted: failed without an attempt. */
 export async function failWithoutAttempt(sql: Sql, deliveryId: bigint, owner: string, reason: string, now: Date): Promise<boolean> {
   const done = await sql.query(
-    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = ?
      WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
     [reason, now, deliveryId, owner],
   );

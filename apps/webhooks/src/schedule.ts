@@ -10,7 +10,7 @@ export type Outcome =
 
 /**
  * `attempt` is the number of the attempt just made (1 for the first); `now` the service clock.
- * A `Retry-After` answer replaces the scheduled wait (capped at 2 h by the domain rule).
+ * A `Retry-After` answer replaces the scheduled wait (bounded to 10 s - 2 h by the domain rule).
  */
 export function decideOutcome(result: AttemptResult, attempt: number, now: Date, random: number = Math.random()): Outcome {
   if (result.ok) return { kind: 'delivered' };

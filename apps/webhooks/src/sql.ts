@@ -1,6 +1,12 @@
-import type { Db } from '@platform/db';
+import { openPgSession, SQLITE_BUSY_TIMEOUT_MS, type Db } from '@platform/db';
 
 export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+/**
+ * Any number that no other part of the platform takes as an advisory lock: the senders' claims hold
+ * it for the length of one claim transaction (decisions §11.7, docs/webhooks-sender.md).
+ */
+export const CLAIM_LOCK_KEY = 7_311_011;
 
 /**
  * The sender's statements go through the driver (Db.query: `?` placeholders, bigint integers, Date
@@ -11,44 +17,93 @@ export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[
  * another (a queue), so a transaction (`BEGIN IMMEDIATE` ... `COMMIT`) never interleaves with
  * another statement of the process, and no second connection of the process ever waits on this
  * one's write lock (better-sqlite3 waits synchronously: that would stall the process).
- * PostgreSQL: statements run on the pool; `transaction` is Prisma's interactive transaction.
+ * PostgreSQL: statements run on the pool; `exclusive` transactions on a connection of the sender's
+ * own, one after another.
  */
 export interface Sql {
   db: Db;
   query: Query;
-  /** SQLite only: `fn` runs inside BEGIN IMMEDIATE ... COMMIT (ROLLBACK on a throw). */
-  sqliteTransaction<T>(fn: (query: Query) => Promise<T>): Promise<T>;
+  /**
+   * `fn` in a transaction that no other sender's `exclusive` transaction overlaps, on any process:
+   * SQLite `BEGIN IMMEDIATE` (one writer at a time); PostgreSQL a transaction holding the advisory
+   * lock CLAIM_LOCK_KEY, so each statement of `fn` sees every claim committed before it. ROLLBACK on
+   * a throw.
+   */
+  exclusive<T>(fn: (query: Query) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
 }
 
-export function createSql(db: Db): Sql {
-  if (db.provider === 'postgresql') {
-    return {
-      db,
-      query: (sql, params = []) => db.query(sql, params),
-      sqliteTransaction: () => Promise.reject(new Error('sqliteTransaction on PostgreSQL')),
-    };
-  }
+/** Runs tasks one after another, each after the previous one settled. */
+function serialiser() {
   let tail: Promise<unknown> = Promise.resolve();
-  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+  return <T>(task: () => Promise<T>): Promise<T> => {
     const run = tail.then(task, task);
     tail = run.catch(() => undefined);
     return run;
   };
+}
+
+async function inTransaction<T>(begin: () => Promise<unknown>, query: Query, fn: (query: Query) => Promise<T>): Promise<T> {
+  await begin();
+  try {
+    const out = await fn(query);
+    await query('COMMIT');
+    return out;
+  } catch (error) {
+    await query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+const isBusy = (error: unknown) => /SQLITE_BUSY/.test(String((error as { code?: unknown }).code ?? error));
+
+/**
+ * SQLite's `BEGIN IMMEDIATE` without blocking the process: while another process holds the write
+ * lock (the API writing an event), it is tried again every millisecond from the event loop, instead
+ * of better-sqlite3 waiting synchronously through SQLite's busy handler (whose sleeps grow to 100 ms,
+ * and which stops every attempt of the sender meanwhile). Gives up after the usual busy timeout.
+ */
+async function beginImmediate(raw: Query): Promise<void> {
+  const until = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (;;) {
+    await raw('PRAGMA busy_timeout = 0');
+    try {
+      await raw('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > until) throw error;
+    } finally {
+      await raw(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+export function createSql(db: Db): Sql {
+  if (db.provider === 'postgresql') {
+    const session = openPgSession(db.url);
+    const serial = serialiser();
+    const query: Query = (sql, params = []) => session.query(sql, params);
+    return {
+      db,
+      query: (sql, params = []) => db.query(sql, params),
+      // BEGIN and the lock in one round trip (a statement list without parameters). A claim's
+      // commit does not wait for the disk (synchronous_commit off, this transaction only): a claim
+      // lost to a server crash only leaves its deliveries to be claimed and sent again, which at
+      // least once allows, and waiting for the flush cost milliseconds on every claim.
+      exclusive: (fn) =>
+        serial(() =>
+          inTransaction(() => session.query(`BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`), query, fn),
+        ),
+      close: () => session.close(),
+    };
+  }
+  const serial = serialiser();
   const raw: Query = (sql, params = []) => db.query(sql, params);
   return {
     db,
     query: (sql, params = []) => serial(() => db.query(sql, params)),
-    sqliteTransaction: (fn) =>
-      serial(async () => {
-        await raw('BEGIN IMMEDIATE');
-        try {
-          const out = await fn(raw);
-          await raw('COMMIT');
-          return out;
-        } catch (error) {
-          await raw('ROLLBACK').catch(() => undefined);
-          throw error;
-        }
-      }),
+    exclusive: (fn) => serial(() => inTransaction(() => beginImmediate(raw), raw, fn)),
+    close: async () => undefined,
   };
 }

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb, migrate, type Db } from '@platform/db';
+import { createDb, inOutboxTransaction, migrate, type Db } from '@platform/db';
 import { Client } from 'pg';
 import pino from 'pino';
 import { createSenderClock } from '../src/clock';
@@ -117,6 +117,18 @@ export async function deliveries(db: Db, f: Fixture, sub: { id: bigint; topic: s
   return ids;
 }
 
+/**
+ * One event written as the API writes it (the outbox in its own transaction, the senders woken on
+ * commit), for an app installed with the topic's scope. Returns the time of the commit.
+ */
+export async function outboxEvent(db: Db, f: Fixture, body: string): Promise<number> {
+  const key = { storeId: f.storeId, appId: f.appId };
+  await db.prisma.installation.upsert({ where: { storeId_appId: key }, create: { ...key, scopes: 'read_inventory', updatedAt: new Date() }, update: {} });
+  const now = await clockNow(db);
+  await inOutboxTransaction(db, (_tx, emit) => emit({ storeId: f.storeId, topic: 'inventory_items/update', now, render: () => body, appMayReceive: () => true }));
+  return Date.now();
+}
+
 /** The manual clock (decisions §10): the `platform_clock` row every process reads. */
 export async function setClock(db: Db, at: Date): Promise<void> {
   await db.prisma.platformClock.upsert({
@@ -155,8 +167,12 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** A real HTTP receiver on 127.0.0.1 (port 0 unless given), answering with `handler` (default 200). */
-export async function receiver(handler: Handler = (_q, res) => res.writeHead(200).end('ok'), port = 0): Promise<Receiver> {
+/**
+ * A real HTTP receiver on `host` (127.0.0.1 unless given: any 127.x.y.z is a loopback address of its
+ * own, so tests can have many receiving hosts), port 0 unless given, answering with `handler`
+ * (default 200).
+ */
+export async function receiver(handler: Handler = (_q, res) => res.writeHead(200).end('ok'), port = 0, host = '127.0.0.1'): Promise<Receiver> {
   const received: Received[] = [];
   const r: Receiver = { url: '', port: 0, received, handler, close: async () => undefined };
   const server: Server = createServer((req, res) => {
@@ -168,15 +184,54 @@ export async function receiver(handler: Handler = (_q, res) => res.writeHead(200
       r.handler(req, res, body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(port, host, () => resolve()));
   r.port = (server.address() as AddressInfo).port;
-  r.url = `http://127.0.0.1:${r.port}`;
+  r.url = `http://${host}:${r.port}`;
   r.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     });
   return r;
+}
+
+/**
+ * Requests open at once at one or more receivers: from the handler's call (the request is read) to
+ * the response's close (answered, or the connection dropped: a killed sender's requests end too).
+ * `overlaps` counts a webhook id arriving while a request of the same id is still open.
+ */
+export interface Meter {
+  open: number;
+  max: number;
+  overlaps: number;
+  enter(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export function meter(): Meter {
+  const openIds = new Set<string>();
+  const m: Meter = {
+    open: 0,
+    max: 0,
+    overlaps: 0,
+    enter(req, res) {
+      const id = String(req.headers['x-platform-webhook-id']);
+      if (openIds.has(id)) m.overlaps++;
+      openIds.add(id);
+      m.open++;
+      m.max = Math.max(m.max, m.open);
+      res.once('close', () => {
+        m.open--;
+        openIds.delete(id);
+      });
+    },
+  };
+  return m;
+}
+
+/** CPU time a process has used so far, in clock ticks (1/100 s on Linux), from /proc. */
+export function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 /** Polls `check` until it returns a truthy value (generous timeout: the machine is shared). */
@@ -213,6 +268,7 @@ export function inProcessSender(db: Db, env: Record<string, string> = {}, resolv
     metrics,
     async close() {
       await sender.stop();
+      await sql.close();
       await agent.close();
     },
   });
@@ -224,13 +280,15 @@ export interface SenderProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** `node dist/main.js` as a real child process. */
-export function spawnSender(env: Record<string, string>): SenderProcess {
+/** `node dist/main.js` as a real child process; a variable given as null is left unset (its default applies). */
+export function spawnSender(env: Record<string, string | null>): SenderProcess {
   let out = '';
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_SENDER_POLL_MS: '20', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const merged: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_SENDER_POLL_MS: '20' };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === null) delete merged[name];
+    else merged[name] = value;
+  }
+  const child = spawn(process.execPath, [MAIN], { env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
   child.stderr!.on('data', (c: Buffer) => (out = (out + c.toString()).slice(-20_000)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

@@ -134,6 +134,28 @@ describe('webhook sender (decisions §11)', () => {
     expect((await deliveryOf(webhookId!)).nextAttemptAt.getTime() - t0.getTime()).toBe(420_000 + MAX_RETRY_AFTER_MS);
   });
 
+  it('waits at least 10 s after Retry-After: 0 or a date in the past, on the service clock (§11.5)', async () => {
+    const pastDate = 'Sun, 01 Nov 2026 00:00:00 GMT';
+    const afters = ['0', pastDate];
+    let i = 0;
+    const r = await track(receiver((_q, res) => res.writeHead(429, { 'retry-after': afters[Math.min(i++, 1)]! }).end()));
+    const f = await storeAndApp(db);
+    const sub = await subscription(db, f, r.url);
+    const [webhookId] = await deliveries(db, f, sub, 1);
+    const t0 = await clockNow(db);
+    await track(inProcessSender(db));
+    await waitFor(async () => (await attemptsOf(webhookId!)).length === 1, 'the first attempt');
+    // The clock stands still: the receiver must not see the delivery again (it did, 8 more times, when 0 meant "now").
+    await sleep(500);
+    expect(r.received).toHaveLength(1);
+    expect((await deliveryOf(webhookId!)).nextAttemptAt.getTime() - t0.getTime()).toBe(10_000);
+    await advanceClock(db, 10);
+    await waitFor(async () => (await attemptsOf(webhookId!)).length === 2, 'the second attempt');
+    await sleep(500);
+    expect(r.received).toHaveLength(2);
+    expect((await deliveryOf(webhookId!)).nextAttemptAt.getTime() - t0.getTime()).toBe(20_000);
+  });
+
   it('disables the subscription on 410 Gone and fails its other pending deliveries (§11.5)', async () => {
     const r = await track(receiver((_q, res) => res.writeHead(410).end('gone')));
     const f = await storeAndApp(db);
@@ -178,7 +200,8 @@ describe('webhook sender (decisions §11)', () => {
   });
 
   it('cuts a receiver that hangs at 5 s, and it does not delay another subscription (§11.4, §11.7)', async () => {
-    const hanging: Receiver = await track(receiver(() => undefined));
+    // Two receiving hosts (127.0.0.2 and 127.0.0.1): the cap is per host name, whatever the port.
+    const hanging: Receiver = await track(receiver(() => undefined, 0, '127.0.0.2'));
     const fast = await track(receiver());
     const f = await storeAndApp(db);
     const slowSub = await subscription(db, f, hanging.url);

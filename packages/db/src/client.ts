@@ -14,6 +14,8 @@ export type PrismaClient = SqlitePrismaClient;
 export interface Db {
   prisma: PrismaClient;
   provider: Provider;
+  /** The DATABASE_URL it was made from (the webhook wake needs the SQLite file or a connection of its own). */
+  url: string;
   /**
    * Direct driver query for hot read paths, bypassing Prisma. `?` placeholders (turned into
    * `$1, $2, ...` on PostgreSQL). Returns plain objects keyed by column name, the same on both
@@ -25,6 +27,11 @@ export interface Db {
    * Parameters: `Date` (compared like Prisma stores it), `bigint`, number, string, boolean, null.
    */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * The connection pool's use (PostgreSQL: connections open, idle, and requests waiting for one), for
+   * /metrics; undefined on SQLite, which has no pool.
+   */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
 }
 
@@ -54,7 +61,9 @@ function createSqliteDb(url: string, driver: SqliteDriver): Db {
   return {
     prisma,
     provider: 'sqlite',
+    url,
     query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => directQuery().query<T>(sql, params),
+    poolStats: () => undefined,
     async close() {
       await prisma.$disconnect();
       await direct?.close();
@@ -71,7 +80,9 @@ function createPgDb(url: string): Db {
   return {
     prisma: pgClient as unknown as PrismaClient,
     provider: 'postgresql',
+    url,
     query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => query<T>(sql, params),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pgClient.$disconnect();
       await pool.end();

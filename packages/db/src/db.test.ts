@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allocateIds, createDb, insertRows, migrate, Prisma, syncIdSequence, type Db, type SqliteDriver } from './index';
+import { allocateIds, createDb, inOutboxTransaction, insertRows, migrate, openPgSession, Prisma, syncIdSequence, watchOutbox, type Db, type SqliteDriver } from './index';
 import { pendingMigrationSql, PROVIDERS } from './migrations';
 import { migrationsDir } from './paths';
 import type { Provider } from './provider';
@@ -122,6 +122,41 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
     const after = await db.prisma.product.create({ data: { updatedAt: NOW, storeId: store.id, handle: 'next', title: 'next', doc: '{}' } });
     expect(after.id).toBeGreaterThan(second![299]!);
     expect(after.id).toBeGreaterThan(first![299]!);
+  }, TIMEOUT);
+
+  it('inOutboxTransaction wakes the senders when it commits, never when it rolls back', async () => {
+    const store = await newStore(`wake-${stamp}`);
+    const app = await db.prisma.app.create({ data: { updatedAt: NOW, name: 'Hooks', kind: 'private', appKey: `wake-${stamp}`, appSecret: 's', storeId: store.id } });
+    await db.prisma.installation.create({ data: { updatedAt: NOW, storeId: store.id, appId: app.id, scopes: 'read_inventory' } });
+    const topic = 'inventory_items/update';
+    await db.prisma.webhookSubscription.create({ data: { updatedAt: NOW, storeId: store.id, appId: app.id, topic, address: 'https://hooks.example.com/w', apiVersion: 'v20260901' } });
+    const event = { storeId: store.id, topic, now: NOW, render: () => '{}', appMayReceive: () => true };
+    let wakes = 0;
+    const watch = watchOutbox(db.url, () => wakes++, () => undefined);
+    const settled = async (until: () => boolean) => {
+      for (let i = 0; i < 500 && !until(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    try {
+      await watch.ready;
+      await settled(() => wakes > 0); // one wake once the watch is in place
+      const before = wakes;
+      await expect(
+        inOutboxTransaction(db, async (_tx, emit) => {
+          expect(await emit(event)).toBe(1);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      // A wake takes milliseconds to arrive: after a pause of many, none came.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(wakes).toBe(before);
+      expect(await db.prisma.webhookDelivery.count({ where: { storeId: store.id } })).toBe(0);
+      await inOutboxTransaction(db, (_tx, emit) => emit(event));
+      await settled(() => wakes > before);
+      expect(wakes).toBeGreaterThan(before);
+      expect(await db.prisma.webhookDelivery.count({ where: { storeId: store.id } })).toBe(1);
+    } finally {
+      await watch.close();
+    }
   }, TIMEOUT);
 
   it('gives increasing ids that compare numerically beyond 2^31 and 2^32', async () => {
@@ -353,4 +388,28 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL (TEST_DATABASE_URL)', 
   describe('queries', () => {
     databaseSuite('postgresql', url);
   });
+
+  it('openPgSession keeps Db.query conventions on a connection of its own, and opens another when it is lost', async () => {
+    const session = openPgSession(url());
+    try {
+      const read = 'SELECT ?::bigint AS n, ?::timestamp AS at';
+      expect(await session.query(read, [5n, NOW])).toEqual([{ n: 5n, at: NOW }]);
+      expect(await session.query(read, [6n, NOW])).toEqual([{ n: 6n, at: NOW }]); // the prepared statement again
+      const [own] = await session.query<{ pid: bigint }>('SELECT pg_backend_pid() AS pid WHERE ? = 1', [1]);
+      const client = admin();
+      await client.connect();
+      try {
+        await client.query('SELECT pg_terminate_backend($1)', [Number(own!.pid)]);
+      } finally {
+        await client.end();
+      }
+      // The query that meets the dead connection may fail; the next one runs on a new connection.
+      await session.query(read, [7n, NOW]).catch(() => undefined);
+      expect(await session.query(read, [8n, NOW])).toEqual([{ n: 8n, at: NOW }]);
+      const [again] = await session.query<{ pid: bigint }>('SELECT pg_backend_pid() AS pid WHERE ? = 1', [1]);
+      expect(again!.pid).not.toBe(own!.pid);
+    } finally {
+      await session.close();
+    }
+  }, TIMEOUT);
 });

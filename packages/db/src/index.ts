@@ -1,13 +1,15 @@
 export { providerOf, redactUrl, type Provider } from './provider';
 export { envReader, LOG_LEVELS, readSharedSettings, type EnvReader, type LogLevel, type SharedSettings } from './settings';
 export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient } from './client';
-export type { SqliteDriver } from './sqlite';
+export { SQLITE_BUSY_TIMEOUT_MS, type SqliteDriver } from './sqlite';
 export { migrate, pendingMigrations, prepareSchema, SchemaBehindError, type MigrateMode, type MigrateOptions } from './migrate';
 export { MIGRATION_LOCK_KEY } from './migrate-lock';
 export { DatabaseUnavailableError, describeDatabaseError, probeDatabase } from './startup';
 export { syncIdSequence } from './sequences';
 export { allocateIds } from './ids';
 export { insertRows } from './bulk';
+export { platformLogger } from './logger';
+export { registerPoolMetrics } from './pool-metrics';
 // The error classes (PrismaClientKnownRequestError: P2002 ...) are shared by both generated
 // clients (one runtime), so `instanceof Prisma.PrismaClientKnownRequestError` holds on both.
 export { Prisma } from './generated/sqlite/client';
@@ -34,4 +36,6 @@ export type {
   WebhookDelivery,
   WebhookSubscription,
 } from './generated/sqlite/client';
-export { writeWebhookDeliveries, type TransactionClient, type WebhookEvent } from './outbox';
+export { inOutboxTransaction, writeWebhookDeliveries, type EmitWebhookEvent, type TransactionClient, type WebhookEvent } from './outbox';
+export { OUTBOX_CHANNEL, wakeFileOf, wakeSenders, watchOutbox, type OutboxWatch } from './outbox-wake';
+export { openPgSession, type PgSession } from './pg-session';

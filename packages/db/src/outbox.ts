@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { PrismaClient } from './client';
+import type { Db, PrismaClient } from './client';
+import { NOTIFY_SQL, wakeSenders } from './outbox-wake';
 
 /** The client Prisma hands to an interactive `$transaction` callback. */
 export type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
@@ -66,4 +67,32 @@ export async function writeWebhookDeliveries(tx: TransactionClient, event: Webho
   if (rows.length === 0) return 0;
   const result = await tx.webhookDelivery.createMany({ data: rows });
   return result.count;
+}
+
+/** Writes one event's deliveries inside the transaction of `inOutboxTransaction`; returns how many. */
+export type EmitWebhookEvent = (event: WebhookEvent) => Promise<number>;
+
+/**
+ * `work` in one transaction, with `emit` to write events' deliveries in it (the outbox, decisions
+ * §11.6), and the senders woken once it has committed (docs/webhooks-sender.md, "Waking"): on
+ * PostgreSQL a NOTIFY issued in the transaction, so it is heard on commit only; on SQLite the wake
+ * file touched after the commit. A rollback wakes nobody.
+ */
+export async function inOutboxTransaction<T>(db: Db, work: (tx: TransactionClient, emit: EmitWebhookEvent) => Promise<T>): Promise<T> {
+  let written = 0;
+  const result = await db.prisma.$transaction(async (tx) => {
+    // SQLite: take the write lock first (a write that matches nothing). Prisma's transactions begin
+    // DEFERRED, and one that reads before it writes fails at once with SQLITE_BUSY when a sender
+    // process committed meanwhile (busy_timeout cannot help a read snapshot that is out of date);
+    // holding the lock from the start, it waits for the sender's short transactions instead.
+    if (db.provider === 'sqlite') await tx.$executeRawUnsafe('UPDATE webhook_deliveries SET id = id WHERE 0');
+    return work(tx, async (event) => {
+      const count = await writeWebhookDeliveries(tx, event);
+      if (count > 0 && written === 0 && db.provider === 'postgresql') await tx.$executeRawUnsafe(NOTIFY_SQL);
+      written += count;
+      return count;
+    });
+  });
+  if (written > 0 && db.provider === 'sqlite') await wakeSenders(db);
+  return result;
 }

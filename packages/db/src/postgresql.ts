@@ -71,13 +71,19 @@ function toPgParam(value: unknown): unknown {
   return value;
 }
 
-export function createPgPool(url: string): pg.Pool {
-  // DateTime columns are timestamps without time zone holding UTC; a UTC session makes
-  // CURRENT_TIMESTAMP defaults and now() agree with them.
-  const options = url.includes('options=') ? undefined : '-c TimeZone=UTC';
+/**
+ * DateTime columns are timestamps without time zone holding UTC; a UTC session makes
+ * CURRENT_TIMESTAMP defaults and now() agree with them.
+ */
+export function pgConnectionConfig(url: string): pg.ClientConfig {
   // A server that does not answer (host gone, network cut) fails a connect after 5 s instead of
   // holding the request for ever; a stopped server refuses at once anyway.
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, ...(options ? { options } : {}) });
+  const base = { connectionString: url, connectionTimeoutMillis: 5000 };
+  return url.includes('options=') ? base : { ...base, options: '-c TimeZone=UTC' };
+}
+
+export function createPgPool(url: string): pg.Pool {
+  const pool = new pg.Pool(pgConnectionConfig(url));
   // An idle client losing its connection (server restart) emits 'error' on the pool, which would
   // crash the process if unhandled; the pool drops that client and the next query reconnects.
   pool.on('error', (error) => {
@@ -86,9 +92,24 @@ export function createPgPool(url: string): pg.Pool {
   return pool;
 }
 
-export function pgQuery(pool: pg.Pool) {
+/**
+ * Db.query's conventions on a pool, or on one client (a session of its own: pg-session.ts). With
+ * `prepare`, each statement text becomes a named prepared statement of the connection, so the
+ * server parses and plans it once rather than on every call (for a session, whose connection lasts).
+ */
+export function pgQuery(pool: pg.Pool | pg.ClientBase, options: { prepare?: boolean } = {}) {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (name === undefined) names.set(text, (name = `platform_${names.size + 1}`));
+    return name;
+  };
   return async <T>(sql: string, params: unknown[]): Promise<T[]> => {
-    const result = await pool.query({ text: toPgPlaceholders(sql), values: params.map(toPgParam), types: queryTypes });
+    const text = toPgPlaceholders(sql);
+    const values = params.map(toPgParam);
+    // A statement list without parameters goes as a simple query (it cannot be prepared).
+    const named = options.prepare && values.length > 0 ? { name: nameOf(text) } : {};
+    const result = await pool.query({ text, values, types: queryTypes, ...named });
     return result.rows as T[];
   };
 }

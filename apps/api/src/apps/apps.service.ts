@@ -1,26 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { Db } from '@platform/db';
-import {
-  DomainError,
-  formatInZone,
-  graceExpiry,
-  hashToken,
-  IssuesError,
-  joinIssues,
-  parseScopeList,
-  tokenExpiresAt,
-  type AppKind,
-  checkRedirectUrl,
-} from '@platform/domain';
+import type { App, TransactionClient } from '@platform/db';
+import { checkRedirectUrl, DomainError, formatInZone, IssuesError, joinIssues, parseScopeList, type AppKind } from '@platform/domain';
 import { randomBytes } from 'node:crypto';
-import { ClockService } from '../clock/clock.service';
-import { newSecret } from '../tokens/new-secret';
-import { InjectDb } from '../db/db.module';
-import { removeInstallation } from './uninstall';
-import { OAuthGrantsService } from '../oauth/oauth-grants.service';
+import { ClockService } from '../core/clock.service';
+import { Transactions } from '../core/transactions';
 import { StoresService } from '../stores/stores.service';
-
-/** decisions §5.1: opaque, URL-safe, 32 random bytes; only the SHA-256 is stored. */
+import { newSecret } from '../tokens/new-secret';
+import { TokensService } from '../tokens/tokens.service';
+import { AppRemovalSteps } from './app-removal';
+import { AppsRepository, type InstallationWithApp } from './apps.repository';
 
 export interface AppCreate {
   name: string;
@@ -30,26 +18,18 @@ export interface AppCreate {
   store_handle?: string | null;
 }
 
-interface AppRecord {
-  id: bigint;
-  name: string;
-  kind: string;
-  appKey: string;
-  appSecret: string;
-  scopes: string;
-  redirectUrls: string;
-  storeId: bigint | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+type AppRecord = Pick<App, 'id' | 'name' | 'kind' | 'appKey' | 'appSecret' | 'scopes' | 'redirectUrls' | 'storeId' | 'createdAt' | 'updatedAt'>;
 
+/** Apps, their installations on stores, and what leaves with an app (decisions §5, §10). */
 @Injectable()
 export class AppsService {
   constructor(
-    @InjectDb() private readonly db: Db,
+    private readonly repository: AppsRepository,
+    private readonly transactions: Transactions,
+    private readonly tokens: TokensService,
     private readonly clock: ClockService,
     private readonly stores: StoresService,
-    private readonly grants: OAuthGrantsService,
+    private readonly removalSteps: AppRemovalSteps,
   ) {}
 
   async create(input: AppCreate, fixedToken?: string) {
@@ -75,34 +55,26 @@ export class AppsService {
     const privateStore = input.kind === 'private' ? store : undefined;
     const now = this.clock.now();
     const scopeText = scopes.value.join(',');
-    const token = fixedToken ?? newSecret();
-    const expiresAt = tokenExpiresAt(input.kind, now);
-    const app = await this.db.prisma.$transaction(async (tx) => {
-      const app = await tx.app.create({
-        data: {
-          name: input.name,
-          kind: input.kind,
-          appKey: randomBytes(16).toString('hex'),
-          appSecret: newSecret(),
-          scopes: scopeText,
-          redirectUrls: JSON.stringify(redirectUrls),
-          storeId: store?.id ?? null,
-          createdAt: now,
-          updatedAt: now,
-        },
+    const { app, issued } = await this.transactions.run(async (tx) => {
+      const app = await this.repository.createApp(tx, {
+        name: input.name,
+        kind: input.kind,
+        appKey: randomBytes(16).toString('hex'),
+        appSecret: newSecret(),
+        scopes: scopeText,
+        redirectUrls: JSON.stringify(redirectUrls),
+        storeId: store?.id ?? null,
+        now,
       });
-      if (privateStore) {
-        const installation = await tx.installation.create({
-          data: { storeId: privateStore.id, appId: app.id, scopes: scopeText, createdAt: now, updatedAt: now },
-        });
-        await tx.accessToken.create({
-          data: { installationId: installation.id, tokenHash: hashToken(token), expiresAt, createdAt: now },
-        });
-      }
-      return app;
+      if (!privateStore) return { app, issued: undefined };
+      // decisions §5.4: a private app is installed on its store at once, with its 3-year token.
+      const installation = await this.repository.createInstallation(tx, privateStore.id, app.id, scopeText, now);
+      return { app, issued: await this.tokens.issue(tx, installation.id, 'private', now, fixedToken) };
     });
     const body = { app: this.toOperator(app, store?.handle ?? null, store?.ianaTimezone ?? 'UTC') };
-    return privateStore ? { ...body, access_token: token, expires_at: formatInZone(expiresAt, privateStore.ianaTimezone) } : body;
+    return privateStore && issued
+      ? { ...body, access_token: issued.token, expires_at: formatInZone(issued.expiresAt, privateStore.ianaTimezone) }
+      : body;
   }
 
   /** decisions §5.4: a merchant refresh; the previous token stays valid 5 more minutes. */
@@ -113,48 +85,74 @@ export class AppsService {
       throw new DomainError('VALIDATION_FAILED', `app: is a ${app.kind} app; only a private app's token is refreshed by the merchant`);
     }
     const now = this.clock.now();
-    const token = newSecret();
-    const expiresAt = tokenExpiresAt('private', now);
-    await this.db.prisma.$transaction(async (tx) => {
-      const current = await tx.accessToken.findMany({ where: { installationId: installation.id, supersededAt: null } });
-      for (const old of current) {
-        await tx.accessToken.update({
-          where: { id: old.id },
-          data: { supersededAt: now, expiresAt: graceExpiry(now, old.expiresAt) },
-        });
-      }
-      await tx.accessToken.create({ data: { installationId: installation.id, tokenHash: hashToken(token), expiresAt, createdAt: now } });
-    });
-    return { access_token: token, expires_at: formatInZone(expiresAt, store.ianaTimezone) };
+    const issued = await this.transactions.run((tx) => this.tokens.replace(tx, installation.id, 'private', now));
+    return { access_token: issued.token, expires_at: formatInZone(issued.expiresAt, store.ianaTimezone) };
   }
 
   /** Uninstall (custom/public) or delete (private): every token of the app on that store dies at once. */
   async remove(handle: string, appId: bigint): Promise<void> {
     const { installation, app } = await this.installation(handle, appId);
-    await this.db.prisma.$transaction(async (tx) => {
-      await removeInstallation(tx, installation, this.clock.now(), 'app uninstalled');
-      if (app.kind === 'private') await tx.app.delete({ where: { id: app.id } });
+    await this.transactions.run(async (tx) => {
+      await this.removeInstallation(tx, installation, this.clock.now(), 'app uninstalled');
+      if (app.kind === 'private') await this.repository.deleteApp(tx, app.id);
     });
   }
 
   /**
-   * The merchant's approval without the browser (decisions §10): the same code the consent page
-   * gives (10 minutes, single use, bound to app, store and scopes). A custom app already bound to
-   * another store is refused with 422 (docs/decisions.md).
+   * decisions §5.3: the cancel-authorization call. What an uninstall removes goes (removeInstallation);
+   * without an installation, only the unused grants that could install it again. False when the app
+   * was not installed.
    */
-  async install(handle: string, appId: bigint, requested: string[]) {
-    const store = await this.stores.get(handle);
-    const app = await this.db.prisma.app.findUnique({ where: { id: appId } });
-    if (!app || app.kind === 'private') throw new DomainError('NOT_FOUND', 'App not found');
-    return this.grants.issueCode(store, app, requested, 'scopes');
+  async cancel(storeId: bigint, appId: bigint): Promise<boolean> {
+    const now = this.clock.now();
+    return this.transactions.run(async (tx) => {
+      const installation = await this.repository.installation(storeId, appId, tx);
+      if (!installation) {
+        await this.removalSteps.run(tx, { storeId, appId, now, reason: 'app authorization cancelled' });
+        return false;
+      }
+      await this.removeInstallation(tx, installation, now, 'app authorization cancelled');
+      return true;
+    });
+  }
+
+  /** The installation an OAuth grant makes or updates, in the grant's transaction (decisions §5.2). */
+  upsertInstallation(tx: TransactionClient, storeId: bigint, appId: bigint, scopes: string, now: Date): Promise<{ id: bigint }> {
+    return this.repository.upsertInstallation(tx, storeId, appId, scopes, now);
+  }
+
+  /** The installation of an app on a store, or undefined. */
+  async installationOn(storeId: bigint, appId: bigint): Promise<InstallationWithApp | undefined> {
+    return (await this.repository.installation(storeId, appId)) ?? undefined;
+  }
+
+  appByKey(appKey: string): Promise<App | null> {
+    return this.repository.appByKey(appKey);
+  }
+
+  appById(id: bigint): Promise<App | null> {
+    return this.repository.appById(id);
+  }
+
+  bindCustomApp(appId: bigint, storeId: bigint): Promise<boolean> {
+    return this.repository.bindCustomApp(appId, storeId);
+  }
+
+  /**
+   * What removing an app from a store takes away, in one transaction (decisions §5.3, §11): every
+   * token of the installation (invalid at once), the installation, and what the other features
+   * registered (AppRemovalSteps: subscriptions, pending deliveries, unused grants). The same whether
+   * the operator or the merchant uninstalls or the app cancels its grant.
+   */
+  private async removeInstallation(tx: TransactionClient, installation: { id: bigint; storeId: bigint; appId: bigint }, now: Date, reason: string) {
+    await this.tokens.revokeAll(tx, installation.id);
+    await this.repository.deleteInstallation(tx, installation.id);
+    await this.removalSteps.run(tx, { storeId: installation.storeId, appId: installation.appId, now, reason });
   }
 
   private async installation(handle: string, appId: bigint) {
     const store = await this.stores.get(handle);
-    const installation = await this.db.prisma.installation.findUnique({
-      where: { storeId_appId: { storeId: store.id, appId } },
-      include: { app: true },
-    });
+    const installation = await this.repository.installation(store.id, appId);
     if (!installation) throw new DomainError('NOT_FOUND', 'App not installed on this store');
     return { store, installation, app: installation.app };
   }

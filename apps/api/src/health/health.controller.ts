@@ -1,9 +1,9 @@
 import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
-import type { Db } from '@platform/db';
 import { DomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { InjectConfig, InjectDb, RATE_LIMITER } from '../db/db.module';
+import { InjectConfig, RATE_LIMITER } from '../core/injection';
+import { HealthRepository } from './health.repository';
 import { isOperatorToken } from '../http/bearer';
 import { HttpMetrics } from '../http/metrics';
 import type { RateLimiter } from '../http/rate-limiter';
@@ -13,7 +13,7 @@ import { DRAINING } from './draining';
 @Controller()
 export class HealthController {
   constructor(
-    @InjectDb() private readonly db: Db,
+    private readonly database: HealthRepository,
     private readonly http: HttpMetrics,
     @InjectConfig() private readonly config: Config,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
@@ -36,7 +36,7 @@ export class HealthController {
       return { errors: 'Shutting down' };
     }
     try {
-      await this.db.query('SELECT 1 AS ok');
+      await this.database.ping();
     } catch {
       void reply.code(503).header('retry-after', '5');
       return { errors: 'Database unreachable' };

@@ -1,10 +1,12 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { adminContract } from '@platform/contract';
-import { DomainError, hasScope, type Scope } from '@platform/domain';
+import { checkStoreStatus, DomainError, hasScope, type Scope } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthService } from '../auth/auth.service';
+import { ClockService } from '../core/clock.service';
+import { AdminAccess } from './admin-access';
+import { TokensService } from '../tokens/tokens.service';
 import { ADMIN_PREFIX } from './wire';
-import { RATE_LIMITER } from '../db/db.module';
+import { RATE_LIMITER } from '../core/injection';
 import type { RateLimiter } from './rate-limiter';
 
 /** Required scopes of each Admin route, read from the contract's metadata (decisions §5.5). */
@@ -40,13 +42,20 @@ export function matchedAdminRoute(request: FastifyRequest): string | undefined {
  * read: an anonymous or unauthorised caller never makes the server parse a body (issue 8, finding 4).
  */
 @Injectable()
-export class AccessService {
+export class AccessService implements OnModuleInit {
   private readonly scopes = scopesByRoute();
 
   constructor(
-    private readonly auth: AuthService,
+    private readonly tokens: TokensService,
+    private readonly clock: ClockService,
+    @Inject(AdminAccess) private readonly access: AdminAccess,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
+
+  /** The onRequest hook runs this check from now on (http/admin-access). */
+  onModuleInit(): void {
+    this.access.provide((request, reply, route) => this.check(request, reply, route));
+  }
 
   async check(request: FastifyRequest, reply: FastifyReply, route: string): Promise<void> {
     // HEAD is Fastify's automatic twin of a GET route: it answers what GET would (status, headers),
@@ -54,7 +63,7 @@ export class AccessService {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const required = this.scopes.get(`${method} ${route}`);
     if (required === undefined) throw new Error(`no access scope declared for ${method} ${route}`);
-    const auth = await this.auth.authenticate(request);
+    const auth = await this.tokens.authenticate(request);
     request.auth = auth;
     // decisions §7.3: every answer to a known caller carries the bucket, restricted stores' too.
     const decision = await this.limiter.take(`${auth.appId}:${auth.store.id}`);
@@ -63,7 +72,7 @@ export class AccessService {
       void reply.header('Retry-After', String(decision.retryAfterSeconds));
       throw new DomainError('RATE_LIMITED', 'Too many requests');
     }
-    this.auth.checkStoreStatus(auth.store);
+    checkStoreStatus(auth.store, this.clock.now());
     if (required.anyOf !== undefined) {
       if (!required.anyOf.some((scope) => hasScope(auth.scopes, scope))) {
         throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${required.anyOf.join(' or ')}`);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findDuplicateKey, resolveVersion, type Clock } from '@platform/domain';
+import type { AdminAccess } from './admin-access';
 import { isOperatorToken } from './bearer';
 import { BodyGates, capStream, declaresBody, tooLarge } from './body-gates';
 import { checkJsonShape } from './json-shape';
@@ -96,15 +97,13 @@ export function sendError(reply: FastifyReply, status: number, message: string):
   return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify({ errors: message }));
 }
 
-/** Checks an Admin API call (http/access.guard AccessService), bound once Nest has built it. */
-export type AccessCheck = (request: FastifyRequest, reply: FastifyReply, route: string) => Promise<void>;
 
 export interface ConventionOptions {
   clock: Clock & { sync(): Promise<void>; readonly mode: 'system' | 'manual' };
   operatorToken: string;
   metrics: HttpMetrics;
   /** Set after Nest is initialised; until then Admin routes answer 503 rather than run unchecked. */
-  access: { check?: AccessCheck };
+  access: AdminAccess;
   /** What the routes outside the two APIs read before their handler (http/body-gates). */
   gates: BodyGates;
 }
@@ -236,9 +235,10 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
       reply.header('X-Platform-API-Version', resolution.served);
       if (route === undefined) return sendError(reply, 404, 'Not Found');
       if (declaredTooLarge) return sendError(reply, 413, BODY_TOO_LARGE);
-      if (!access.check) return sendError(reply, 503, 'The service is starting; try again shortly');
+      const check = access.current;
+      if (!check) return sendError(reply, 503, 'The service is starting; try again shortly');
       try {
-        await access.check(request, reply, route);
+        await check(request, reply, route);
       } catch (error) {
         const { status, message } = toErrorResponse(error);
         // A database outage (503) is not a bug: one line, no stack, for each request it refuses.

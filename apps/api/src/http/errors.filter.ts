@@ -3,7 +3,7 @@ import { RequestValidationError } from '@ts-rest/nest';
 import { isDomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError } from 'zod';
-import { isDatabaseUnavailable } from '../db/unavailable';
+import { isDatabaseUnavailable } from '../core/unavailable';
 import { BODY_TOO_LARGE, JSON_CONTENT_TYPE } from './wire';
 
 /** Issue 15: what a request meets while the database is down (with Retry-After, bootstrap.ts). */

@@ -18,6 +18,12 @@ export function traceIdOf(header: string | string[] | undefined): string | undef
   return traceId;
 }
 
+/** The caller's span id (the parent of ours) of a valid `traceparent`, or undefined. */
+export function parentIdOf(header: string | string[] | undefined): string | undefined {
+  if (traceIdOf(header) === undefined) return undefined;
+  return TRACEPARENT.exec((header as string).trim())?.[3];
+}
+
 /**
  * The request's traceId (issue 15, one observability story): the caller's trace id when it sent a
  * valid `traceparent`, so its trace and our logs line up; otherwise a new UUID, as before.

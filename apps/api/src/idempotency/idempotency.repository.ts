@@ -1,6 +1,6 @@
 import type { Db } from '@platform/db';
 import type { StoredIdempotencyKey } from '@platform/domain';
-import { isUniqueViolation } from '../db/prisma-errors';
+import { isUniqueViolation } from '../core/prisma-errors';
 
 export type IdempotencyRow = StoredIdempotencyKey & { id: bigint; status: number | null; body: string | null };
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, EXPIRY_REMINDER_DAYS, formatInZone } from '@platform/domain';
 import { AppsService } from '../apps/apps.service';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from '../core/clock.service';
 import { DeliveriesService } from '../webhooks/deliveries.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { MerchantReadRepository, type InstalledApp, type TroubledSubscription } from './merchant-read.repository';

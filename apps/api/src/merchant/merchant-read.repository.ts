@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '@platform/db';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 
 /** The feedback of a product in one word: any app asking for action wins (docs/decisions.md, Merchant admin). */
 export type FeedbackState = 'require_actions' | 'success';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '@platform/db';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 
 export interface SessionRow {
   id: bigint;

@@ -3,9 +3,9 @@ import { DomainError, hashToken, resolveHost, safeEqual } from '@platform/domain
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newSecret } from '../tokens/new-secret';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from '../core/clock.service';
 import { acceptedSecrets, type Config } from '../config';
-import { InjectConfig } from '../db/db.module';
+import { InjectConfig } from '../core/injection';
 import { BodyGates } from '../http/body-gates';
 import { StoresService, type StoreRecord } from '../stores/stores.service';
 import { sendErrorPage, SignInNeeded } from './merchant-errors.filter';

@@ -1,4 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AppsModule } from '../apps/apps.module';
+import { MetafieldDefinitionsModule } from '../metafield-definitions/metafield-definitions.module';
+import { MetafieldsModule } from '../metafields/metafields.module';
+import { ProductsModule } from '../products/products.module';
+import { ResourceFeedbackModule } from '../resource-feedback/resource-feedback.module';
+import { StoresModule } from '../stores/stores.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { MerchantAppsController } from './merchant-apps.controller';
 import { MerchantAppsService } from './merchant-apps.service';
 import { MerchantCatalogService } from './merchant-catalog.service';
@@ -14,10 +21,11 @@ import { MerchantSessionsService } from './merchant-sessions.service';
 /**
  * The merchant admin (issues 9, 10, 16, 18): its pages' controllers, the session guard every page
  * uses, its services and its read repository. It uses the other features' services (stores, apps,
- * definitions, values, feedback, webhooks) from the shared module, and exports only its sessions
+ * definitions, values, feedback, webhooks) through their modules, and exports only its sessions
  * service (the consent page and the operator's sign-in links use it).
  */
 @Module({
+  imports: [StoresModule, AppsModule, ProductsModule, MetafieldDefinitionsModule, MetafieldsModule, ResourceFeedbackModule, WebhooksModule],
   controllers: [MerchantController, MerchantProductsController, MerchantDefinitionsController, MerchantAppsController],
   providers: [
     MerchantSessionsRepository,

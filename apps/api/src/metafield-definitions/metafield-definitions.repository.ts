@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '@platform/db';
 import { nextUpdatedAt, type NormalizedRule } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
+import { storage } from '../core/prisma-errors';
 import type { DefinitionRow } from './metafield-definition-view';
 
 export interface DefinitionData {
@@ -82,11 +83,11 @@ export class MetafieldDefinitionsRepository {
   /**
    * One transaction: the definition, and the values already written under its (owner_resource,
    * namespace, key) without a definition now belong to it and are queued for a check against it.
-   * A duplicate (store, owner_resource, namespace, key) fails on the unique index (P2002).
+   * A duplicate (store, owner_resource, namespace, key) fails on the unique index (StorageConflict 'unique').
    * Adopted values keep their `updated_at`: only their definition changed, not they.
    */
   create(data: DefinitionData, now: Date): Promise<DefinitionRow> {
-    return this.db.prisma.$transaction(async (tx) => {
+    return storage(this.db.prisma.$transaction(async (tx) => {
       const row = await tx.metafieldDefinition.create({
         data: {
           storeId: data.storeId,
@@ -110,7 +111,7 @@ export class MetafieldDefinitionsRepository {
         AND namespace = ${data.namespace} AND "key" = ${data.key} AND definition_id IS NULL`;
       if (adopted > 0) await this.queueRecheck(tx, row, now);
       return row;
-    });
+    }));
   }
 
   /**

@@ -14,10 +14,10 @@ import {
   type DefinitionReference,
   type Issue,
 } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
-import { isUniqueViolation } from '../db/prisma-errors';
+import { InjectConfig } from '../core/injection';
+import { isConflict } from '../core/prisma-errors';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
 import type { AuthContext, StoreContext } from '../http/request-context';
 import {
@@ -139,7 +139,7 @@ export class MetafieldDefinitionsService {
       );
     } catch (error) {
       // decisions §8.3: the unique index decides, so concurrent creates yield one definition.
-      if (isUniqueViolation(error)) {
+      if (isConflict(error, 'unique')) {
         throw failed([
           makeIssue('key', `has already been taken (a definition of ${value.owner_resource} with namespace ${namespace} and key ${value.key} exists)`),
         ]);

@@ -1,8 +1,8 @@
 import { pathId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
 import { DomainError, formatInZone, joinIssues } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
-import { isUniqueViolation } from '../db/prisma-errors';
+import { ClockService } from '../core/clock.service';
+import { isConflict } from '../core/prisma-errors';
 import { StoresService } from '../stores/stores.service';
 import { MetaobjectsRepository } from './metaobjects.repository';
 
@@ -46,7 +46,7 @@ export class MetaobjectsService {
         updated_at: formatInZone(row.updatedAt, tz),
       };
     } catch (error) {
-      if (isUniqueViolation(error)) throw new DomainError('VALIDATION_FAILED', `type: has already been taken ('${input.type}')`);
+      if (isConflict(error, 'unique')) throw new DomainError('VALIDATION_FAILED', `type: has already been taken ('${input.type}')`);
       throw error;
     }
   }
@@ -71,7 +71,7 @@ export class MetaobjectsService {
         updated_at: formatInZone(row.updatedAt, tz),
       };
     } catch (error) {
-      if (isUniqueViolation(error)) {
+      if (isConflict(error, 'unique')) {
         throw new DomainError('VALIDATION_FAILED', `handle: has already been taken ('${input.handle}' in metaobject definition ${definition.id.toString()})`);
       }
       throw error;

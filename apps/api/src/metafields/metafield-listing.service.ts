@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { ListMetafieldsQuery, OperatorMetafieldsQuery } from '@platform/contract';
 import { buildLinkHeader, DomainError, parseLimit, parseSinceId } from '@platform/domain';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
+import { InjectConfig } from '../core/injection';
 import { MAX_RESPONSE_BYTES } from '../http/wire';
 import { readPageRequest, renderKeysetPage, type PageRequest } from '../http/keyset-pagination';
 import type { AuthContext } from '../http/request-context';

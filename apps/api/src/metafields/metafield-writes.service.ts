@@ -10,8 +10,8 @@ import {
   type Issue,
   type MetaobjectReference,
 } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
-import { isUniqueViolation, prismaCode } from '../db/prisma-errors';
+import { ClockService } from '../core/clock.service';
+import { isConflict } from '../core/prisma-errors';
 import {
   MetafieldValidators,
   namespaceAndKeyIssues,
@@ -91,7 +91,7 @@ export class MetafieldWritesService {
         const rows = await this.repository.writeAll(ctx.storeId, writerOf(ctx), plan.writes, plan.versions, this.clock.now());
         return rows.map((r, i) => ({ ...r, definition: plan.definitions[i] }));
       } catch (error) {
-        if (attempt < ATTEMPTS && (error instanceof DefinitionChanged || isUniqueViolation(error) || isWriteConflict(error))) continue;
+        if (attempt < ATTEMPTS && (error instanceof DefinitionChanged || isConflict(error, 'unique') || isConflict(error, 'retry'))) continue;
         throw error;
       }
     }
@@ -105,7 +105,7 @@ export class MetafieldWritesService {
         const row = await this.repository.updateOne(id, writerOf(ctx), plan.writes[0]!, plan.versions, this.clock.now());
         return { row, definition: plan.definitions[0] };
       } catch (error) {
-        if (attempt < ATTEMPTS && (error instanceof DefinitionChanged || isWriteConflict(error))) continue;
+        if (attempt < ATTEMPTS && (error instanceof DefinitionChanged || isConflict(error, 'retry'))) continue;
         throw error;
       }
     }
@@ -275,7 +275,6 @@ function writerOf(ctx: WriteContext): bigint | null {
 }
 
 /** Prisma's P2034: a transaction failed on a write conflict or a deadlock (PostgreSQL); trying again is safe. */
-export const isWriteConflict = (error: unknown): boolean => prismaCode(error) === 'P2034';
 
 /** Problems of several entries in entry order (`metafields[2]` before `metafields[10]`), each entry's in the order found. */
 function sortByEntry(issues: Issue[]): Issue[] {

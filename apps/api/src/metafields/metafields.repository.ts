@@ -2,7 +2,8 @@ import { toId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
 import type { Db, Metafield } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
+import { storage } from '../core/prisma-errors';
 import type { DefinitionRow } from './metafield-rules';
 
 /** decisions §8.1: values live on products only. */
@@ -130,7 +131,7 @@ export class MetafieldsRepository {
     versions: DefinitionVersion[],
     now: Date,
   ): Promise<{ row: MetafieldRow; created: boolean }[]> {
-    return this.db.prisma.$transaction(
+    return storage(this.db.prisma.$transaction(
       async (tx) => {
         if (versions.length > 0) {
           const current = await tx.metafieldDefinition.findMany({
@@ -176,7 +177,7 @@ export class MetafieldsRepository {
         return out;
       },
       { timeout: 30_000, maxWait: 30_000 },
-    );
+    ));
   }
 
   /**
@@ -185,7 +186,7 @@ export class MetafieldsRepository {
    * writes at once get two different, increasing times (see lockedUpdatedAt).
    */
   async updateOne(id: bigint, appId: bigint | null, write: PlannedWrite, versions: DefinitionVersion[], now: Date): Promise<MetafieldRow> {
-    return this.db.prisma.$transaction(async (tx) => {
+    return storage(this.db.prisma.$transaction(async (tx) => {
       const storedAt = (await lockedUpdatedAt(tx, [id])).get(id);
       for (const v of versions) {
         const current = await tx.metafieldDefinition.findUnique({ where: { id: v.id }, select: { rulesRevision: true, updatedAt: true } });
@@ -206,7 +207,7 @@ export class MetafieldsRepository {
           updatedAt: nextUpdatedAt(storedAt, now),
         },
       });
-    });
+    }));
   }
 
   async deleteValue(id: bigint): Promise<void> {

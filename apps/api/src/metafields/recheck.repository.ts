@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Db, MetafieldRecheck } from '@platform/db';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
+import { storage } from '../core/prisma-errors';
 import type { DefinitionRow } from './metafield-rules';
 import { DEFINITION_COLUMNS, OWNER_RESOURCE } from './metafields.repository';
 
@@ -118,7 +119,7 @@ export class RecheckRepository {
    * it was read keeps the time of that write.
    */
   async commitBatch(jobId: bigint, lease: Date, nextLease: Date, cursor: bigint, revision: number, verdicts: Verdict[]): Promise<void> {
-    await this.db.prisma.$transaction(
+    await storage(this.db.prisma.$transaction(
       async (tx) => {
         const fenced = await tx.metafieldRecheck.updateMany({
           where: { id: jobId, status: 'pending', leaseUntil: lease },
@@ -133,7 +134,7 @@ export class RecheckRepository {
         }
       },
       { timeout: 60_000, maxWait: 30_000 },
-    );
+    ));
   }
 
   /** Marks the job done (fenced on the lease); false when it was no longer ours. */

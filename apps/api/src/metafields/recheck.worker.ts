@@ -1,9 +1,10 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { checkMetaobjectReferences, REQUEST_CHECK_BUDGET, RULES_ONLY, type Issue, type MetaobjectReference } from '@platform/domain';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
+import { InjectConfig } from '../core/injection';
 import { MetafieldValidators, type Compiled, type DefinitionRow } from './metafield-rules';
-import { checkPacer, isWriteConflict } from './metafield-writes.service';
+import { isConflict } from '../core/prisma-errors';
+import { checkPacer } from './metafield-writes.service';
 import { MetafieldsRepository } from './metafields.repository';
 import { LeaseLost, RecheckRepository, type RecheckRow, type Verdict } from './recheck.repository';
 
@@ -145,7 +146,7 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
       // An unexpected failure keeps the claim: it expires after leaseMs and the job is retried then,
       // while other jobs go on (a job that keeps failing does not hold up the queue).
       if (error instanceof LeaseLost) return 'paused';
-      if (isWriteConflict(error)) {
+      if (isConflict(error, 'retry')) {
         // A request changed the same rows at the same time (PostgreSQL): the batch is simply retried.
         await this.jobs.release(job.id, lease).catch(() => undefined);
         return 'paused';

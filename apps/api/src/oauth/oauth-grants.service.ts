@@ -3,6 +3,7 @@ import type { App } from '@platform/db';
 import {
   canonicalQuery,
   checkGrant,
+  checkStoreStatus,
   checkRedirectUrl,
   DomainError,
   hashToken,
@@ -13,8 +14,9 @@ import {
 } from '@platform/domain';
 import type { FastifyRequest } from 'fastify';
 import { newSecret } from '../tokens/new-secret';
-import { AuthService } from '../auth/auth.service';
-import { ClockService } from '../clock/clock.service';
+import { AppsService } from '../apps/apps.service';
+import { StoresService } from '../stores/stores.service';
+import { ClockService } from '../core/clock.service';
 import type { MerchantSession } from '../merchant/merchant-sessions.service';
 import type { StoreRecord } from '../stores/stores.service';
 import { OAuthRepository } from './oauth.repository';
@@ -46,7 +48,8 @@ export class OAuthGrantsService {
   constructor(
     private readonly repository: OAuthRepository,
     private readonly clock: ClockService,
-    private readonly auth: AuthService,
+    private readonly apps: AppsService,
+    private readonly stores: StoresService,
   ) {}
 
   /**
@@ -56,7 +59,7 @@ export class OAuthGrantsService {
   async checkAuthorize(store: StoreRecord, query: Record<string, unknown>): Promise<AuthorizeRequest> {
     const appKey = single(query, 'appKey');
     if (!appKey) throw new DomainError('INVALID_PARAMETER', 'appKey: required (the app key of the app to install)');
-    const app = await this.repository.appByKey(appKey);
+    const app = await this.apps.appByKey(appKey);
     if (!app) throw new DomainError('INVALID_PARAMETER', 'appKey: no app has this key');
     const redirectUri = single(query, 'redirectUri');
     if (!isRegisteredRedirect(redirectUri, JSON.parse(app.redirectUrls) as string[])) {
@@ -73,7 +76,7 @@ export class OAuthGrantsService {
     }
     const grant = checkGrant(this.grantable(app), store.id, single(query, 'scope') ?? '');
     if (!grant.ok) throw new DomainError(grant.reason === 'OTHER_STORE' ? 'ACCESS_DENIED' : 'INVALID_PARAMETER', grant.message);
-    this.auth.checkStoreStatus(store);
+    checkStoreStatus(store, this.clock.now());
     return { store, app, scopes: grant.scopes, redirectUri, redirectOrigin: redirect.origin, customField };
   }
 
@@ -118,9 +121,9 @@ export class OAuthGrantsService {
       // decisions §5.2: a decline redirects with an error and no code.
       return withParams(consent.redirectUri, { error: 'access_denied', customField: consent.customField });
     }
-    const app = await this.repository.appById(consent.appId);
+    const app = await this.apps.appById(consent.appId);
     if (!app) throw new DomainError('NOT_FOUND', 'This app no longer exists');
-    this.auth.checkStoreStatus(store);
+    checkStoreStatus(store, this.clock.now());
     const { code } = await this.issueCode(store, app, consent.scopes.split(','), 'scope');
     const params = {
       appkey: app.appKey,
@@ -141,7 +144,7 @@ export class OAuthGrantsService {
   async issueCode(store: StoreRecord, app: App, requested: unknown, field: string): Promise<{ code: string }> {
     const grant = checkGrant(this.grantable(app), store.id, requested, field);
     if (!grant.ok) throw new DomainError('VALIDATION_FAILED', grant.message);
-    if (app.kind === 'custom' && !(await this.repository.bindCustomApp(app.id, store.id))) {
+    if (app.kind === 'custom' && !(await this.apps.bindCustomApp(app.id, store.id))) {
       throw new DomainError('VALIDATION_FAILED', 'app: is a custom app of another store; a custom app installs on one store only');
     }
     const code = newSecret(24);
@@ -155,6 +158,18 @@ export class OAuthGrantsService {
       createdAt: now,
     });
     return { code };
+  }
+
+  /**
+   * The merchant's approval without the browser (decisions §10): the same code the consent page
+   * gives (10 minutes, single use, bound to app, store and scopes). A custom app already bound to
+   * another store is refused with 422 (docs/decisions.md).
+   */
+  async install(handle: string, appId: bigint, requested: string[]): Promise<{ code: string }> {
+    const store = await this.stores.get(handle);
+    const app = await this.apps.appById(appId);
+    if (!app || app.kind === 'private') throw new DomainError('NOT_FOUND', 'App not found');
+    return this.issueCode(store, app, requested, 'scopes');
   }
 
   private grantable(app: App) {

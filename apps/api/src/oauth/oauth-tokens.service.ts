@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { App } from '@platform/db';
 import {
+  checkStoreStatus,
   checkTokenCallHeaders,
   DomainError,
   formatInZone,
@@ -8,15 +9,16 @@ import {
   resolveHost,
   signedCallExpiry,
   signedCallKey,
-  tokenExpiresAt,
   verifyTokenRequest,
 } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { newSecret } from '../tokens/new-secret';
-import { AuthService } from '../auth/auth.service';
-import { ClockService } from '../clock/clock.service';
+import { AppRemovalSteps } from '../apps/app-removal';
+import { AppsService } from '../apps/apps.service';
+import { Transactions } from '../core/transactions';
+import { TokensService } from '../tokens/tokens.service';
+import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
+import { InjectConfig } from '../core/injection';
 import { BodyGates } from '../http/body-gates';
 import { StoresService, type StoreRecord } from '../stores/stores.service';
 import { OAuthRepository } from './oauth.repository';
@@ -41,10 +43,13 @@ export class OAuthTokensService implements OnModuleInit {
   constructor(
     private readonly repository: OAuthRepository,
     private readonly stores: StoresService,
-    private readonly auth: AuthService,
+    private readonly apps: AppsService,
+    private readonly tokens: TokensService,
+    private readonly transactions: Transactions,
     private readonly clock: ClockService,
     @InjectConfig() private readonly config: Config,
     @Inject(BodyGates) private readonly gates: BodyGates,
+    private readonly removalSteps: AppRemovalSteps,
   ) {}
 
   /**
@@ -64,6 +69,8 @@ export class OAuthTokensService implements OnModuleInit {
       },
     };
     for (const call of ['create', 'refresh', 'cancel']) this.gates.set('POST', `${OAUTH_TOKEN_PATH}${call}`, gate);
+    // An app leaving a store takes its unused codes and consent forms with it (they would install it again).
+    this.removalSteps.add((tx, { storeId, appId }) => this.repository.forgetUnusedGrants(tx, storeId, appId));
   }
 
   /**
@@ -90,7 +97,7 @@ export class OAuthTokensService implements OnModuleInit {
     const appKey = header(request, 'appkey');
     const check = checkTokenCallHeaders({ appKey, timestamp: header(request, 'timestamp'), sign: header(request, 'sign'), nowMs: this.clock.now().getTime() });
     if (!check.ok) throw new DomainError('INVALID_SIGNATURE', check.message);
-    const app = await this.repository.appByKey(appKey!);
+    const app = await this.apps.appByKey(appKey!);
     if (!app || app.kind === 'private') throw new DomainError('INVALID_SIGNATURE', 'appkey: no custom or public app has this key');
     return app;
   }
@@ -108,13 +115,17 @@ export class OAuthTokensService implements OnModuleInit {
     if (host.kind === 'store' && host.handle !== store.handle) {
       throw new DomainError('INVALID_GRANT', `code: was issued for another store, not '${host.handle}'`);
     }
-    this.auth.checkStoreStatus(store);
-    const token = newSecret();
-    const expiresAt = tokenExpiresAt(app.kind as 'custom' | 'public', now);
-    const exchanged = await this.repository.exchangeCode(row, { tokenHash: hashToken(token), expiresAt }, now);
+    checkStoreStatus(store, now);
+    // One transaction: the code claimed (two exchanges at once give one token), the installation
+    // given the code's scopes, earlier tokens of it the 5 minutes of a refresh, the new token stored.
+    const issuedToken = await this.transactions.run(async (tx) => {
+      if (!(await this.repository.claimCode(tx, row.id, now))) return undefined;
+      const installation = await this.apps.upsertInstallation(tx, row.storeId, row.appId, row.scopes, now);
+      return this.tokens.replace(tx, installation.id, app.kind as 'custom' | 'public', now);
+    });
     // Another exchange of the same code won the race.
-    if (!exchanged) throw new DomainError('INVALID_GRANT', 'code: was already used (a code is single-use)');
-    return issued(token, expiresAt, row.scopes, store);
+    if (!issuedToken) throw new DomainError('INVALID_GRANT', 'code: was already used (a code is single-use)');
+    return issued(issuedToken.token, issuedToken.expiresAt, row.scopes, store);
   }
 
   /** `POST /admin/oauth/token/refresh`: before expiry, a new token; the old one lives 5 more minutes. */
@@ -122,15 +133,12 @@ export class OAuthTokensService implements OnModuleInit {
     const store = await this.storeOfHost(request);
     const installation = await this.installationOf(store, app);
     const now = this.clock.now();
-    const live = installation.accessTokens.some((t) => t.expiresAt.getTime() > now.getTime());
-    if (!live) {
+    if (!(await this.tokens.hasLiveToken(installation.id))) {
       throw new DomainError('TOKEN_EXPIRED', 'The access token has expired; a token is refreshed before it expires, so authorize the app again');
     }
-    this.auth.checkStoreStatus(store);
-    const token = newSecret();
-    const expiresAt = tokenExpiresAt(app.kind as 'custom' | 'public', now);
-    await this.repository.refresh(installation.id, { tokenHash: hashToken(token), expiresAt }, now);
-    return issued(token, expiresAt, installation.scopes, store);
+    checkStoreStatus(store, now);
+    const fresh = await this.transactions.run((tx) => this.tokens.replace(tx, installation.id, app.kind as 'custom' | 'public', now));
+    return issued(fresh.token, fresh.expiresAt, installation.scopes, store);
   }
 
   /**
@@ -140,7 +148,7 @@ export class OAuthTokensService implements OnModuleInit {
   async cancel(request: FastifyRequest, app: App): Promise<void> {
     const store = await this.storeOfHost(request);
     await this.installationOf(store, app);
-    await this.repository.removeInstallation(store.id, app.id, this.clock.now());
+    await this.apps.cancel(store.id, app.id);
   }
 
   /** decisions §1.2-§1.3: refresh and cancel name their store by the Host, `{handle}.{PLATFORM_BASE_DOMAIN}`. */
@@ -153,7 +161,7 @@ export class OAuthTokensService implements OnModuleInit {
   }
 
   private async installationOf(store: StoreRecord, app: App) {
-    const installation = await this.repository.installation(store.id, app.id);
+    const installation = await this.apps.installationOn(store.id, app.id);
     if (!installation) throw new DomainError('NOT_FOUND', `The app is not installed on store '${store.handle}'`);
     return installation;
   }

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { App, Db } from '@platform/db';
-import { graceExpiry } from '@platform/domain';
-import { forgetUnusedGrants, removeInstallation } from '../apps/uninstall';
-import { InjectDb } from '../db/db.module';
-import { isUniqueViolation } from '../db/prisma-errors';
+import type { Db, TransactionClient } from '@platform/db';
+import { InjectDb } from '../core/injection';
+import { isUniqueViolation } from '../core/prisma-errors';
 
 export interface ConsentInput {
   sessionId: bigint;
@@ -23,25 +21,12 @@ export interface CodeRow {
   usedAt: Date | null;
 }
 
-export interface InstallationRow {
-  id: bigint;
-  scopes: string;
-  /** The tokens not replaced by a refresh (at most one, unless two refreshes raced). */
-  accessTokens: { id: bigint; expiresAt: Date }[];
-}
-
-/** Codes, consent forms, installations and tokens of custom and public apps (decisions §5.2-§5.3). */
+/** OAuth's own rows (decisions §5.2): codes, consent forms, and the signed calls already accepted. */
 @Injectable()
 export class OAuthRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  appByKey(appKey: string): Promise<App | null> {
-    return this.db.prisma.app.findUnique({ where: { appKey } });
-  }
 
-  appById(id: bigint): Promise<App | null> {
-    return this.db.prisma.app.findUnique({ where: { id } });
-  }
 
   /**
    * decisions §5.2: a signed token call is accepted once. Records (app, sign) until the call's
@@ -57,15 +42,6 @@ export class OAuthRepository {
       if (isUniqueViolation(error)) return false;
       throw error;
     }
-  }
-
-  /** docs/decisions.md: a custom app belongs to the store of its first approval; false if another store has it. */
-  async bindCustomApp(appId: bigint, storeId: bigint): Promise<boolean> {
-    const bound = await this.db.prisma.app.updateMany({
-      where: { id: appId, kind: 'custom', OR: [{ storeId: null }, { storeId }] },
-      data: { storeId },
-    });
-    return bound.count === 1;
   }
 
   async createCode(data: { codeHash: string; storeId: bigint; appId: bigint; scopes: string; expiresAt: Date; createdAt: Date }): Promise<void> {
@@ -93,69 +69,17 @@ export class OAuthRepository {
   }
 
   /**
-   * Exchanges a code for a token in one transaction: the code is claimed by a conditional update
-   * (two exchanges of one code at once give one token), the installation takes the code's scopes,
-   * earlier tokens of the installation get the 5 minutes of a refresh, and the new token is stored.
+   * Claims a code once, in the exchange's transaction: a conditional update, so two exchanges of
+   * one code at once give one token. False when it was used or expired meanwhile.
    */
-  async exchangeCode(
-    code: CodeRow,
-    token: { tokenHash: string; expiresAt: Date },
-    now: Date,
-  ): Promise<boolean> {
-    return this.db.prisma.$transaction(async (tx) => {
-      const claimed = await tx.oAuthCode.updateMany({
-        where: { id: code.id, usedAt: null, expiresAt: { gt: now } },
-        data: { usedAt: now },
-      });
-      if (claimed.count !== 1) return false;
-      const installation = await tx.installation.upsert({
-        where: { storeId_appId: { storeId: code.storeId, appId: code.appId } },
-        create: { storeId: code.storeId, appId: code.appId, scopes: code.scopes, createdAt: now, updatedAt: now },
-        update: { scopes: code.scopes, updatedAt: now },
-      });
-      await this.supersede(tx, installation.id, now);
-      await tx.accessToken.create({ data: { installationId: installation.id, tokenHash: token.tokenHash, expiresAt: token.expiresAt, createdAt: now } });
-      return true;
-    });
+  async claimCode(tx: TransactionClient, codeId: bigint, now: Date): Promise<boolean> {
+    const claimed = await tx.oAuthCode.updateMany({ where: { id: codeId, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+    return claimed.count === 1;
   }
 
-  installation(storeId: bigint, appId: bigint): Promise<InstallationRow | null> {
-    return this.db.prisma.installation.findUnique({
-      where: { storeId_appId: { storeId, appId } },
-      include: { accessTokens: { where: { supersededAt: null } } },
-    });
-  }
-
-  /** decisions §5.3: a new token; the previous ones stay valid exactly 5 more minutes (never past their own expiry). */
-  async refresh(installationId: bigint, token: { tokenHash: string; expiresAt: Date }, now: Date): Promise<void> {
-    await this.db.prisma.$transaction(async (tx) => {
-      await this.supersede(tx, installationId, now);
-      await tx.accessToken.create({ data: { installationId, tokenHash: token.tokenHash, expiresAt: token.expiresAt, createdAt: now } });
-    });
-  }
-
-  /**
-   * decisions §5.3: cancel. Everything an uninstall removes goes (apps/uninstall.ts): every token of
-   * the app on the store (those in their grace minutes too), the installation, its webhook
-   * subscriptions and pending deliveries, and codes and consent forms not yet used, so nothing
-   * issued before the cancel can install the app again or reach it.
-   */
-  async removeInstallation(storeId: bigint, appId: bigint, now: Date): Promise<boolean> {
-    return this.db.prisma.$transaction(async (tx) => {
-      const installation = await tx.installation.findUnique({ where: { storeId_appId: { storeId, appId } } });
-      if (!installation) {
-        await forgetUnusedGrants(tx, storeId, appId);
-        return false;
-      }
-      await removeInstallation(tx, installation, now, 'app authorization cancelled');
-      return true;
-    });
-  }
-
-  private async supersede(tx: Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0], installationId: bigint, now: Date): Promise<void> {
-    const current = await tx.accessToken.findMany({ where: { installationId, supersededAt: null } });
-    for (const old of current) {
-      await tx.accessToken.update({ where: { id: old.id }, data: { supersededAt: now, expiresAt: graceExpiry(now, old.expiresAt) } });
-    }
+  /** Codes and consent forms of an app on a store not yet used (they would install it again). */
+  async forgetUnusedGrants(tx: TransactionClient, storeId: bigint, appId: bigint): Promise<void> {
+    await tx.oAuthCode.deleteMany({ where: { storeId, appId, usedAt: null } });
+    await tx.oAuthConsent.deleteMany({ where: { storeId, appId, usedAt: null } });
   }
 }

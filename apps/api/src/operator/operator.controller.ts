@@ -4,7 +4,8 @@ import { DomainError, parseIsoInstant } from '@platform/domain';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { FastifyRequest } from 'fastify';
 import { AppsService } from '../apps/apps.service';
-import { ClockService } from '../clock/clock.service';
+import { OAuthGrantsService } from '../oauth/oauth-grants.service';
+import { ClockService } from '../core/clock.service';
 import { MerchantSessionsService } from '../merchant/merchant-sessions.service';
 import { ProductsWriteService } from '../products/products-write.service';
 import { ListingDocumentsWorker } from '../products/listing-documents.worker';
@@ -19,6 +20,7 @@ export class OperatorController {
   constructor(
     private readonly stores: StoresService,
     private readonly apps: AppsService,
+    private readonly grants: OAuthGrantsService,
     private readonly products: ProductsWriteService,
     private readonly clock: ClockService,
     private readonly sessions: MerchantSessionsService,
@@ -45,7 +47,7 @@ export class OperatorController {
       createApp: async ({ body }) => ({ status: 201 as const, body: await this.apps.create(body.app) }),
       installApp: async ({ params, body }) => ({
         status: 201 as const,
-        body: await this.apps.install(params.handle, pathId(params.appId), body.scopes),
+        body: await this.grants.install(params.handle, pathId(params.appId), body.scopes),
       }),
       createAdminSession: async ({ params }) => ({
         status: 201 as const,

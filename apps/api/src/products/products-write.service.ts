@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, joinIssues, parseIsoInstant } from '@platform/domain';
 import { MAX_RESPONSE_BYTES } from '../http/wire';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from '../core/clock.service';
 import { StoresService } from '../stores/stores.service';
 import { mergeProductInput, type ProductInput, type VariantInput } from './product-document';
 import { ProductsRepository } from './products.repository';

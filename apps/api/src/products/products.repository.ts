@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { allocateIds, insertRows, type Db } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 import { renderProductDocument, slugify, type ProductInput } from './product-document';
 import { renderListingDocument, type ProductSource } from './product-listing';
 import { buildProductRows, buildReplacedParts, COLUMNS, countParts, type IdPool, type PartsToWrite } from './product-rows';

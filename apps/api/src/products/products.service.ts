@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
+import { InjectConfig } from '../core/injection';
 import { linkHeaderFor, readPageRequest, renderKeysetPage, type PageQuery } from '../http/keyset-pagination';
 import type { StoreContext } from '../http/request-context';
 import { ListingCache } from './listing-cache';

@@ -1,8 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { EXPIRY_REMINDER_DAYS, formatInZone, reminderRetryDelayMs } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
+import { InjectConfig } from '../core/injection';
 import { createMailer, type Mailer } from './mailer';
 import { TokenRemindersRepository, type DueReminder } from './token-reminders.repository';
 

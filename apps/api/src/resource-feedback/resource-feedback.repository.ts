@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
+import { storage } from '../core/prisma-errors';
 
 /** A stored row (the model's type, derived here so the db package's export list stays as it is). */
 export type FeedbackRow = NonNullable<Awaited<ReturnType<Db['prisma']['resourceFeedback']['findFirst']>>>;
@@ -40,11 +41,12 @@ export class ResourceFeedbackRepository {
     return this.db.prisma.resourceFeedback.findUnique({ where: { storeId_appId_productId: key } });
   }
 
-  /** The first feedback of this app on this product. Throws Prisma's P2002 when another request stored it first. */
+  /**
+   * The first feedback of this app on this product. StorageConflict 'unique' when another request
+   * stored it first, 'reference' when the product or the installation was deleted meanwhile.
+   */
   create(key: FeedbackKey, installationId: bigint, data: FeedbackData, now: Date): Promise<FeedbackRow> {
-    return this.db.prisma.resourceFeedback.create({
-      data: { ...key, installationId, ...stored(data), createdAt: now, updatedAt: now },
-    });
+    return storage(this.db.prisma.resourceFeedback.create({ data: { ...key, installationId, ...stored(data), createdAt: now, updatedAt: now } }));
   }
 
   /**

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ResourceFeedbackInput } from '@platform/contract';
 import { DomainError, formatInZone, isStaleFeedback, joinIssues, validateFeedback } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
-import { isUniqueViolation, prismaCode } from '../db/prisma-errors';
+import { ClockService } from '../core/clock.service';
+import { isConflict } from '../core/prisma-errors';
 import type { AuthContext } from '../http/request-context';
 import { StoresService } from '../stores/stores.service';
 import { ResourceFeedbackRepository, type FeedbackData, type FeedbackKey, type FeedbackRow } from './resource-feedback.repository';
@@ -72,7 +72,7 @@ export class ResourceFeedbackService {
         return { created: true, feedback: render(await this.repository.create(key, auth.installationId, data, now)) };
       } catch (error) {
         // Another request stored this app's first feedback meanwhile: decide against it below.
-        if (!isUniqueViolation(error)) throw this.goneOr(error);
+        if (!isConflict(error, 'unique')) throw this.goneOr(error);
       }
     }
     const incoming = { generatedAt: valid.generatedAt, resourceUpdatedAt: valid.resourceUpdatedAt };
@@ -105,6 +105,6 @@ export class ResourceFeedbackService {
 
   /** A foreign key refused the row: the product (or the app's installation) was deleted meanwhile. */
   private goneOr(error: unknown): unknown {
-    return prismaCode(error) === 'P2003' ? new DomainError('NOT_FOUND', PRODUCT_NOT_FOUND) : error;
+    return isConflict(error, 'reference') ? new DomainError('NOT_FOUND', PRODUCT_NOT_FOUND) : error;
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { Db } from '@platform/db';
 import {
   canonicalTimeZone,
   DomainError,
@@ -7,13 +6,12 @@ import {
   isValidStoreHandle,
   isValidTimeZone,
   joinIssues,
-  nextUpdatedAt,
   parseIsoInstant,
 } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
-import { InjectConfig, InjectDb } from '../db/db.module';
-import { isUniqueViolation } from '../db/prisma-errors';
+import { InjectConfig } from '../core/injection';
+import { StoresRepository } from './stores.repository';
 
 export interface StoreRecord {
   id: bigint;
@@ -53,7 +51,7 @@ const CURRENCY = /^[A-Z]{3}$/;
 @Injectable()
 export class StoresService {
   constructor(
-    @InjectDb() private readonly db: Db,
+    private readonly repository: StoresRepository,
     @InjectConfig() private readonly config: Config,
     private readonly clock: ClockService,
   ) {}
@@ -73,40 +71,26 @@ export class StoresService {
     const currency = input.currency ?? 'USD';
     if (!CURRENCY.test(currency)) issues.push({ field: 'currency', message: 'must be an ISO 4217 code such as USD' });
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
-    const now = this.clock.now();
     const email = input.email ?? `owner@${this.domainOf(input.handle)}`;
-    try {
-      // One merchant owns one store here, so the merchant id (webhooks' X-Platform-Merchant-Id) is the store's id.
-      return await this.db.prisma.$transaction(async (tx) => {
-        const store = await tx.store.create({
-          data: {
-            handle: input.handle,
-            name: input.name,
-            ianaTimezone: canonicalTimeZone(timeZone),
-            currency,
-            email,
-            customerEmail: input.customer_email ?? email,
-            merchantId: 0n,
-            createdAt: now,
-            updatedAt: now,
-          },
-        });
-        return tx.store.update({ where: { id: store.id }, data: { merchantId: store.id, updatedAt: now } });
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new DomainError('VALIDATION_FAILED', 'handle: has already been taken');
-      throw error;
-    }
+    return this.repository.create({
+      handle: input.handle,
+      name: input.name,
+      ianaTimezone: canonicalTimeZone(timeZone),
+      currency,
+      email,
+      customerEmail: input.customer_email ?? email,
+      now: this.clock.now(),
+    });
   }
 
   async get(handle: string): Promise<StoreRecord> {
-    const store = await this.db.prisma.store.findUnique({ where: { handle } });
+    const store = await this.repository.byHandle(handle);
     if (!store) throw new DomainError('NOT_FOUND', `Store '${handle}' not found`);
     return store;
   }
 
   async getById(id: bigint): Promise<StoreRecord> {
-    const store = await this.db.prisma.store.findUnique({ where: { id } });
+    const store = await this.repository.byId(id);
     if (!store) throw new DomainError('NOT_FOUND', 'Not Found');
     return store;
   }
@@ -129,26 +113,19 @@ export class StoresService {
     }
     if (input.name !== undefined && !input.name.trim()) issues.push({ field: 'name', message: "can't be blank" });
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
-    // updated_at moves under the row's lock, so two changes at once still get two times.
-    return this.db.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`UPDATE stores SET updated_at = updated_at WHERE id = ${store.id}`;
-      // Listing answers carry times in the store's zone: one cached before the change is stale.
-      if (input.iana_timezone !== undefined) await tx.$executeRaw`UPDATE stores SET catalog_revision = catalog_revision + 1 WHERE id = ${store.id}`;
-      const current = await tx.store.findUniqueOrThrow({ where: { id: store.id }, select: { updatedAt: true } });
-      return tx.store.update({
-        where: { id: store.id },
-        data: {
-          status: input.status,
-          planExpiresAt,
-          name: input.name,
-          ianaTimezone: input.iana_timezone === undefined ? undefined : canonicalTimeZone(input.iana_timezone),
-          currency: input.currency,
-          email: input.email,
-          customerEmail: input.customer_email,
-          updatedAt: nextUpdatedAt(current.updatedAt, this.clock.now()),
-        },
-      });
-    });
+    return this.repository.update(
+      store.id,
+      {
+        status: input.status,
+        planExpiresAt,
+        name: input.name,
+        ianaTimezone: input.iana_timezone === undefined ? undefined : canonicalTimeZone(input.iana_timezone),
+        currency: input.currency,
+        email: input.email,
+        customerEmail: input.customer_email,
+      },
+      this.clock.now(),
+    );
   }
 
   toOperator(store: StoreRecord) {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Db, WebhookAttempt, WebhookDelivery } from '@platform/db';
-import { InjectDb } from '../db/db.module';
+import { wakeSenders, type Db, type WebhookAttempt, type WebhookDelivery } from '@platform/db';
+import { InjectDb } from '../core/injection';
 
 export interface DeliveryPageQuery {
   storeId: bigint;
@@ -80,8 +80,8 @@ export class DeliveriesRepository {
    * failed -> pending, due now, with a fresh round of attempts (attempts 0, lease and last error
    * cleared), as one conditional write: of two redeliveries at once, one succeeds.
    */
-  redeliver(storeId: bigint, id: bigint, now: Date): Promise<RedeliverOutcome> {
-    return this.db.prisma.$transaction(async (tx) => {
+  async redeliver(storeId: bigint, id: bigint, now: Date): Promise<RedeliverOutcome> {
+    const outcome = await this.db.prisma.$transaction(async (tx): Promise<RedeliverOutcome> => {
       const current = await tx.webhookDelivery.findFirst({ where: { id, storeId } });
       if (!current) return { ok: false, reason: 'missing' } as const;
       if (current.status !== 'failed') return { ok: false, reason: 'status', status: current.status } as const;
@@ -95,6 +95,7 @@ export class DeliveriesRepository {
           nextAttemptAt: now,
           leaseOwner: null,
           leaseUntil: null,
+          leaseHost: null,
           lastError: null,
           deliveredAt: null,
           updatedAt: now,
@@ -103,6 +104,9 @@ export class DeliveriesRepository {
       if (moved.count === 0) return { ok: false, reason: 'status', status: 'pending' } as const;
       return { ok: true, delivery: await tx.webhookDelivery.findUniqueOrThrow({ where: { id } }) } as const;
     });
+    // Due now and committed: the senders are woken rather than left to their poll.
+    if (outcome.ok) await wakeSenders(this.db);
+    return outcome;
   }
 
   /** Counts by status and the oldest pending delivery already due, across every store. */

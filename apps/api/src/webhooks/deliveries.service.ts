@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { WebhookAttempt, WebhookDelivery } from '@platform/db';
 import { DELIVERY_STATUSES, DomainError, formatInZone } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
+import { InjectConfig } from '../core/injection';
 import { pathId } from '../http/ids';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
 import { StoresService } from '../stores/stores.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { writeWebhookDeliveries, type Db, type FulfillmentOrder, type InventoryItem, type TransactionClient } from '@platform/db';
+import { inOutboxTransaction, type Db, type EmitWebhookEvent, type FulfillmentOrder, type InventoryItem } from '@platform/db';
 import {
   hasScope,
   nextUpdatedAt,
@@ -8,7 +8,7 @@ import {
   WEBHOOK_TOPIC_SCOPE,
   type WebhookTopic,
 } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
 
 export interface InventoryItemChanges {
   sku?: string;
@@ -29,7 +29,7 @@ export type ReleaseOutcome = { ok: true; order: FulfillmentOrder } | { ok: false
 /**
  * The operator's changes that emit events (decisions §10). Each writes the change and its
  * deliveries in one transaction (the outbox, decisions §11.6): the change is never written without
- * its events, nor an event without its change.
+ * its events, nor an event without its change. The senders are woken when it commits.
  */
 @Injectable()
 export class WebhookEventsRepository {
@@ -49,7 +49,7 @@ export class WebhookEventsRepository {
     merge: (row: InventoryItem) => InventoryItemChanges,
     now: Date,
   ): Promise<InventoryItem | null> {
-    return this.db.prisma.$transaction(async (tx) => {
+    return inOutboxTransaction(this.db, async (tx, emitEvent) => {
       // Lock the row first (a write that changes nothing), so concurrent updates read one after the
       // other and each moves updated_at past the last (the same SQL on SQLite and PostgreSQL).
       const locked = await tx.$executeRaw`UPDATE inventory_items SET updated_at = updated_at WHERE id = ${id} AND store_id = ${store.id}`;
@@ -60,7 +60,7 @@ export class WebhookEventsRepository {
         where: { id },
         data: { ...changes, updatedAt: nextUpdatedAt(row.updatedAt, now) },
       });
-      await emit(tx, store, 'inventory_items/update', now, (apiVersion) =>
+      await emit(emitEvent, store, 'inventory_items/update', now, (apiVersion) =>
         renderInventoryItemWebhook(updated, { apiVersion, timeZone: store.ianaTimezone }),
       );
       return updated;
@@ -76,7 +76,7 @@ export class WebhookEventsRepository {
    * emits `fulfillment_order/released`; the other sees the order no longer open.
    */
   releaseFulfillmentOrder(store: EventStore, id: bigint, now: Date): Promise<ReleaseOutcome> {
-    return this.db.prisma.$transaction(async (tx) => {
+    return inOutboxTransaction(this.db, async (tx, emitEvent) => {
       const current = await tx.fulfillmentOrder.findFirst({ where: { id, storeId: store.id } });
       if (!current) return { ok: false, reason: 'missing' } as const;
       const moved = await tx.fulfillmentOrder.updateMany({
@@ -88,7 +88,7 @@ export class WebhookEventsRepository {
         return { ok: false, reason: 'status', status: latest?.status ?? current.status } as const;
       }
       const order = await tx.fulfillmentOrder.findUniqueOrThrow({ where: { id } });
-      await emit(tx, store, 'fulfillment_order/released', now, (apiVersion) =>
+      await emit(emitEvent, store, 'fulfillment_order/released', now, (apiVersion) =>
         renderFulfillmentOrderWebhook(order, { apiVersion, timeZone: store.ianaTimezone }),
       );
       return { ok: true, order } as const;
@@ -96,8 +96,8 @@ export class WebhookEventsRepository {
   }
 }
 
-function emit(tx: TransactionClient, store: EventStore, topic: WebhookTopic, now: Date, render: (apiVersion: string) => string): Promise<number> {
-  return writeWebhookDeliveries(tx, {
+function emit(emitEvent: EmitWebhookEvent, store: EventStore, topic: WebhookTopic, now: Date, render: (apiVersion: string) => string): Promise<number> {
+  return emitEvent({
     storeId: store.id,
     topic,
     now,

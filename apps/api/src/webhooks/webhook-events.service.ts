@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FulfillmentOrder, InventoryItem } from '@platform/db';
 import { DomainError, formatInZone, inventoryItemObject, joinIssues, releaseFulfillmentOrder } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from '../core/clock.service';
 import { pathId, toId } from '../http/ids';
 import { StoresService } from '../stores/stores.service';
 import { WebhookEventsRepository, type InventoryItemChanges } from './webhook-events.repository';

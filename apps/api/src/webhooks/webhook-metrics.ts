@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from '../core/clock.service';
 import { HttpMetrics } from '../http/metrics';
 import { DeliveriesRepository, type QueueStats } from './deliveries.repository';
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { Db, WebhookSubscription } from '@platform/db';
+import type { Db, TransactionClient, WebhookSubscription } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
-import { InjectDb } from '../db/db.module';
+import { InjectDb } from '../core/injection';
+import { storage } from '../core/prisma-errors';
 
 export interface SubscriptionData {
   storeId: bigint;
@@ -38,9 +39,29 @@ export interface SubscriptionPageQuery {
 export class WebhooksRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  /** A duplicate (store, app, topic, address) fails on the unique index (P2002). */
-  create(data: SubscriptionData, now: Date): Promise<WebhookSubscription> {
-    return this.db.prisma.webhookSubscription.create({ data: { ...data, createdAt: now, updatedAt: now } });
+  /** An app's subscriptions on a store go, its pending deliveries there end `failed` (in the removal's transaction). */
+  async removeForApp(tx: TransactionClient, removal: { storeId: bigint; appId: bigint; now: Date; reason: string }): Promise<void> {
+    const { storeId, appId, now, reason } = removal;
+    await tx.webhookSubscription.deleteMany({ where: { storeId, appId } });
+    await tx.webhookDelivery.updateMany({
+      where: { storeId, appId, status: 'pending' },
+      data: { status: 'failed', lastError: reason, leaseOwner: null, leaseUntil: null, updatedAt: now },
+    });
+  }
+
+  /**
+   * Null when the app has `max` subscriptions on the store already (decisions §11.7). The app's row
+   * is locked first (a write that changes nothing, the same SQL on both providers), so concurrent
+   * creates count one after the other and never pass the limit together. A duplicate (store, app,
+   * topic, address) fails on the unique index (StorageConflict 'unique').
+   */
+  create(data: SubscriptionData, now: Date, max: number): Promise<WebhookSubscription | null> {
+    return storage(this.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE apps SET updated_at = updated_at WHERE id = ${data.appId}`;
+      const count = await tx.webhookSubscription.count({ where: { storeId: data.storeId, appId: data.appId } });
+      if (count >= max) return null;
+      return tx.webhookSubscription.create({ data: { ...data, createdAt: now, updatedAt: now } });
+    }));
   }
 
   find(storeId: bigint, appId: bigint, id: bigint): Promise<WebhookSubscription | null> {
@@ -53,14 +74,14 @@ export class WebhooksRepository {
    * written with `updated_at` past the stored one. So two PUTs at once apply one after the other,
    * neither undoes the other's fields, each moves `updated_at`, and each answers its own write; a
    * re-enable is judged on the status as the sender last left it. Null when the subscription is not
-   * (or no longer) the app's on the store. A clash with another subscription fails with P2002.
+   * (or no longer) the app's on the store. A clash with another subscription fails with StorageConflict 'unique'.
    */
   update(
     key: { storeId: bigint; appId: bigint; id: bigint },
     merge: (row: WebhookSubscription) => SubscriptionChanges,
     now: Date,
   ): Promise<WebhookSubscription | null> {
-    return this.db.prisma.$transaction(async (tx) => {
+    return storage(this.db.prisma.$transaction(async (tx) => {
       const locked = await tx.$executeRaw`UPDATE webhook_subscriptions SET updated_at = updated_at
         WHERE id = ${key.id} AND store_id = ${key.storeId} AND app_id = ${key.appId}`;
       if (locked === 0) return null;
@@ -78,7 +99,7 @@ export class WebhooksRepository {
           ...(changes.disabledByApp ? { disabledReason: 'api' } : {}),
         },
       });
-    });
+    }));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { WebhookSubscription } from '@platform/db';
 import {
   checkWebhookAddress,
@@ -6,16 +6,18 @@ import {
   hasScope,
   isWebhookTopic,
   joinIssues,
+  MAX_WEBHOOKS_PER_APP_AND_STORE,
   supportedVersions,
   WEBHOOK_STATUSES,
   WEBHOOK_TOPIC_SCOPE,
   WEBHOOK_TOPICS,
   type WebhookTopic,
 } from '@platform/domain';
-import { ClockService } from '../clock/clock.service';
+import { AppRemovalSteps } from '../apps/app-removal';
+import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
-import { InjectConfig } from '../db/db.module';
-import { isUniqueViolation } from '../db/prisma-errors';
+import { InjectConfig } from '../core/injection';
+import { isConflict } from '../core/prisma-errors';
 import { pathId } from '../http/ids';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
 import type { AuthContext } from '../http/request-context';
@@ -45,12 +47,22 @@ function assertTopicScope(auth: AuthContext, topic: WebhookTopic): void {
 
 /** decisions §11.1-§11.2: webhook subscriptions of one app on one store. */
 @Injectable()
-export class WebhooksService {
+export class WebhooksService implements OnModuleInit {
   constructor(
     private readonly repository: WebhooksRepository,
     private readonly clock: ClockService,
     @InjectConfig() private readonly config: Config,
+    private readonly removalSteps: AppRemovalSteps,
   ) {}
+
+  /**
+   * An app leaving a store (uninstall, cancel, delete) takes its subscriptions there with it, and its
+   * pending deliveries end `failed` with the reason (nothing may be sent to an app that is gone;
+   * sent ones stay as history). decisions §5.3, §11.
+   */
+  onModuleInit(): void {
+    this.removalSteps.add((tx, removal) => this.repository.removeForApp(tx, removal));
+  }
 
   /** An app's subscriptions on a store, oldest first (the merchant's deliveries page). */
   listForApp(storeId: bigint, appId: bigint, take: number) {
@@ -68,11 +80,13 @@ export class WebhooksService {
       const row = await this.repository.create(
         { storeId: auth.store.id, appId: auth.appId, topic, address, apiVersion, status },
         this.clock.now(),
+        MAX_WEBHOOKS_PER_APP_AND_STORE,
       );
+      if (!row) throw tooMany();
       return webhookJson(row, auth.store.ianaTimezone);
     } catch (error) {
       // The unique index decides, so concurrent duplicates give exactly one subscription.
-      if (isUniqueViolation(error)) throw duplicate(topic, address);
+      if (isConflict(error, 'unique')) throw duplicate(topic, address);
       throw error;
     }
   }
@@ -107,7 +121,7 @@ export class WebhooksService {
       if (!updated) throw new DomainError('NOT_FOUND', 'Not Found');
       return webhookJson(updated, auth.store.ianaTimezone);
     } catch (error) {
-      if (isUniqueViolation(error)) throw duplicate(topic, address ?? row.address);
+      if (isConflict(error, 'unique')) throw duplicate(topic, address ?? row.address);
       throw error;
     }
   }
@@ -189,6 +203,13 @@ export class WebhooksService {
     issues.push({ field: 'status', message: `is not included in the list (${WEBHOOK_STATUSES.join(', ')})` });
     return '';
   }
+}
+
+function tooMany(): DomainError {
+  return new DomainError(
+    'VALIDATION_FAILED',
+    `webhook: this app already has ${MAX_WEBHOOKS_PER_APP_AND_STORE} subscriptions on this store, the most an app may have; delete one to add another`,
+  );
 }
 
 function duplicate(topic: string, address: string): DomainError {

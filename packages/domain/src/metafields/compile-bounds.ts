@@ -125,10 +125,13 @@ export function boundCheck(bound: Bound, rule: 'min' | 'max'): ElementCheck {
     case 'decimal': {
       const d = bound.d;
       const approx = d.toNumber();
+      // Both doubles are the nearest to their decimal (Number() of the text), and rounding to the
+      // nearest never reverses an order: doubles that differ order the decimals alike, and only
+      // equal ones need the exact comparison (a margin is for doubles that went through a product).
       return (v) => {
         const value = v as DecimalValue;
-        const order = roughOrder(value.approximate, approx);
-        return judge(order !== 0 ? order : value.value.comparedTo(d));
+        const a = value.approximate;
+        return judge(a < approx ? -1 : a > approx ? 1 : value.value.comparedTo(d));
       };
     }
     case 'date': {

@@ -12,6 +12,7 @@ import {
   schemaCheckMeter,
   type SchemaCheck,
 } from './compile-schema';
+import { NOT_READ, readJson } from '../json/read-json';
 
 function compiled(schema: unknown): SchemaCheck {
   const result = compileJsonSchema(JSON.stringify(schema));
@@ -25,7 +26,17 @@ function refused(text: string): string {
   return result.message;
 }
 
-const check = (schema: unknown, data: unknown) => compiled(schema)(data, JSON.stringify(data));
+/** The value as a `json` value is read before its schema checks it (parse-value: records, which inherit nothing). */
+function read(text: string): unknown {
+  const value = readJson(text, { maxDepth: SCHEMA_VALUE_MAX_DEPTH, records: true });
+  if (value === NOT_READ) throw new Error(`not read: ${text.slice(0, 100)}`);
+  return value;
+}
+
+const check = (schema: unknown, data: unknown) => {
+  const text = JSON.stringify(data);
+  return compiled(schema)(read(text), text);
+};
 
 /**
  * `levels` subschemas in an array at `path` (an unknown keyword's nested arrays, say), each applying
@@ -244,6 +255,31 @@ describe('schema bounds', () => {
     expect(check({ uniqueItems: false }, [1, 1])).toBeNull();
     const many = Array.from({ length: 40_000 }, (_, i) => ({ i }));
     expect(check({ uniqueItems: true }, many)).toBeNull();
+  });
+
+  it('counts maxLength and minLength in code points, before pattern as Ajv does', () => {
+    const faces = '\u{1F600}\u{1F600}\u{1F600}';
+    expect(check({ maxLength: 3 }, faces)).toBeNull();
+    expect(check({ maxLength: 2 }, faces)).toBe('must NOT have more than 2 characters');
+    expect(check({ minLength: 3 }, faces)).toBeNull();
+    expect(check({ minLength: 4 }, faces)).toBe('must NOT have fewer than 4 characters');
+    expect(check({ minLength: 4 }, 'abcd')).toBeNull();
+    expect(check({ maxLength: 1, pattern: '^a' }, 'bb')).toBe('must NOT have more than 1 characters');
+    expect(check({ pattern: '^a', minLength: 3 }, 'bb')).toBe('must NOT have fewer than 3 characters');
+  });
+
+  it('compares const and enum by JSON equality, in the place Ajv runs them', () => {
+    expect(check({ enum: [{ a: 1, b: [1, { c: null }] }] }, { b: [1, { c: null }], a: 1 })).toBeNull();
+    expect(check({ const: [1, { a: '1' }] }, [1, { a: 1 }])).toBe('must be equal to constant');
+    expect(check({ enum: ['a', 1, null] }, 1)).toBeNull();
+    // Keys named like what a plain object inherits are data: fast-deep-equal called them (a TypeError).
+    expect(check({ enum: [{ a: 1 }] }, { valueOf: 1 })).toBe('must be equal to one of the allowed values');
+    expect(check({ const: { toString: 'x' } }, { toString: 'x' })).toBeNull();
+    expect(check({ enum: [{ constructor: 1 }] }, {})).toBe('must be equal to one of the allowed values');
+    // Before not, anyOf and the others: the first error stays the one Ajv reports first.
+    expect(check({ enum: ['a'], not: {} }, 'b')).toBe('must be equal to one of the allowed values');
+    expect(check({ const: 'a', anyOf: [{ type: 'number' }] }, 'b')).toBe('must be equal to constant');
+    expect(refused('{"enum":[]}')).toBe('is not a valid JSON Schema: enum must have non-empty array');
   });
 });
 

@@ -173,6 +173,13 @@ describe('schema', () => {
     expect(messages('json', rule, '{"size":"XL"}')).toEqual(['value: does not conform to the schema: /size must be equal to one of the allowed values (rule schema)']);
     expect(messages('json', rule, '[]')).toEqual(['value: does not conform to the schema: must be object (rule schema)']);
   });
+
+  it('a value with keys named like what objects inherit is judged, not thrown on (it was a TypeError: a 500)', () => {
+    const rule: [string, string][] = [['schema', '{"enum":[{"size":"S"}],"required":["toString"]}']];
+    expect(messages('json', rule, '{"valueOf":1,"toString":2}')).toEqual(['value: does not conform to the schema: must be equal to one of the allowed values (rule schema)']);
+    expect(messages('json', [['schema', '{"const":{"toString":"x"}}']], '{"toString":"x"}')).toEqual([]);
+    expect(messages('json', [['schema', '{"required":["toString"]}']], '{}')).toEqual(["value: does not conform to the schema: must have required property 'toString' (rule schema)"]);
+  });
 });
 
 describe('metaobject_definition_id', () => {

@@ -7,11 +7,12 @@ import {
   type MetaobjectReference,
 } from './check-references';
 import type { RuleInput } from './define-rules';
-import { checkedTypeOf, isSupportedType } from './define-types';
-import type { EmptyValue, ParsedValue } from './define-values';
+import type { ElementCheck } from './define-checks';
+import { checkedTypeOf, isListType, isSupportedType } from './define-types';
+import type { EmptyValue, ListValue, ParsedValue, ScalarValue } from './define-values';
 import { InvalidDefinitionError, makeIssue, type Issue, type Result } from './format-issues';
-import { valueParserFor } from './parse-value';
-import { meteredValue, trySpend, VALUE_UNITS_PER_CHAR } from './schema-check-budget';
+import { valueParserFor, type ValueParser } from './parse-value';
+import { beginValueCheck, endValueCheck, trySpend, VALUE_UNITS_PER_CHAR } from './schema-check-budget';
 
 // Both validation levels for values of one definition (spec "Rules on the array" 4-6), compiled
 // once: the basic check, then, only when it passes, the rules.
@@ -77,62 +78,90 @@ const scratch: Issue[] = [];
 function build(set: CompiledRuleSet): ValueValidator {
   const judge = judgeWith(set);
   const validate = (raw: string, ctx: ValidateContext): ValueResult => {
-    const { result, spent } = meteredValue(() => {
+    beginValueCheck();
+    let result: ValueResult;
+    try {
       // Reading the text and the basic check, before any rule.
       trySpend(VALUE_UNITS_PER_CHAR * raw.length);
-      return judge(raw, ctx);
-    });
-    if (ctx.meter !== undefined) ctx.meter.spent += spent;
+      result = judge(raw, ctx);
+    } finally {
+      const spent = endValueCheck();
+      if (ctx.meter !== undefined) ctx.meter.spent += spent;
+    }
     return result;
   };
   return Object.assign(validate, { bytes: VALIDATOR_BASE_BYTES + set.bytes });
 }
 
-function judgeWith(set: CompiledRuleSet): (raw: string, ctx: ValidateContext) => ValueResult {
+type Judge = (raw: string, ctx: ValidateContext) => ValueResult;
+type Accept = (value: ParsedValue, ctx: ValidateContext) => ValueResult;
+
+// decisions §2.6: from v20260901 an empty value is refused; before it, accepted without rules.
+function emptyValue(ctx: ValidateContext): ValueResult {
+  return ctx.version !== null && rejectsEmptyValue(ctx.version) ? { ok: false, issues: [makeIssue('value', "can't be blank")] } : EMPTY;
+}
+
+function refused(): ValueResult {
+  // One call that copies and empties (setting an array's length is a call into the runtime).
+  return { ok: false, issues: scratch.splice(0) };
+}
+
+// A list and a single value are judged by two functions, each small enough for V8 to inline what
+// it calls: every value written goes through one of them.
+function judgeWith(set: CompiledRuleSet): Judge {
   const parse = valueParserFor(set.type);
   const checks = set.checks;
+  const accept = accepting(set);
+  return isListType(set.type) ? judgeList(parse, checks, set, accept) : judgeOne(parse, checks, accept);
+}
+
+function judgeOne(parse: ValueParser, checks: readonly ElementCheck[], accept: Accept): Judge {
+  const checkCount = checks.length;
+  return (raw, ctx) => {
+    if (raw === '') return emptyValue(ctx);
+    // Empty unless an earlier call threw midway; setting length costs even when it changes nothing.
+    if (scratch.length !== 0) scratch.length = 0;
+    const value = parse(raw, scratch);
+    if (value === undefined) return refused();
+    for (let c = 0; c < checkCount; c++) {
+      const failure = (checks[c] as ElementCheck)(value as ScalarValue);
+      if (failure !== null) scratch.push({ field: failure.field, message: failure.message });
+    }
+    return scratch.length > 0 ? refused() : accept(value, ctx);
+  };
+}
+
+function judgeList(parse: ValueParser, checks: readonly ElementCheck[], set: CompiledRuleSet, accept: Accept): Judge {
   const checkCount = checks.length;
   const { listMin, listMax } = set;
   const listMinText = `has a minimum of ${listMin} elements (rule list.min)`;
   const listMaxText = `has a maximum of ${listMax} elements (rule list.max)`;
-  const referencing = checkedTypeOf(set.type) === 'metaobject_reference';
-  const definitionId = set.metaobjectDefinitionId;
-
   return (raw, ctx) => {
-    if (raw === '') {
-      // decisions §2.6: from v20260901 an empty value is refused; before it, accepted without rules.
-      return ctx.version !== null && rejectsEmptyValue(ctx.version) ? { ok: false, issues: [makeIssue('value', "can't be blank")] } : EMPTY;
-    }
-    // Empty unless an earlier call threw midway; setting length costs even when it changes nothing.
+    if (raw === '') return emptyValue(ctx);
     if (scratch.length !== 0) scratch.length = 0;
     const value = parse(raw, scratch);
-    if (value !== undefined) {
-      if (value.kind === 'list') {
-        const elements = value.elements;
-        if (listMin !== null && elements.length < listMin) scratch.push(makeIssue('value', listMinText));
-        if (listMax !== null && elements.length > listMax) scratch.push(makeIssue('value', listMaxText));
-        for (let i = 0; checkCount > 0 && i < elements.length; i++) {
-          const element = elements[i];
-          // Empty elements skip the element rules (decisions §2.6).
-          if (element === null || element === undefined) continue;
-          for (let c = 0; c < checkCount; c++) {
-            const failure = (checks[c] as (typeof checks)[number])(element);
-            if (failure !== null) scratch.push(makeIssue(`value[${i}]${failure.suffix}`, failure.text));
-          }
-        }
-      } else {
-        for (let c = 0; c < checkCount; c++) {
-          const failure = (checks[c] as (typeof checks)[number])(value);
-          if (failure !== null) scratch.push(makeIssue(`value${failure.suffix}`, failure.text));
-        }
+    if (value === undefined) return refused();
+    const elements = (value as ListValue).elements;
+    if (listMin !== null && elements.length < listMin) scratch.push(makeIssue('value', listMinText));
+    if (listMax !== null && elements.length > listMax) scratch.push(makeIssue('value', listMaxText));
+    for (let i = 0; checkCount > 0 && i < elements.length; i++) {
+      const element = elements[i];
+      // Empty elements skip the element rules (decisions §2.6).
+      if (element === null || element === undefined) continue;
+      for (let c = 0; c < checkCount; c++) {
+        const failure = (checks[c] as ElementCheck)(element);
+        if (failure !== null) scratch.push(makeIssue(`value[${i}]${failure.suffix}`, failure.text));
       }
     }
-    if (value === undefined || scratch.length > 0) {
-      const issues = scratch.slice();
-      scratch.length = 0;
-      return { ok: false, issues };
-    }
-    if (!referencing) return { ok: true, value, references: NO_REFERENCES };
+    return scratch.length > 0 ? refused() : accept(value, ctx);
+  };
+}
+
+/** What a value that passed its checks answers: with the metaobjects it names, for a reference type. */
+function accepting(set: CompiledRuleSet): Accept {
+  if (checkedTypeOf(set.type) !== 'metaobject_reference') return (value) => ({ ok: true, value, references: NO_REFERENCES });
+  const definitionId = set.metaobjectDefinitionId;
+  return (value, ctx) => {
     const references = collectMetaobjectReferences(value, definitionId);
     const exists = ctx.metaobjectExists;
     if (exists !== undefined) {

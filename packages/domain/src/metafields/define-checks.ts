@@ -4,6 +4,9 @@ import type { ScalarValue } from './define-values';
 export interface RuleFailure {
   readonly suffix: string;
   readonly text: string;
+  /** The issue's field and message on a value that is not a list (`value.url`), made once. */
+  readonly field: string;
+  readonly message: string;
 }
 
 /**
@@ -13,5 +16,6 @@ export interface RuleFailure {
 export type ElementCheck = (value: ScalarValue) => RuleFailure | null;
 
 export function ruleFailure(text: string, suffix = ''): RuleFailure {
-  return Object.freeze({ suffix, text });
+  const field = `value${suffix}`;
+  return Object.freeze({ suffix, text, field, message: `${field}: ${text}` });
 }

@@ -27,44 +27,84 @@ export function parseIntegerText(s: string): IntegerValue | string {
   return { kind: 'integer', value: n };
 }
 
-const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 export const DECIMAL_INTEGER_DIGITS = 13;
 export const DECIMAL_FRACTION_DIGITS = 9;
 export const NOT_A_DECIMAL = 'must be a decimal number (digits, an optional leading - and an optional fraction)';
 const TOO_MANY_INTEGER_DIGITS = `must have at most ${DECIMAL_INTEGER_DIGITS} digits before the decimal point`;
 const TOO_MANY_FRACTION_DIGITS = `must have at most ${DECIMAL_FRACTION_DIGITS} digits after the decimal point`;
 
-/** number_decimal: at most 13 integer and 9 fraction digits, no exponent, no `+`, no leading zeros. */
+// Powers of ten a double holds exactly: a decimal of at most 15 significant digits is an integer
+// below 2^53 over one of them, and IEEE division rounds that quotient correctly, as Number() does.
+const EXACT_POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+const EXACT_SIGNIFICANT_DIGITS = 15;
+
+/**
+ * number_decimal: `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, at most 13 integer and 9 fraction digits (no
+ * exponent, no `+`, no leading zeros). Read by hand, not by a regular expression: every decimal and
+ * measure value goes through here, and the same pass gives the double.
+ */
 export function parseDecimalText(s: string): DecimalValue | string {
-  if (!DECIMAL.test(s)) return NOT_A_DECIMAL;
-  const dot = s.indexOf('.');
-  const integerDigits = (dot < 0 ? s.length : dot) - (s.charCodeAt(0) === 0x2d ? 1 : 0);
+  // Never reads past the end: charCodeAt out of range is NaN, and slow.
+  const length = s.length;
+  const integerStart = length > 0 && s.charCodeAt(0) === 0x2d ? 1 : 0;
+  let i = integerStart;
+  if (i === length) return NOT_A_DECIMAL;
+  let c = s.charCodeAt(i) - 0x30;
+  let digits = c;
+  if (c === 0) i++;
+  else if (c > 0 && c <= 9) {
+    for (i++; i < length; i++) {
+      c = s.charCodeAt(i) - 0x30;
+      if (c < 0 || c > 9) break;
+      digits = digits * 10 + c;
+    }
+  } else return NOT_A_DECIMAL;
+  const integerDigits = i - integerStart;
+  let fractionDigits = 0;
+  if (i < length) {
+    if (s.charCodeAt(i) !== 0x2e) return NOT_A_DECIMAL;
+    const fractionStart = ++i;
+    for (; i < length; i++) {
+      c = s.charCodeAt(i) - 0x30;
+      if (c < 0 || c > 9) return NOT_A_DECIMAL;
+      digits = digits * 10 + c;
+    }
+    fractionDigits = i - fractionStart;
+    if (fractionDigits === 0) return NOT_A_DECIMAL;
+  }
   if (integerDigits > DECIMAL_INTEGER_DIGITS) return TOO_MANY_INTEGER_DIGITS;
-  const fractionDigits = dot < 0 ? 0 : s.length - dot - 1;
   if (fractionDigits > DECIMAL_FRACTION_DIGITS) return TOO_MANY_FRACTION_DIGITS;
-  return new ParsedDecimal(s, fractionDigits);
+  // `digits` is exact while there are at most 15 of them (a leading 0 adds none); past that, Number().
+  const significant = integerDigits + fractionDigits - (digits === 0 || s.charCodeAt(integerStart) === 0x30 ? 1 : 0);
+  const magnitude = significant <= EXACT_SIGNIFICANT_DIGITS ? digits / (EXACT_POWERS_OF_TEN[fractionDigits] as number) : Number.NaN;
+  return new ParsedDecimal(s, fractionDigits, integerStart === 1 ? -magnitude : magnitude);
 }
 
 // The exact value is built on first use: bounds settle on the double unless it is too close to tell
 // (compile-bounds), max_precision on the digits, and building a Decimal costs more than the rest of a
-// value's check. The double is read once, however many bounds use it. JSON text is as before: `value`
-// is written as decimal.js writes it (`approximate` is not written).
+// value's check. JSON text is as before: `value` is written as decimal.js writes it (`approximate`
+// is not written).
 class ParsedDecimal implements DecimalValue {
   readonly kind = 'decimal';
   #value: Decimal | undefined;
-  #approximate: number | undefined;
+  #approximate: number;
 
   constructor(
     readonly text: string,
     readonly fractionDigits: number,
-  ) {}
+    /** The double of `text`, or NaN when it is read on first use. */
+    approximate: number,
+  ) {
+    this.#approximate = approximate;
+  }
 
   get value(): Decimal {
     return (this.#value ??= new Dec(this.text));
   }
 
   get approximate(): number {
-    return (this.#approximate ??= Number(this.text));
+    const known = this.#approximate;
+    return known === known ? known : (this.#approximate = Number(this.text));
   }
 
   toJSON(): object {
@@ -92,6 +132,14 @@ function validDate(year: number, month: number, day: number): boolean {
 }
 
 /** date: `YYYY-MM-DD`, a real date of the proleptic Gregorian calendar. */
+/**
+ * Whether `s` is a real date written YYYY-MM-DD: parseDateText's check without making the value,
+ * and ajv-formats' `date` format (the same pattern, months and leap years) without its captures.
+ */
+export function isDateText(s: string): boolean {
+  return DATE.test(s) && validDate(digits(s, 0, 4), digits(s, 5, 2), digits(s, 8, 2));
+}
+
 export function parseDateText(s: string): DateValue | string {
   if (!DATE.test(s)) return NOT_A_DATE;
   const year = digits(s, 0, 4);

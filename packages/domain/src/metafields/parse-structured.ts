@@ -50,6 +50,11 @@ export function parseMeasureNode(
   return new ParsedMeasure(dimension, parsed, unit);
 }
 
+/** A measure of `unit` (one of the dimension's) and a decimal already read. */
+export function measureValue(dimension: MeasureDimension, decimal: DecimalValue, unit: string): MeasureValue {
+  return new ParsedMeasure(dimension, decimal, unit);
+}
+
 // Like its decimal, the exact value is built on first use (bounds compare doubles first).
 class ParsedMeasure implements MeasureValue {
   readonly kind = 'measure';

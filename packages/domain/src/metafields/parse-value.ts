@@ -12,6 +12,8 @@ import {
 import type { BooleanValue, ParsedValue, ScalarValue } from './define-values';
 import { makeIssue, type Issue, type Result } from './format-issues';
 import { findDuplicateKey } from '../json/find-duplicate-key';
+import { lastFailure, NOT_READ, readJson, type JsonReadOptions } from '../json/read-json';
+import { SCHEMA_VALUE_MAX_DEPTH } from './compile-schema';
 import { JsonNumber, describeJsonFailure, parseStrictJson, type JsonNode } from './parse-json';
 import {
   HAS_LINE_BREAK,
@@ -25,6 +27,7 @@ import {
 } from './parse-scalars';
 import { parseLinkNode, parseMeasureNode, parseRatingNode } from './parse-structured';
 import { parseUrlText } from './parse-url';
+import { readMeasure, readMeasureList } from './read-measures';
 
 // The basic check of decisions §8.8 (first validation level): the value matches its type's format.
 
@@ -62,6 +65,33 @@ function nodeParserFor(type: ScalarType): ElementParser | undefined {
   return undefined;
 }
 
+// json values are read into records (objects that inherit nothing: a schema's lookup of `toString`
+// finds only data) as deep as a schema checks them (compile-schema); deeper ones, which a schema
+// refuses unread, by JSON.parse.
+const JSON_READING: JsonReadOptions = { maxDepth: SCHEMA_VALUE_MAX_DEPTH, records: true };
+
+// JSON.parse keeps the last of two equal keys: a schema would judge one reading of the value while
+// a reader that keeps the first sees another. Refused, as in the other structured types.
+function duplicateKeyText(key: string): string {
+  return `is not valid JSON (duplicate key "${key.length > 100 ? `${key.slice(0, 100)}…` : key}")`;
+}
+
+function readDeepJson(input: string, field: string, issues: Issue[]): ScalarValue | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(input) as unknown;
+  } catch {
+    issues.push(makeIssue(field, 'is not valid JSON'));
+    return undefined;
+  }
+  const duplicate = findDuplicateKey(input);
+  if (duplicate !== undefined) {
+    issues.push(makeIssue(field, duplicateKeyText(duplicate)));
+    return undefined;
+  }
+  return { kind: 'json', text: input, value };
+}
+
 function fromText(parse: (s: string) => ScalarValue | string): ScalarParser {
   return (input, field, issues) => {
     const parsed = parse(input);
@@ -71,31 +101,25 @@ function fromText(parse: (s: string) => ScalarValue | string): ScalarParser {
   };
 }
 
-function scalarParserFor(type: ScalarType): ScalarParser {
+function scalarParserFor(type: ScalarType, fast: boolean): ScalarParser {
   const text = STRING_PARSERS[type];
   if (text !== undefined) return fromText(text);
   if (type === 'json') {
     return (input, field, issues) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(input) as unknown;
-      } catch {
-        issues.push(makeIssue(field, 'is not valid JSON'));
-        return undefined;
-      }
-      // JSON.parse keeps the last of two equal keys: a schema would judge one reading of the value
-      // while a reader that keeps the first sees another. Refused, as in the other structured types.
-      const duplicate = findDuplicateKey(input);
-      if (duplicate !== undefined) {
-        issues.push(makeIssue(field, `is not valid JSON (duplicate key "${duplicate.length > 100 ? `${duplicate.slice(0, 100)}…` : duplicate}")`));
-        return undefined;
-      }
-      return { kind: 'json', text: input, value };
+      const value = readJson(input, JSON_READING);
+      if (value !== NOT_READ) return { kind: 'json', text: input, value };
+      if (lastFailure.reason === 'too-deep') return readDeepJson(input, field, issues);
+      issues.push(makeIssue(field, lastFailure.reason === 'syntax' ? 'is not valid JSON' : duplicateKeyText(lastFailure.duplicateKey)));
+      return undefined;
     };
   }
   const node = nodeParserFor(type);
   if (node === undefined) throw new RangeError(`no parser for ${type}`);
+  const dimension = fast ? measureDimensionOf(type) : undefined;
   return (input, field, issues) => {
+    // What writers send, read in one pass; anything else, by the strict reader, which says what is wrong.
+    const measure = dimension === undefined ? undefined : readMeasure(input, dimension);
+    if (measure !== undefined) return measure;
     const json = parseStrictJson(input, OBJECT_DEPTH);
     if (json.ok) return node(json.value, field, issues);
     issues.push(makeIssue(field, describeJsonFailure(json)));
@@ -128,10 +152,13 @@ function elementParserFor(type: ScalarType): ElementParser {
   };
 }
 
-function listParserFor(type: ScalarType): (raw: string, issues: Issue[]) => ParsedValue | undefined {
+function listParserFor(type: ScalarType, fast: boolean): (raw: string, issues: Issue[]) => ParsedValue | undefined {
   const element = elementParserFor(type);
   const depth = 1 + OBJECT_DEPTH;
+  const dimension = fast ? measureDimensionOf(type) : undefined;
   return (raw, issues) => {
+    const measures = dimension === undefined ? undefined : readMeasureList(raw, dimension);
+    if (measures !== undefined) return measures;
     const json = parseStrictJson(raw, depth);
     if (!json.ok) {
       issues.push(makeIssue('value', json.reason === 'syntax' ? 'must be a JSON array' : describeJsonFailure(json)));
@@ -157,19 +184,37 @@ function listParserFor(type: ScalarType): (raw: string, issues: Issue[]) => Pars
   };
 }
 
-/** The basic check of `type`, compiled once: size limit first, then the format. */
-export function valueParserFor(type: MetafieldType): ValueParser {
+/**
+ * The basic check of `type`, compiled once: size limit first, then the format. `fastPaths: false`
+ * reads measures with the strict reader alone: the reference the fast path is held to in tests.
+ */
+export function valueParserFor(type: MetafieldType, { fastPaths = true }: { fastPaths?: boolean } = {}): ValueParser {
   const maxBytes = maxBytesOf(type);
   const tooLong = `is too long (maximum is ${maxBytes} bytes)`;
-  const parse: ValueParser = isListType(type)
-    ? listParserFor(checkedTypeOf(type))
-    : ((scalar) => (raw: string, issues: Issue[]) => scalar(raw, 'value', issues))(scalarParserFor(type));
-  return (raw, issues) => {
-    if (exceedsBytes(raw, maxBytes)) {
+  const text = isListType(type) ? undefined : STRING_PARSERS[type];
+  if (text !== undefined) {
+    // A value read from its text alone, with no closure between: the same as fromText's, every
+    // value written goes through here.
+    return (raw, issues) => {
+      const parsed = exceedsBytes(raw, maxBytes) ? tooLong : text(raw);
+      if (typeof parsed !== 'string') return parsed;
+      issues.push(makeIssue('value', parsed));
+      return undefined;
+    };
+  }
+  if (!isListType(type)) {
+    const scalar = scalarParserFor(type, fastPaths);
+    return (raw, issues) => {
+      if (!exceedsBytes(raw, maxBytes)) return scalar(raw, 'value', issues);
       issues.push(makeIssue('value', tooLong));
       return undefined;
-    }
-    return parse(raw, issues);
+    };
+  }
+  const list = listParserFor(checkedTypeOf(type), fastPaths);
+  return (raw, issues) => {
+    if (!exceedsBytes(raw, maxBytes)) return list(raw, issues);
+    issues.push(makeIssue('value', tooLong));
+    return undefined;
   };
 }
 

@@ -51,18 +51,23 @@ export const CANONICAL_UNITS_PER_CHAR = 64;
 export const PATTERN_COMPILE_UNITS_PER_INSTRUCTION = 1500;
 
 // The work budget of one check. Checks are synchronous and a value's check is never nested in
-// another's, so one counter serves.
+// another's, so one counter serves. Outside a check nothing is counted: `left` is then Infinity,
+// which no charge brings down, so a charge is one subtraction and one comparison either way (the
+// counting keyword's code does both inline, see COST).
 
-let remaining = 0;
-/** Units spent by work that was done (a charge refused for lack of budget is not work done). */
-let done = 0;
+/** Units left to the check in progress (below 0 once a charge went past the budget). */
+const meter = { left: Number.POSITIVE_INFINITY };
+/** Units spent by work that was done when the budget first ran out (a refused charge is not work done), or -1. */
+let doneWhenStopped = -1;
 let budget = VALUE_CHECK_BUDGET;
 /** Only a value's check spends: the meta-schema's check of a schema at definition time does not. */
 let metering = false;
+/** `left` when the last check ended (for the calibration tests). */
+let leftAtEnd = 0;
 
 /** Units the last check spent (for the calibration tests); another budget for the next checks. */
 export const schemaCheckMeter = {
-  spent: (): number => budget - remaining,
+  spent: (): number => budget - (metering ? meter.left : leftAtEnd),
   setBudget: (units: number): void => {
     budget = units;
   },
@@ -70,11 +75,26 @@ export const schemaCheckMeter = {
 
 class BudgetExceeded extends Error {}
 
+function start(): void {
+  meter.left = budget;
+  doneWhenStopped = -1;
+  metering = true;
+}
+
+function stop(): void {
+  metering = false;
+  leftAtEnd = meter.left;
+  meter.left = Number.POSITIVE_INFINITY;
+}
+
+/** A charge of `units` took `left` below 0: the check stops there (that charge is not work done). */
+function overrun(units: number): never {
+  if (doneWhenStopped < 0) doneWhenStopped = budget - (meter.left + units);
+  throw new BudgetExceeded();
+}
+
 export function spend(units: number): void {
-  if (!metering) return;
-  remaining -= units;
-  if (remaining < 0) throw new BudgetExceeded();
-  done += units;
+  if ((meter.left -= units) < 0) overrun(units);
 }
 
 /**
@@ -82,13 +102,12 @@ export function spend(units: number): void {
  * rest of the value's check is refused too) and answers false. Outside a metered check: true.
  */
 export function trySpend(units: number): boolean {
-  if (!metering) return true;
-  if (units > remaining) {
-    remaining = -1;
+  if (units > meter.left) {
+    if (doneWhenStopped < 0) doneWhenStopped = budget - meter.left;
+    meter.left = -1;
     return false;
   }
-  remaining -= units;
-  done += units;
+  meter.left -= units;
   return true;
 }
 
@@ -111,12 +130,9 @@ function dataUnits(perItem: number, perChar: number, data: unknown): number {
 /** The counting keyword every subschema gets: [fixed units, units per data item, units per data character]. */
 export const COST_KEYWORD = 'x-platform-check-cost';
 
-function spendOnApplication(fixed: number, perItem: number, perChar: number, data: unknown): void {
-  spend(perItem === 0 && perChar === 0 ? fixed : fixed + dataUnits(perItem, perChar, data));
-}
-
-// A code keyword: one plain call in the generated code (a `validate` keyword costs an allocation
-// and a wrapper per application, more than many keywords it counts).
+// A code keyword: the charge is written into the generated code, `if ((meter.left -= units) < 0)`,
+// with a call only for the units of an object's keys (a `validate` keyword costs an allocation and
+// a wrapper per application, more than many keywords it counts).
 //
 // It also stops at the first error. Ajv runs with allErrors (see options), and collecting every
 // error of a badly invalid value is unbounded work and memory (10 million errors took 30 s). Where
@@ -136,51 +152,56 @@ export const COST: KeywordDefinition = {
         gen.return(_`false`);
       });
     }
-    const charge = gen.scopeValue('func', { ref: spendOnApplication });
-    gen.code(_`${charge}(${fixed}, ${perItem}, ${perChar}, ${data})`);
+    const left = gen.scopeValue('obj', { ref: meter });
+    const stopAt = gen.scopeValue('func', { ref: overrun });
+    if (perItem === 0 && perChar === 0) {
+      gen.if(_`(${left}.left -= ${fixed}) < 0`, () => gen.code(_`${stopAt}(${fixed})`));
+      return;
+    }
+    const units = gen.const('units', _`typeof ${data} == "string" ? ${fixed} + ${perChar} * ${data}.length : ${fixed} + ${gen.scopeValue('func', { ref: dataUnits })}(${perItem}, ${perChar}, ${data})`);
+    gen.if(_`(${left}.left -= ${units}) < 0`, () => gen.code(_`${stopAt}(${units})`));
   },
 };
 
-
 /**
- * Runs a schema check on what remains of the value's budget (a fresh budget when called outside a
- * value's check); `tooCostly` when it ran out (or out of stack: a schema that recurses in place
- * through `$ref`).
+ * Runs a schema's compiled check of `data` on what remains of the value's budget (a fresh budget
+ * when called outside a value's check); undefined when it ran out (or out of stack: a schema that
+ * recurses in place through `$ref`). The check and its data rather than a closure: one less
+ * allocation per value.
  */
-export function metered<T>(check: () => T, tooCostly: T): T {
-  if (metering) {
+export function metered(check: (data: unknown) => boolean, data: unknown): boolean | undefined {
+  if (!metering) {
+    start();
     try {
-      return check();
-    } catch (e) {
-      if (e instanceof BudgetExceeded || e instanceof RangeError) return tooCostly;
-      throw e;
+      return runCounted(check, data);
+    } finally {
+      stop();
     }
   }
-  remaining = budget;
-  done = 0;
-  metering = true;
+  return runCounted(check, data);
+}
+
+function runCounted(check: (data: unknown) => boolean, data: unknown): boolean | undefined {
   try {
-    return check();
+    return check(data);
   } catch (e) {
-    if (e instanceof BudgetExceeded || e instanceof RangeError) return tooCostly;
+    if (e instanceof BudgetExceeded || e instanceof RangeError) return undefined;
     throw e;
-  } finally {
-    metering = false;
   }
 }
 
 /**
- * Runs one value's whole check on a fresh budget of VALUE_CHECK_BUDGET units; `spent` is the work
- * it did (at most the budget: a search refused for lack of budget was not run, and costs nothing).
+ * Starts one value's whole check on a fresh budget of VALUE_CHECK_BUDGET units; `endValueCheck`
+ * ends it and answers the work it did (at most the budget: a search refused for lack of budget was
+ * not run, and costs nothing). A pair of calls rather than a callback: every value checked goes
+ * through here, and a closure per value costs more than many of the checks.
  */
-export function meteredValue<T>(check: () => T): { result: T; spent: number } {
-  remaining = budget;
-  done = 0;
-  metering = true;
-  try {
-    const result = check();
-    return { result, spent: done };
-  } finally {
-    metering = false;
-  }
+export function beginValueCheck(): void {
+  start();
+}
+
+export function endValueCheck(): number {
+  const done = doneWhenStopped >= 0 ? doneWhenStopped : budget - meter.left;
+  stop();
+  return done;
 }

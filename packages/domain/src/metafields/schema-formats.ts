@@ -1,8 +1,9 @@
-import type { Format } from 'ajv';
+import type { Format, FormatDefinition } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types';
 import formatsPlugin, { type FormatName } from 'ajv-formats';
 import { RE2JS } from 're2js';
 import { compileSchemaPattern, isSchemaPattern } from './compile-regex';
+import { isDateText } from './parse-scalars';
 import type { DfaAllowance } from './match-dfa';
 import { PATTERN_COMPILE_UNITS_PER_INSTRUCTION, spend } from './schema-check-budget';
 
@@ -69,6 +70,10 @@ export function schemaFormats(): Record<string, Format> {
     const format = formatsPlugin.get(name, 'full');
     out[name] = format instanceof RegExp ? (toRe2Format(format) ?? format) : format;
   }
+  // The same verdicts as ajv-formats' `date` (schema-formats.property.test.ts), without the
+  // captures of a regular expression per value; its comparison (formatMinimum...) is kept.
+  const date = out['date'];
+  if (typeof date === 'object' && !(date instanceof RegExp)) out['date'] = { ...(date as FormatDefinition<string>), validate: isDateText };
   formats = out;
   return out;
 }

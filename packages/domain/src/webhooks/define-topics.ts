@@ -13,6 +13,12 @@ export function isWebhookTopic(topic: unknown): topic is WebhookTopic {
   return typeof topic === 'string' && (WEBHOOK_TOPICS as readonly string[]).includes(topic);
 }
 
+/**
+ * decisions §11.7: the most subscriptions one app may have on one store (both statuses count), so
+ * that no app can multiply its share of the sender by subscribing many addresses.
+ */
+export const MAX_WEBHOOKS_PER_APP_AND_STORE = 50;
+
 /** `enabled` receives events; `disabled` (by the app, or by the sender after a 410 or 8 failed deliveries, §11.5) does not. */
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];

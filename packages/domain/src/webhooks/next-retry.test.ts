@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_DELIVERY_ATTEMPTS, MAX_RETRY_AFTER_MS, nextRetryDelayMs, parseRetryAfter, RETRY_WAITS_MS } from './next-retry';
+import { MAX_DELIVERY_ATTEMPTS, MAX_RETRY_AFTER_MS, MIN_RETRY_AFTER_MS, nextRetryDelayMs, parseRetryAfter, RETRY_WAITS_MS } from './next-retry';
 
 describe('nextRetryDelayMs (decisions §11.5)', () => {
   it('waits 10 s, 30 s, 1 min, 5 min, 15 min, 30 min, 1 h, 2 h after attempts 1..8 (no jitter at random 0.5)', () => {
@@ -26,10 +26,22 @@ describe('nextRetryDelayMs (decisions §11.5)', () => {
     expect(nextRetryDelayMs(1, 0.999999)).toBe(12_000);
   });
 
-  it('lets Retry-After replace the wait, capped at 2 hours', () => {
+  it('lets Retry-After replace the wait, at least 10 seconds and at most 2 hours', () => {
     expect(nextRetryDelayMs(1, 0.5, 120_000)).toBe(120_000);
-    expect(nextRetryDelayMs(8, 0.5, 0)).toBe(0);
     expect(nextRetryDelayMs(3, 0.5, 10 * 3600_000)).toBe(MAX_RETRY_AFTER_MS);
+    expect(nextRetryDelayMs(5, 0.5, 15_000)).toBe(15_000);
+  });
+
+  it('never waits less than 10 seconds for a Retry-After of 0 or a date in the past (decisions §11.5)', () => {
+    expect(MIN_RETRY_AFTER_MS).toBe(10_000);
+    expect(nextRetryDelayMs(8, 0.5, 0)).toBe(MIN_RETRY_AFTER_MS);
+    expect(nextRetryDelayMs(1, 0.5, 9_999)).toBe(MIN_RETRY_AFTER_MS);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.double({ min: 0, max: 1e12, noNaN: true }), (n, ms) => {
+        const wait = nextRetryDelayMs(n, 0.5, ms)!;
+        return wait >= MIN_RETRY_AFTER_MS && wait <= MAX_RETRY_AFTER_MS;
+      }),
+    );
   });
 
   it('ignores Retry-After on the last attempt: the delivery fails', () => {

@@ -1,6 +1,6 @@
 import { advanceInstant, createManualClock, manualInstant, type Clock } from '@platform/domain';
 import type { Db } from '@platform/db';
-import { isUniqueViolation } from '../db/prisma-errors';
+import { ClockRepository } from './clock.repository';
 
 /**
  * decisions §10: the service's clock. `system` is real time. `manual` (tests) is an instant kept in
@@ -11,11 +11,13 @@ import { isUniqueViolation } from '../db/prisma-errors';
 export class ClockService implements Clock {
   private nowMs = Date.now();
   private readonly clock: Clock;
+  private readonly repository: ClockRepository;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     readonly mode: 'system' | 'manual',
   ) {
+    this.repository = new ClockRepository(db);
     this.clock = mode === 'manual' ? createManualClock(() => this.nowMs) : { now: () => new Date() };
   }
 
@@ -26,35 +28,19 @@ export class ClockService implements Clock {
   /** Re-reads the shared instant (manual mode only), so a move made by another process is seen. */
   async sync(): Promise<void> {
     if (this.mode !== 'manual') return;
-    const row = await this.db.prisma.platformClock.findUnique({ where: { id: 1 } });
-    this.nowMs = Number((row ?? (await this.start())).nowMs);
-  }
-
-  /** The first process to read the manual clock starts it at its real time; the others read that. */
-  private async start(): Promise<{ nowMs: bigint }> {
-    try {
-      return await this.db.prisma.platformClock.create({ data: { id: 1, nowMs: BigInt(Date.now()), updatedAt: new Date() } });
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      return this.db.prisma.platformClock.findUniqueOrThrow({ where: { id: 1 } });
-    }
+    this.nowMs = await this.repository.read();
   }
 
   async set(change: { advanceSeconds: number } | { now: Date }): Promise<Date> {
     await this.sync();
     if ('now' in change) {
       const nowMs = manualInstant(change.now);
-      await this.db.prisma.platformClock.update({ where: { id: 1 }, data: { nowMs: BigInt(nowMs), updatedAt: new Date() } });
+      await this.repository.set(nowMs);
       this.nowMs = nowMs;
       return this.now();
     }
     // Checked against this process's reading, applied as an increment: two moves at once both count.
-    const by = advanceInstant(this.nowMs, change.advanceSeconds) - this.nowMs;
-    const row = await this.db.prisma.platformClock.update({
-      where: { id: 1 },
-      data: { nowMs: { increment: BigInt(by) }, updatedAt: new Date() },
-    });
-    this.nowMs = Number(row.nowMs);
+    this.nowMs = await this.repository.advance(advanceInstant(this.nowMs, change.advanceSeconds) - this.nowMs);
     return this.now();
   }
 }

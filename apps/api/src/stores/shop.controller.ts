@@ -2,7 +2,7 @@ import { Controller, Req } from '@nestjs/common';
 import { adminContract } from '@platform/contract';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { FastifyRequest } from 'fastify';
-import { StoresService } from '../stores/stores.service';
+import { StoresService } from './stores.service';
 
 @Controller()
 export class ShopController {

@@ -1,16 +1,14 @@
-import { DynamicModule, Global, Inject, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { Db } from '@platform/db';
-import { ClockService } from '../clock/clock.service';
+import { ClockService } from './clock.service';
 import type { Config } from '../config';
+import { AdminAccess } from '../http/admin-access';
 import { BodyGates } from '../http/body-gates';
 import { HttpMetrics } from '../http/metrics';
 import type { RateLimiter } from '../http/rate-limiter';
+import { CONFIG, DB, RATE_LIMITER } from './injection';
+import { Transactions } from './transactions';
 
-export const DB = Symbol('DB');
-export const CONFIG = Symbol('CONFIG');
-export const RATE_LIMITER = Symbol('RATE_LIMITER');
-export const InjectDb = (): ParameterDecorator => Inject(DB);
-export const InjectConfig = (): ParameterDecorator => Inject(CONFIG);
 
 export interface CoreParts {
   db: Db;
@@ -19,9 +17,13 @@ export interface CoreParts {
   metrics: HttpMetrics;
   rateLimiter: RateLimiter;
   gates: BodyGates;
+  access: AdminAccess;
 }
 
-/** The database, the configuration, the clock and the metrics, made once by the bootstrap and shared by every module. */
+/**
+ * The database, the configuration, the clock, the metrics, the rate limiter and the body gates, made
+ * once by the bootstrap before Nest; and the transaction runner. Shared by every module.
+ */
 @Global()
 @Module({})
 export class CoreModule {
@@ -35,8 +37,10 @@ export class CoreModule {
         { provide: HttpMetrics, useValue: core.metrics },
         { provide: RATE_LIMITER, useValue: core.rateLimiter },
         { provide: BodyGates, useValue: core.gates },
+        { provide: AdminAccess, useValue: core.access },
+        Transactions,
       ],
-      exports: [DB, CONFIG, ClockService, HttpMetrics, RATE_LIMITER, BodyGates],
+      exports: [DB, CONFIG, ClockService, HttpMetrics, RATE_LIMITER, BodyGates, AdminAccess, Transactions],
     };
   }
 }

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import type { App, Db, TransactionClient } from '@platform/db';
+import { InjectDb } from '../core/injection';
+
+export interface InstallationWithApp {
+  id: bigint;
+  storeId: bigint;
+  appId: bigint;
+  scopes: string;
+  app: App;
+}
+
+/** Apps and their installations on stores (decisions §5, §10). */
+@Injectable()
+export class AppsRepository {
+  constructor(@InjectDb() private readonly db: Db) {}
+
+  createApp(
+    tx: TransactionClient,
+    data: { name: string; kind: string; appKey: string; appSecret: string; scopes: string; redirectUrls: string; storeId: bigint | null; now: Date },
+  ): Promise<App> {
+    const { now, ...fields } = data;
+    return tx.app.create({ data: { ...fields, createdAt: now, updatedAt: now } });
+  }
+
+  async createInstallation(tx: TransactionClient, storeId: bigint, appId: bigint, scopes: string, now: Date): Promise<{ id: bigint }> {
+    return tx.installation.create({ data: { storeId, appId, scopes, createdAt: now, updatedAt: now }, select: { id: true } });
+  }
+
+  /** The installation of an app on a store, made or given the scopes of a new grant (decisions §5.2). */
+  upsertInstallation(tx: TransactionClient, storeId: bigint, appId: bigint, scopes: string, now: Date): Promise<{ id: bigint }> {
+    return tx.installation.upsert({
+      where: { storeId_appId: { storeId, appId } },
+      create: { storeId, appId, scopes, createdAt: now, updatedAt: now },
+      update: { scopes, updatedAt: now },
+      select: { id: true },
+    });
+  }
+
+  installation(storeId: bigint, appId: bigint, tx?: TransactionClient): Promise<InstallationWithApp | null> {
+    return (tx ?? this.db.prisma).installation.findUnique({ where: { storeId_appId: { storeId, appId } }, include: { app: true } });
+  }
+
+  async deleteInstallation(tx: TransactionClient, installationId: bigint): Promise<void> {
+    await tx.installation.delete({ where: { id: installationId } });
+  }
+
+  async deleteApp(tx: TransactionClient, appId: bigint): Promise<void> {
+    await tx.app.delete({ where: { id: appId } });
+  }
+
+  appByKey(appKey: string): Promise<App | null> {
+    return this.db.prisma.app.findUnique({ where: { appKey } });
+  }
+
+  appById(id: bigint): Promise<App | null> {
+    return this.db.prisma.app.findUnique({ where: { id } });
+  }
+
+  /** docs/decisions.md: a custom app belongs to the store of its first approval; false if another store has it. */
+  async bindCustomApp(appId: bigint, storeId: bigint): Promise<boolean> {
+    const bound = await this.db.prisma.app.updateMany({ where: { id: appId, kind: 'custom', OR: [{ storeId: null }, { storeId }] }, data: { storeId } });
+    return bound.count === 1;
+  }
+}

@@ -1,0 +1,29 @@
+import type { Db } from '@platform/db';
+import { isUniqueViolation } from './prisma-errors';
+
+/** The one row of the manual clock (decisions §10), shared by every process of a deployment. */
+export class ClockRepository {
+  constructor(private readonly db: Db) {}
+
+  /** The shared instant in ms; the first process to read it starts it at its real time. */
+  async read(): Promise<number> {
+    const row = await this.db.prisma.platformClock.findUnique({ where: { id: 1 } });
+    if (row) return Number(row.nowMs);
+    try {
+      return Number((await this.db.prisma.platformClock.create({ data: { id: 1, nowMs: BigInt(Date.now()), updatedAt: new Date() } })).nowMs);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return Number((await this.db.prisma.platformClock.findUniqueOrThrow({ where: { id: 1 } })).nowMs);
+    }
+  }
+
+  async set(nowMs: number): Promise<void> {
+    await this.db.prisma.platformClock.update({ where: { id: 1 }, data: { nowMs: BigInt(nowMs), updatedAt: new Date() } });
+  }
+
+  /** Moves the instant by `byMs` as an increment (two moves at once both count); the new instant. */
+  async advance(byMs: number): Promise<number> {
+    const row = await this.db.prisma.platformClock.update({ where: { id: 1 }, data: { nowMs: { increment: BigInt(byMs) }, updatedAt: new Date() } });
+    return Number(row.nowMs);
+  }
+}

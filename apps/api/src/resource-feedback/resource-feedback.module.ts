@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { ResourceFeedbackController } from './resource-feedback.controller';
+import { ResourceFeedbackOperatorController } from './resource-feedback-operator.controller';
+import { ResourceFeedbackRepository } from './resource-feedback.repository';
+import { ResourceFeedbackService } from './resource-feedback.service';
+import { StoresModule } from '../stores/stores.module';
+
+/** Product resource feedback (decisions §9) and its operator view (§10). */
+@Module({
+  imports: [StoresModule],
+  controllers: [ResourceFeedbackController, ResourceFeedbackOperatorController],
+  providers: [ResourceFeedbackRepository, ResourceFeedbackService],
+  exports: [ResourceFeedbackService],
+})
+export class ResourceFeedbackModule {}

@@ -1,0 +1,94 @@
+import { formatInZone, signWebhookBody } from '@platform/domain';
+import type { Logger } from 'pino';
+import type { ClaimedDelivery } from './claimed';
+import type { SenderClock } from './clock';
+import type { AttemptResult, DeliveryAgent } from './deliver';
+import type { SenderMetrics } from './metrics';
+import { recordAttempt, type SlotTransfer } from './record';
+import { decideOutcome } from './schedule';
+import type { Sql } from './sql';
+
+/** The headers of decisions §11.3: Content-Type, the seven of the spec, and X-Platform-Triggered-At. */
+export function webhookHeaders(d: ClaimedDelivery, baseDomain: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'x-platform-topic': d.topic,
+    'x-platform-hmac-sha256': signWebhookBody(Buffer.from(d.body, 'utf8'), d.appSecret ?? ''),
+    'x-platform-shop-domain': `${d.handle ?? ''}.${baseDomain}`,
+    'x-platform-shop-id': d.storeId.toString(),
+    'x-platform-merchant-id': (d.merchantId ?? '').toString(),
+    'x-platform-api-version': d.apiVersion,
+    'x-platform-webhook-id': d.webhookId,
+    'x-platform-triggered-at': formatInZone(d.triggeredAt, d.ianaTimezone ?? 'UTC'),
+  };
+}
+
+export interface AttemptDeps {
+  sql: Sql;
+  clock: SenderClock;
+  agent: DeliveryAgent;
+  metrics: SenderMetrics;
+  logger: Logger;
+  baseDomain: string;
+}
+
+/**
+ * One attempt of a claimed delivery (decisions §11.3-§11.6): sign, POST, decide the outcome, record
+ * it, log one line. `handOver` runs as soon as the answer is in, before the record: it may start a
+ * held delivery in this attempt's slot and name it, so the record moves the claim's count to it.
+ * Never throws for the receiver's sake; a record that fails is logged and the claim left to expire
+ * (at least once).
+ */
+export async function runAttempt(
+  deps: AttemptDeps,
+  d: ClaimedDelivery,
+  owner: string,
+  host: string,
+  handOver: () => SlotTransfer | undefined,
+): Promise<{ handedOver: boolean }> {
+  const { sql, clock, agent, metrics, logger } = deps;
+  const number = d.attempts + 1;
+  const startedAt = clock.now();
+  const end = metrics.attemptSeconds.startTimer();
+  let result: AttemptResult;
+  if (!d.appSecret || d.handle === null) {
+    result = { ok: false, status: null, durationMs: 0, error: 'the app or store no longer exists', responseBody: null, retryAfter: undefined };
+  } else {
+    result = await agent.post(d.address!, d.body, webhookHeaders(d, deps.baseDomain));
+  }
+  end();
+  const transfer = handOver();
+  metrics.attempts.inc({ result: result.ok ? 'success' : result.status === null ? 'network' : 'http_error' });
+  const now = clock.now();
+  const outcome = decideOutcome(result, number, now);
+  let recorded;
+  try {
+    recorded = await recordAttempt(sql, { deliveryId: d.id, subscriptionId: d.subscriptionId, owner, attempt: number, startedAt, result, outcome, now, transfer });
+  } catch (error) {
+    // The claim stays until it expires; another sender (or this one) tries again: at least once.
+    logger.error({ err: error, webhookId: d.webhookId, deliveryId: d.id.toString() }, 'webhook attempt could not be recorded');
+    return { handedOver: transfer !== undefined };
+  }
+  metrics.deliveries.inc({ outcome: outcome.kind });
+  logger.info(
+    {
+      webhookId: d.webhookId,
+      deliveryId: d.id.toString(),
+      subscriptionId: d.subscriptionId.toString(),
+      topic: d.topic,
+      host,
+      attempt: number,
+      status: result.status,
+      durationMs: result.durationMs,
+      outcome: outcome.kind,
+      ...(outcome.kind === 'retry' ? { nextAttemptAt: outcome.nextAttemptAt.toISOString() } : {}),
+      ...(result.error ? { error: result.error } : {}),
+      ...(recorded.written ? {} : { leaseLost: true }),
+    },
+    'webhook attempt',
+  );
+  if (recorded.disabled) {
+    logger.warn({ subscriptionId: d.subscriptionId.toString(), reason: recorded.disabled }, 'webhook subscription disabled');
+  }
+  return { handedOver: transfer !== undefined };
+}

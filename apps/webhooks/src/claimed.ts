@@ -1,0 +1,125 @@
+import type { Sql } from './sql';
+
+/**
+ * The due time (service clock) of the first pending delivery nobody holds, or undefined: one index
+ * read, so an idle sender's poll costs one statement rather than a claim.
+ */
+export async function firstFreeDue(sql: Sql, realNow: Date, leaseMs: number): Promise<Date | undefined> {
+  const [row] = await sql.query<{ at: Date | string | null }>(
+    `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries
+     WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)`,
+    [realNow, new Date(realNow.getTime() + 2 * leaseMs)],
+  );
+  return row?.at ? new Date(row.at) : undefined;
+}
+
+/**
+ * With nothing due now: when the next pending delivery falls due (service clock), so an idle sender
+ * sleeps until then rather than until its next poll. Undefined when nothing is pending.
+ */
+export async function nextDueAt(sql: Sql, now: Date): Promise<Date | undefined> {
+  const [row] = await sql.query<{ at: Date | string | null }>(
+    `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ?`,
+    [now],
+  );
+  return row?.at ? new Date(row.at) : undefined;
+}
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedDelivery {
+  id: bigint;
+  subscriptionId: bigint;
+  appId: bigint;
+  storeId: bigint;
+  webhookId: string;
+  topic: string;
+  apiVersion: string;
+  body: string;
+  triggeredAt: Date;
+  nextAttemptAt: Date;
+  attempts: number;
+  /** null when the subscription was deleted */
+  address: string | null;
+  /** the host the claim counted it against; null when it was claimed to be failed without an attempt */
+  leaseHost: string | null;
+  subscriptionStatus: string | null;
+  appSecret: string | null;
+  handle: string | null;
+  ianaTimezone: string | null;
+  merchantId: bigint | null;
+}
+
+export interface ClaimedRow {
+  id: bigint;
+  subscription_id: bigint;
+  app_id: bigint;
+  store_id: bigint;
+  webhook_id: string;
+  topic: string;
+  api_version: string;
+  body: string;
+  triggered_at: Date;
+  next_attempt_at: Date;
+  attempts: bigint;
+  address: string | null;
+  lease_host: string | null;
+  subscription_status: string | null;
+  app_secret: string | null;
+  handle: string | null;
+  iana_timezone: string | null;
+  merchant_id: bigint | null;
+}
+
+/**
+ * Reads what one claim took, with its subscription, app and store: the claim's deliveries are the
+ * pending ones with its owner and its expiry (found on the lease_until index; one statement text
+ * whatever the count, so it is prepared once).
+ */
+export async function loadClaimed(sql: Sql, owner: string, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+  const rows = await sql.query<ClaimedRow>(
+    `SELECT ${claimedColumns('d')}
+     FROM webhook_deliveries d
+     LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
+     LEFT JOIN apps a ON a.id = d.app_id
+     LEFT JOIN stores st ON st.id = d.store_id
+     WHERE d.lease_until = ? AND d.lease_owner = ? AND d.status = 'pending'
+     ORDER BY d.next_attempt_at, d.id`,
+    [leaseUntil, owner],
+  );
+  return rows.map(toClaimed);
+}
+
+/** The columns of a ClaimedRow, the delivery's from `d` (the subscription, app and store joined as s, a, st). */
+export function claimedColumns(d: string): string {
+  return `${d}.id, ${d}.subscription_id, ${d}.app_id, ${d}.store_id, ${d}.webhook_id, ${d}.topic, ${d}.api_version, ${d}.body,
+    ${d}.triggered_at, ${d}.next_attempt_at, ${d}.attempts, ${d}.lease_host,
+    s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id`;
+}
+
+export function toClaimed(r: ClaimedRow): ClaimedDelivery {
+  return {
+    id: r.id,
+    subscriptionId: r.subscription_id,
+    appId: r.app_id,
+    storeId: r.store_id,
+    webhookId: r.webhook_id,
+    topic: r.topic,
+    apiVersion: r.api_version,
+    body: r.body,
+    triggeredAt: r.triggered_at,
+    nextAttemptAt: r.next_attempt_at,
+    attempts: Number(r.attempts),
+    address: r.address,
+    leaseHost: r.lease_host,
+    subscriptionStatus: r.subscription_status,
+    appSecret: r.app_secret,
+    handle: r.handle,
+    ianaTimezone: r.iana_timezone,
+    merchantId: r.merchant_id,
+  };
+}
+
+/** Gives a claim back at once (nothing was sent), so the next claim takes it as it should. */
+export async function releaseClaim(sql: Sql, id: bigint, owner: string): Promise<void> {
+  await sql.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ? AND lease_owner = ?`, [id, owner]);
+}
