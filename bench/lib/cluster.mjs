@@ -60,6 +60,12 @@ export async function startCluster(env = {}) {
         pid: Number(readFileSync(join(dir, `api${i + 1}.pid`), 'utf8')),
         origin: `http://127.0.0.1:${Number(settings.BASE_PORT) + 10 + i + 1}`,
       })),
+    /** The webhook senders (sender1, ...): each node process. */
+    senders: () =>
+      Array.from({ length: Number(settings.SENDERS) }, (_, i) => ({
+        name: `sender${i + 1}`,
+        pid: Number(readFileSync(join(dir, `sender${i + 1}.pid`), 'utf8')),
+      })),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

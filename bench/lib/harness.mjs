@@ -167,8 +167,11 @@ export async function waitForListingDocuments(database) {
   await sql.close();
 }
 
-/** bench/results/{name}.md, and the README between `<!-- bench:{name}:start -->` and its end marker. */
-export function writeResults(name, table) {
+/**
+ * bench/results/{name}.md, and the README between `<!-- bench:{name}:start -->` and its end marker:
+ * the same table, or `readmeTable` when the README is to hold a shorter one.
+ */
+export function writeResults(name, table, { readmeTable = table } = {}) {
   console.log(`\n${table}\n`);
   writeFileSync(join(root, `bench/results/${name}.md`), `${table}\n`);
   const readmePath = join(root, 'README.md');
@@ -176,7 +179,7 @@ export function writeResults(name, table) {
   const start = `<!-- bench:${name}:start -->`;
   const end = `<!-- bench:${name}:end -->`;
   if (readme.includes(start) && readme.includes(end)) {
-    writeFileSync(readmePath, readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${table}\n${end}`));
+    writeFileSync(readmePath, readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${readmeTable}\n${end}`));
     console.log('README.md benchmark table updated.');
   }
 }

@@ -1,4 +1,4 @@
-// A webhook receiver in a process of its own (bench/webhooks/receiver.mjs), driven over IPC: how
+// A webhook receiver in a process of its own (receiver-process.mjs), driven over IPC: how
 // many distinct webhook ids it has received, and when each of a list of ids first arrived.
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** `secret`: the app secret to check each signature with (badSignatures counts the wrong ones). */
 export async function startReceiver({ secret } = {}) {
-  const child = fork(join(root, 'bench/webhooks/receiver.mjs'), [], {
+  const child = fork(join(root, 'bench/lib/receiver-process.mjs'), [], {
     env: { ...process.env, ...(secret ? { RECEIVER_SECRET: secret } : {}) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

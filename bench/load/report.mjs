@@ -1,11 +1,13 @@
 // The tables of bench/load and its verdicts: per action (all runs of a target together), per run
-// (requests, unexpected answers, event lag), and memory of each API process after a full GC.
+// (requests, unexpected answers, event lag), memory of each API and sender process after a full GC,
+// the goals with this run's verdicts, and the README's one line per target.
 import { cpus, loadavg } from 'node:os';
 
 /**
- * No memory growth: run 1 fills what the process keeps by design (the listing page cache of
- * PLATFORM_LISTING_CACHE_MB, compiled validators, prepared statements, JIT code, connection pools),
- * so the last run is compared with the first, each measured after a full GC: the retained heap may
+ * No memory growth: the warm-up fills the two bounded caches (compiled validators, listing pages:
+ * warm-up.mjs) and run 1 what else the process keeps by design (prepared statements, JIT code,
+ * connection pools, allocator arenas), so the last run is compared with the first, each measured
+ * after a full GC through the process's inspector (the forced settle): the retained heap may
  * not grow by more than HEAP_SLACK of run 1's (or HEAP_SLACK_MB, whichever is larger: a few MB move
  * with whatever the last requests left in caches), the resident set by no more than RSS_SLACK (it
  * also holds native memory: the SQLite page cache, malloc arenas, buffers the allocator keeps).
@@ -21,6 +23,9 @@ const mb = (bytes) => `${(bytes / MB).toFixed(0)} MB`;
 const int = (n) => Math.round(n).toLocaleString('en-US');
 const escape = (s) => String(s).replace(/\|/g, '\\|');
 const SHORT = { sqlite: 'SQLite', postgresql: 'PostgreSQL', cluster: 'Cluster' };
+
+/** The 4xx answers an action asked for (the invalid values' 422). */
+const askedErrors = (s) => s.expect.filter((code) => code >= 400).reduce((n, code) => n + (s.statuses[code] ?? 0), 0);
 
 function statusList(statuses) {
   return Object.entries(statuses).map(([s, n]) => `${int(n)} x ${s}`).join(', ');
@@ -59,6 +64,7 @@ function memoryVerdicts(result) {
 
 export function report(results, { seconds, connections, products, totalSeconds }) {
   const failed = [];
+  const goals = [];
   const runs = results[0]?.runs.length ?? 0;
   const lines = [
     `Run ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpus()[0]?.model.replace(/\s+/g, ' ').trim()}), Node ${process.version}; ` +
@@ -84,6 +90,18 @@ export function report(results, { seconds, connections, products, totalSeconds }
     '|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const result of results) {
+    const t = SHORT[result.kind];
+    const sum = (f) => result.runs.reduce((n, run) => n + f(run), 0);
+    const unexpectedAll = sum((run) => run.stats.reduce((n, s) => n + s.unexpected, 0));
+    const asked4xx = sum((run) => run.stats.reduce((n, s) => n + askedErrors(s), 0));
+    const written = sum((run) => run.events.written);
+    const lost = sum((run) => run.events.lost);
+    const emitted = sum((run) => run.events.emitted);
+    const bad = Math.max(...result.runs.map((run) => run.events.badSignatures));
+    goals.push(
+      { target: t, goal: 'no answer but the ones asked (5xx, other 4xx, network errors, 4xx without {"errors"} or traceId: none)', measured: `${int(unexpectedAll)} unexpected; ${int(asked4xx)} asked 4xx (invalid values, 422)`, ok: unexpectedAll === 0 },
+      { target: t, goal: 'every inventory update answered 200 wrote its event; every event received within 60 s, signature good', measured: `${int(emitted)} updates, ${int(written)} events written, ${int(written - lost)} received, ${int(bad)} bad signatures`, ok: emitted === written && lost === 0 && bad === 0 },
+    );
     result.runs.forEach((run, i) => {
       const requests = run.stats.reduce((n, s) => n + s.latencies.length, 0);
       const unexpected = run.stats.reduce((n, s) => n + s.unexpected, 0);
@@ -111,19 +129,51 @@ export function report(results, { seconds, connections, products, totalSeconds }
       const cells = result.memory.map((m) => `${mb(m[v.name].rss)} / ${mb(m[v.name].heapUsed)} / ${mb(m[v.name].external)}`);
       lines.push(`| ${SHORT[result.kind]} | ${v.name} | ${cells.join(' | ')} | ${v.rssGrowth >= 0 ? '+' : ''}${mb(v.rssGrowth)} / ${v.heapGrowth >= 0 ? '+' : ''}${mb(v.heapGrowth)} | ${v.ok ? 'yes' : '**no**'} |`);
       if (!v.ok) failed.push(`${SHORT[result.kind]} ${v.name}: memory grew from run 1 to run ${runs}`);
+      goals.push({ target: SHORT[result.kind], goal: `${v.name}: no memory growth, run ${runs} against run 1 (criterion below)`, measured: `RSS ${v.rssGrowth >= 0 ? '+' : ''}${mb(v.rssGrowth)}, heap ${v.heapGrowth >= 0 ? '+' : ''}${mb(v.heapGrowth)}`, ok: v.ok });
     }
   }
   lines.push(
     '',
     `Memory cells: resident set / V8 heap used / external (Buffers, the listing page cache among them), each measured after a full GC through the process's inspector. ` +
-      `No growth means: after run ${runs}, heap used within ${HEAP_SLACK * 100}% (or ${HEAP_SLACK_MB} MB) and resident set within ${RSS_SLACK * 100}% of after run 1 (run 1 fills the caches the process keeps by design).`,
+      `No growth means: after run ${runs}, heap used within ${HEAP_SLACK * 100}% (or ${HEAP_SLACK_MB} MB) and resident set within ${RSS_SLACK * 100}% of after run 1 (the warm-up fills the bounded caches, validators and listing pages, before run 1; run 1 settles the rest: JIT code, statements, pools).`,
   );
+
+  lines.push('', '| Target | Goal | This run | |', '|---|---|---|---|');
+  for (const g of goals) lines.push(`| ${g.target} | ${g.goal} | ${g.measured} | ${g.ok ? 'met' : '**not met**'} |`);
 
   const samples = perTarget.flatMap((list, t) => list.flatMap((m) => m.samples.map((s) => ({ target: SHORT[results[t].kind], ...s }))));
   if (samples.length > 0) {
     lines.push('', 'Unexpected answers (first few of each action):', '');
     for (const s of samples.slice(0, 20)) lines.push(`- ${s.target}: \`${s.request}\` -> ${s.status} (${s.problem}), traceId ${s.traceId ?? 'none'}: \`${escape(s.body.replace(/\s+/g, ' ').slice(0, 200))}\``);
   }
-  lines.push('', failed.length === 0 ? '**Goals in this run:** no unexpected answer, every event received with a good signature, no memory growth: **met**.' : `**Goals in this run: not met**: ${failed.join('; ')}.`);
-  return { text: lines.join('\n'), failed };
+  lines.push('', failed.length === 0 ? '**Goals in this run: all met.**' : `**Goals in this run: not met**: ${failed.join('; ')}.`);
+  return { text: lines.join('\n'), compact: compact(results, goals, lines[0]), failed };
+}
+
+/** The README's table: one line per target, the goals' verdicts, and where the full tables are. */
+function compact(results, goals, header) {
+  const lines = [
+    header.replace(/ The load generator .*$/, ''),
+    '',
+    '| Target | Requests/s, runs 1-3 | p50 / p99, all requests | Unexpected answers | Asked 4xx (422s) | Event lag p50 / p99 | Memory after run 1 -> last run (RSS / heap) | Goals |',
+    '|---|---:|---:|---:|---:|---:|---|---|',
+  ];
+  for (const result of results) {
+    const t = SHORT[result.kind];
+    const all = Float64Array.from(result.runs.flatMap((run) => run.stats.flatMap((s) => s.latencies))).sort();
+    const lags = Float64Array.from(result.runs.flatMap((run) => run.events.lags)).sort();
+    const count = (pred) => result.runs.reduce((n, run) => n + run.stats.reduce((m, s) => m + pred(s), 0), 0);
+    const unexpected = count((s) => s.unexpected);
+    const asked = count(askedErrors);
+    const first = result.memory[1];
+    const last = result.memory[result.memory.length - 1];
+    const memory = Object.keys(first).map((name) => `${name} ${mb(first[name].rss)} / ${mb(first[name].heapUsed)} -> ${mb(last[name].rss)} / ${mb(last[name].heapUsed)}`).join('; ');
+    const mine = goals.filter((g) => g.target === t);
+    const verdict = mine.every((g) => g.ok) ? 'met' : `**not met**: ${mine.filter((g) => !g.ok).map((g) => g.goal.replace(/ \(.*$/, '')).join('; ')}`;
+    lines.push(
+      `| ${t} | ${result.runs.map((run) => int(run.stats.reduce((n, s) => n + s.latencies.length, 0) / run.elapsed)).join(', ')} | ${ms(pct(all, 50))} / ${ms(pct(all, 99))} | ${unexpected === 0 ? '0' : `**${int(unexpected)}**`} | ${int(asked)} | ${ms(pct(lags, 50))} / ${ms(pct(lags, 99))} | ${memory} | ${verdict} |`,
+    );
+  }
+  lines.push('', 'Per action p50/p99, each run, the unexpected answers and the memory of every process: `bench/results/load.md`.');
+  return lines.join('\n');
 }

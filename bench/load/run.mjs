@@ -5,14 +5,16 @@
 // updates), on SQLite, on PostgreSQL and on the two-replica cluster of scripts/cluster.sh, three
 // runs in a row each. A real receiver is subscribed to inventory_items/update, so every event's lag
 // from its write to its receipt is measured. Reports per action throughput, p50/p99 and unexpected
-// answers, the event lag, and the API processes' memory after a full GC before and after each run.
-// One command: `pnpm --filter @platform/bench run bench:load`. Exit status 1 when a run had an
-// unexpected answer, a lost or badly signed event, or memory growth (criterion in report.mjs).
+// answers, the event lag, and the memory of the API and sender processes after a full GC before and
+// after each run. One command: `pnpm --filter @platform/bench run bench:load` (part of `pnpm bench`).
+// Prints its goals and whether this run met them; exit status 1 when a run had an unexpected answer,
+// a lost or badly signed event, or memory growth (criterion in report.mjs).
 //
-// BENCH_LOAD_SECONDS (45) per run, BENCH_LOAD_CONNECTIONS (64), BENCH_LOAD_PRODUCTS (20,000),
-// BENCH_LOAD_RUNS (3), BENCH_LOAD_TARGETS (sqlite,postgresql,cluster), BENCH_NO_README=1 (print the
-// tables, write no file), BENCH_SKIP_BUILD=1, BENCH_LOAD_NODE_OPTIONS (more NODE_OPTIONS for the API
-// processes under test, e.g. `--cpu-prof` or a `--require` of a probe).
+// LOAD_SECONDS (10) per run, so the three targets take about 4 minutes here; LOAD_CONNECTIONS (64),
+// LOAD_PRODUCTS (20,000), LOAD_RUNS (3), LOAD_TARGETS (sqlite,postgresql,cluster),
+// BENCH_DATABASE_URL (a PostgreSQL server to create the database in; without it, a throwaway cluster,
+// bench/lib/postgres.mjs), BENCH_NO_README=1 (print the tables, write no file), BENCH_SKIP_BUILD=1,
+// LOAD_NODE_OPTIONS (more NODE_OPTIONS for the processes under test, e.g. `--cpu-prof`).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,27 +25,28 @@ import { INSPECT_PORT_OPTION, inspectProcess } from '../lib/inspector.mjs';
 import { startPostgres } from '../lib/postgres.mjs';
 import { startReceiver } from '../lib/receiver.mjs';
 import { report } from './report.mjs';
-import { fillValidatorCaches } from './warm-up.mjs';
+import { fillListingCaches, fillValidatorCaches } from './warm-up.mjs';
 import { DEFINITIONS, EMITTING, runWorkload } from './workload.mjs';
 
-const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 45);
-const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 64);
-const PRODUCTS = Number(process.env.BENCH_LOAD_PRODUCTS ?? 20_000);
-const RUNS = Number(process.env.BENCH_LOAD_RUNS ?? 3);
-const TARGETS = (process.env.BENCH_LOAD_TARGETS ?? 'sqlite,postgresql,cluster').split(',');
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 64);
+const PRODUCTS = Number(process.env.LOAD_PRODUCTS ?? 20_000);
+const RUNS = Number(process.env.LOAD_RUNS ?? 3);
+const TARGETS = (process.env.LOAD_TARGETS ?? 'sqlite,postgresql,cluster').split(',');
 /** How long the events of a run may take to arrive after it ends before they count as lost. */
 const DELIVERY_WAIT_MS = 60_000;
 
 // What every API process under test gets: production settings but an unlimited rate-limit bucket
 // (one app sends the whole load), private receivers allowed (the receiver is on loopback), warn-level
 // logs as in every benchmark here, and an inspector that opens only when asked (memory after a GC).
+// The senders get the same (the cluster script passes it to every replica and sender).
 const SERVER_ENV = {
   PLATFORM_RATE_LIMIT_CAPACITY: '1000000000',
   PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '1000000000',
   PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '250',
   PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
   LOG_LEVEL: 'warn',
-  NODE_OPTIONS: [INSPECT_PORT_OPTION, process.env.BENCH_LOAD_NODE_OPTIONS ?? ''].join(' ').trim(),
+  NODE_OPTIONS: [INSPECT_PORT_OPTION, process.env.LOAD_NODE_OPTIONS ?? ''].join(' ').trim(),
 };
 
 if (!process.env.BENCH_SKIP_BUILD) {
@@ -51,7 +54,11 @@ if (!process.env.BENCH_SKIP_BUILD) {
   if (build.status !== 0) process.exit(1);
 }
 
-/** The system under test of one target: its origin, its API processes, its database, teardown. */
+/**
+ * The system under test of one target: its origin, its API processes (`apis`: each with its own
+ * origin), every process whose memory is watched (`processes`: the APIs and senders), its database,
+ * teardown.
+ */
 async function startTarget(kind) {
   if (kind === 'cluster') {
     const cluster = await startCluster(SERVER_ENV);
@@ -61,7 +68,15 @@ async function startTarget(kind) {
       const renderer = await startApi(cluster.databaseUrl);
       await waitForListingDocuments(cluster.databaseUrl);
       await renderer.stop();
-      return { ...seed, label: 'Cluster: 2 replicas behind HAProxy, PostgreSQL, Redis, 2 senders', origin: cluster.origin, database: cluster.databaseUrl, processes: cluster.apis(), stop: cluster.stop };
+      return {
+        ...seed,
+        label: 'Cluster: 2 replicas behind HAProxy, PostgreSQL, Redis, 2 senders',
+        origin: cluster.origin,
+        database: cluster.databaseUrl,
+        apis: cluster.apis(),
+        processes: [...cluster.apis(), ...cluster.senders()],
+        stop: cluster.stop,
+      };
     } catch (error) {
       await cluster.stop();
       throw error;
@@ -81,13 +96,15 @@ async function startTarget(kind) {
   const seed = await seedCatalog(database, { products: PRODUCTS, tag: 'load' });
   const api = await startApi(database, SERVER_ENV);
   await waitForListingDocuments(database);
-  const sender = startSender(database);
+  const sender = startSender(database, { NODE_OPTIONS: SERVER_ENV.NODE_OPTIONS });
+  const apis = [{ name: 'api', pid: api.pid, origin: api.origin }];
   return {
     ...seed,
     label: kind === 'sqlite' ? 'SQLite (better-sqlite3): one API process and its sender' : 'PostgreSQL: one API process and its sender',
     origin: api.origin,
     database,
-    processes: [{ name: 'api', pid: api.pid, origin: api.origin }],
+    apis,
+    processes: [...apis, { name: 'sender', pid: sender.pid }],
     stop: async () => {
       await sender.stop();
       await api.stop();
@@ -176,17 +193,18 @@ async function measureTarget(kind) {
     let fx;
     ({ receiver, fx } = await fixtures(target, sql));
     const warming = performance.now();
-    await fillValidatorCaches(target.origin, target.processes, { token: fx.token, productId: fx.productIds[0] });
-    console.log(`bench/load: ${kind}: validator caches filled in ${((performance.now() - warming) / 1000).toFixed(0)} s`);
+    await fillValidatorCaches(target.origin, target.apis, { token: fx.token, productId: fx.productIds[0] });
+    await fillListingCaches(target.apis, { token: fx.token, firstProductId: fx.firstProductId, lastProductId: fx.lastProductId });
+    console.log(`bench/load: ${kind}: validator and listing caches filled in ${((performance.now() - warming) / 1000).toFixed(0)} s`);
     const inspectors = await Promise.all(target.processes.map(async ({ name, pid }) => [name, await inspectProcess(pid)]));
     result.memory.push(await memoryOf(inspectors));
     let expectedTotal = 0;
     for (let run = 1; run <= RUNS; run++) {
       const [{ m }] = await sql.run('SELECT COALESCE(MAX(id), 0) AS m FROM webhook_deliveries');
       console.log(`bench/load: ${kind}: run ${run} of ${RUNS} (${SECONDS} s, ${CONNECTIONS} connections)...`);
-      await eventLoopDelayMax(target.processes);
+      await eventLoopDelayMax(target.apis);
       const load = await runWorkload({ origin: target.origin, seconds: SECONDS, connections: CONNECTIONS, fx });
-      const loopDelay = await eventLoopDelayMax(target.processes);
+      const loopDelay = await eventLoopDelayMax(target.apis);
       const emitted = load.stats.find((s) => s.name === EMITTING)?.statuses[200] ?? 0;
       expectedTotal += emitted;
       const events = await eventLags(sql, receiver, { storeId: target.storeId, afterId: m, expectedTotal });
@@ -208,9 +226,9 @@ async function measureTarget(kind) {
 const started = performance.now();
 const results = [];
 for (const kind of TARGETS) results.push(await measureTarget(kind));
-const { text, failed } = report(results, { seconds: SECONDS, connections: CONNECTIONS, products: PRODUCTS, totalSeconds: (performance.now() - started) / 1000 });
+const { text, compact, failed } = report(results, { seconds: SECONDS, connections: CONNECTIONS, products: PRODUCTS, totalSeconds: (performance.now() - started) / 1000 });
 if (process.env.BENCH_NO_README) console.log(text);
-else writeResults('load', text);
+else writeResults('load', text, { readmeTable: compact });
 if (failed.length > 0) {
   console.error(`bench/load failed:\n- ${failed.join('\n- ')}`);
   process.exit(1);

@@ -3,7 +3,7 @@
 // written against is compiled and kept (MetafieldValidators: keyed by id, rules revision and
 // updated_at, at most VALIDATOR_CACHE_MAX_ENTRIES); the workload's definition updates add versions
 // all the time, so without this the cache would still be filling during runs 1-3 (by design,
-// bounded) and look like growth. Run 1 fills the other bounded cache, the listing pages.
+// bounded) and look like growth. fillListingCaches does the same for the listing's page cache.
 import { VERSION } from '../lib/harness.mjs';
 
 const ENTRIES = 1000; // apps/api metafield-rules.ts VALIDATOR_CACHE_MAX_ENTRIES
@@ -36,4 +36,31 @@ export async function fillValidatorCaches(origin, processes, { token, productId 
       }
     }),
   );
+}
+
+const LISTING_CACHE_MB = 64; // apps/api config.ts: PLATFORM_LISTING_CACHE_MB's default
+
+/**
+ * Before run 1: fill each API process's listing page cache (least recently used, bounded by bytes)
+ * past its bound with distinct pages (since_id values across the catalogue), so that run 1 does not
+ * end with the cache still filling, which would show as growth in the runs after it.
+ */
+export async function fillListingCaches(processes, { token, firstProductId, lastProductId }) {
+  const page = (base, sinceId) =>
+    fetch(`${base}/admin/openapi/${VERSION}/products/products.json?limit=50&since_id=${sinceId}`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => {
+      const body = await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`warm-up listing: ${r.status} ${Buffer.from(body).toString()}`);
+      return body.byteLength;
+    });
+  for (const { origin } of processes) {
+    const pageBytes = await page(origin, firstProductId);
+    const pages = Math.ceil((1.5 * LISTING_CACHE_MB * 1024 * 1024) / pageBytes);
+    const span = lastProductId - firstProductId - 50;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < pages) await page(origin, firstProductId + Math.floor((next++ * span) / pages));
+      }),
+    );
+  }
 }
