@@ -27,6 +27,18 @@ const SHORT = { sqlite: 'SQLite', postgresql: 'PostgreSQL', cluster: 'Cluster' }
 /** The 4xx answers an action asked for (the invalid values' 422). */
 const askedErrors = (s) => s.expect.filter((code) => code >= 400).reduce((n, code) => n + (s.statuses[code] ?? 0), 0);
 
+/**
+ * Commit-to-receipt lies between two measured lags (run.mjs eventLags): from the write's answer at
+ * the generator (a lower bound) and from its triggered_at (an upper bound). A cell shows both.
+ */
+function lagCell(events, p) {
+  const at = (list) => {
+    const sorted = Float64Array.from(list).sort();
+    return p === 100 ? (sorted[sorted.length - 1] ?? NaN) : pct(sorted, p);
+  };
+  return `${ms(at(events.answerLags))} .. ${ms(at(events.lags))}`;
+}
+
 function statusList(statuses) {
   return Object.entries(statuses).map(([s, n]) => `${int(n)} x ${s}`).join(', ');
 }
@@ -108,11 +120,10 @@ export function report(results, { seconds, connections, products, totalSeconds }
       const statuses = {};
       for (const s of run.stats) for (const [k, v] of Object.entries(s.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
       const ev = run.events;
-      const lags = Float64Array.from(ev.lags).sort();
       const received = ev.written - ev.lost;
       lines.push(
         `| ${SHORT[result.kind]} | ${i + 1} | ${int(requests)} | ${int(requests / run.elapsed)} | ${unexpected === 0 ? '0' : `**${unexpected}**`} | ${statusList(statuses)} | ` +
-          `${int(ev.written)} / ${int(received)} | ${ms(pct(lags, 50))} | ${ms(pct(lags, 99))} | ${ms(lags[lags.length - 1] ?? NaN)} | ${(ev.drainedMs / 1000).toFixed(1)} s | ` +
+          `${int(ev.written)} / ${int(received)} | ${lagCell(ev, 50)} | ${lagCell(ev, 99)} | ${lagCell(ev, 100)} | ${(ev.drainedMs / 1000).toFixed(1)} s | ` +
           `${Object.values(run.loopDelay).map(ms).join(', ')} | ${((100 * run.generatorCpu) / run.elapsed).toFixed(0)}% of a core | ${run.loadAverage.toFixed(1)} |`,
       );
       if (unexpected > 0) failed.push(`${SHORT[result.kind]} run ${i + 1}: ${unexpected} unexpected answers`);
@@ -133,6 +144,8 @@ export function report(results, { seconds, connections, products, totalSeconds }
     }
   }
   lines.push(
+    '',
+    `Event lag: the commit of each event lies between two instants measured, so each cell gives two lags to its receipt at the receiver: from the write's 200 answer reaching the load generator (after the commit: a lower bound, negative when the event arrived first) .. from its triggered_at (the service clock read as the write began, before its transaction: an upper bound, which includes the wait for a connection and the transaction). "Last event after the run": how long after the run's end the last event arrived.`,
     '',
     `Memory cells: resident set / V8 heap used / external (Buffers, the listing page cache among them), each measured after a full GC through the process's inspector. ` +
       `No growth means: after run ${runs}, heap used within ${HEAP_SLACK * 100}% (or ${HEAP_SLACK_MB} MB) and resident set within ${RSS_SLACK * 100}% of after run 1 (the warm-up fills the bounded caches, validators and listing pages, before run 1; run 1 settles the rest: JIT code, statements, pools).`,
@@ -155,13 +168,13 @@ function compact(results, goals, header) {
   const lines = [
     header.replace(/ The load generator .*$/, ''),
     '',
-    '| Target | Requests/s, runs 1-3 | p50 / p99, all requests | Unexpected answers | Asked 4xx (422s) | Event lag p50 / p99 | Memory after run 1 -> last run (RSS / heap) | Goals |',
+    '| Target | Requests/s, runs 1-3 | p50 / p99, all requests | Unexpected answers | Asked 4xx (422s) | Event commit-to-receipt p50 / p99 (between) | Memory after run 1 -> last run (RSS / heap) | Goals |',
     '|---|---:|---:|---:|---:|---:|---|---|',
   ];
   for (const result of results) {
     const t = SHORT[result.kind];
     const all = Float64Array.from(result.runs.flatMap((run) => run.stats.flatMap((s) => s.latencies))).sort();
-    const lags = Float64Array.from(result.runs.flatMap((run) => run.events.lags)).sort();
+    const events = { lags: result.runs.flatMap((run) => run.events.lags), answerLags: result.runs.flatMap((run) => run.events.answerLags) };
     const count = (pred) => result.runs.reduce((n, run) => n + run.stats.reduce((m, s) => m + pred(s), 0), 0);
     const unexpected = count((s) => s.unexpected);
     const asked = count(askedErrors);
@@ -171,7 +184,7 @@ function compact(results, goals, header) {
     const mine = goals.filter((g) => g.target === t);
     const verdict = mine.every((g) => g.ok) ? 'met' : `**not met**: ${mine.filter((g) => !g.ok).map((g) => g.goal.replace(/ \(.*$/, '')).join('; ')}`;
     lines.push(
-      `| ${t} | ${result.runs.map((run) => int(run.stats.reduce((n, s) => n + s.latencies.length, 0) / run.elapsed)).join(', ')} | ${ms(pct(all, 50))} / ${ms(pct(all, 99))} | ${unexpected === 0 ? '0' : `**${int(unexpected)}**`} | ${int(asked)} | ${ms(pct(lags, 50))} / ${ms(pct(lags, 99))} | ${memory} | ${verdict} |`,
+      `| ${t} | ${result.runs.map((run) => int(run.stats.reduce((n, s) => n + s.latencies.length, 0) / run.elapsed)).join(', ')} | ${ms(pct(all, 50))} / ${ms(pct(all, 99))} | ${unexpected === 0 ? '0' : `**${int(unexpected)}**`} | ${int(asked)} | ${lagCell(events, 50)} / ${lagCell(events, 99)} | ${memory} | ${verdict} |`,
     );
   }
   lines.push('', 'Per action p50/p99, each run, the unexpected answers and the memory of every process: `bench/results/load.md`.');

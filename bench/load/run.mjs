@@ -26,7 +26,7 @@ import { startPostgres } from '../lib/postgres.mjs';
 import { startReceiver } from '../lib/receiver.mjs';
 import { report } from './report.mjs';
 import { fillListingCaches, fillValidatorCaches } from './warm-up.mjs';
-import { DEFINITIONS, EMITTING, runWorkload } from './workload.mjs';
+import { costKey, DEFINITIONS, EMITTING, runWorkload } from './workload.mjs';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 64);
@@ -159,18 +159,30 @@ async function eventLoopDelayMax(processes) {
   return Object.fromEntries(await Promise.all(processes.map(scrape)));
 }
 
-/** The events one run wrote, matched with their receipts: lags in ms from their write to arrival. */
-async function eventLags(sql, receiver, { storeId, afterId, expectedTotal }) {
+/**
+ * The events one run wrote, matched with their receipts. The commit of each lies between two
+ * instants we know, so the commit-to-receipt lag lies between two lags (ms): `lags`, from
+ * triggered_at (the service clock read as the write began, before its transaction) to the receipt,
+ * an upper bound; `answerLags`, from the write's 200 reaching the load generator (after the commit)
+ * to the receipt, a lower bound, negative when the event arrived before the answer.
+ */
+async function eventLags(sql, receiver, { storeId, afterId, expectedTotal, answeredAt }) {
   const ended = performance.now();
   await receiver.waitFor(expectedTotal, DELIVERY_WAIT_MS);
   const drainedMs = performance.now() - ended;
-  const rows = await sql.run('SELECT webhook_id, triggered_at FROM webhook_deliveries WHERE store_id = ? AND id > ? ORDER BY id', [storeId, afterId]);
+  const rows = await sql.run('SELECT webhook_id, triggered_at, body FROM webhook_deliveries WHERE store_id = ? AND id > ? ORDER BY id', [storeId, afterId]);
   const times = await receiver.times(rows.map((r) => r.webhook_id));
   const lags = [];
+  const answerLags = [];
   let lost = 0;
-  rows.forEach((r, i) => (times[i] === null ? lost++ : lags.push(times[i] - new Date(r.triggered_at).getTime())));
+  rows.forEach((r, i) => {
+    if (times[i] === null) return lost++;
+    lags.push(times[i] - new Date(r.triggered_at).getTime());
+    const answered = answeredAt.get(costKey(JSON.parse(r.body).inventory_item.cost));
+    if (answered !== undefined) answerLags.push(times[i] - answered);
+  });
   const { badSignatures } = await receiver.count();
-  return { written: rows.length, lags, lost, badSignatures, drainedMs };
+  return { written: rows.length, lags, answerLags, lost, badSignatures, drainedMs };
 }
 
 // Interrupted (Ctrl-C), the processes and databases of the target running are stopped first.
@@ -207,7 +219,7 @@ async function measureTarget(kind) {
       const loopDelay = await eventLoopDelayMax(target.apis);
       const emitted = load.stats.find((s) => s.name === EMITTING)?.statuses[200] ?? 0;
       expectedTotal += emitted;
-      const events = await eventLags(sql, receiver, { storeId: target.storeId, afterId: m, expectedTotal });
+      const events = await eventLags(sql, receiver, { storeId: target.storeId, afterId: m, expectedTotal, answeredAt: load.answeredAt });
       result.runs.push({ ...load, loopDelay, events: { ...events, emitted }, loadAverage: loadavg()[0] });
       result.memory.push(await memoryOf(inspectors));
       const requests = load.stats.reduce((n, s) => n + s.latencies.length, 0);

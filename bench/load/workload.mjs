@@ -14,6 +14,10 @@ export const DEFINITIONS = [
 ];
 
 const int = (n) => Math.floor(Math.random() * n);
+/** Unique inventory item costs (0.01, 0.02, ...): an event's body names the request that wrote it. */
+let costs = 0;
+/** The cost an event body or a request carries, as the key of answeredAt. */
+export const costKey = (cost) => Number(cost).toFixed(2);
 const pick = (list) => list[int(list.length)];
 const GOOD = { code: () => `${pick(['AB', 'XYZ', 'QRST'])}-${100 + int(999_900)}`, rank: () => String(1 + int(1000)) };
 // Each breaks a different check: the regex, the length bound with the regex, the basic integer
@@ -64,6 +68,8 @@ export async function runWorkload({ origin, seconds, connections, fx }) {
     return stats.get(name);
   };
   const counters = { definitionUpdates: 0, productUpdates: 0 };
+  /** costKey -> when the 200 of the inventory update that set it arrived (epoch ms). */
+  const answeredAt = new Map();
 
   /** One request; `prefix` is how a good answer's body starts. Resolves to { status, body, headers }. */
   async function send(name, expect, method, path, { body, token = fx.token, prefix } = {}) {
@@ -157,11 +163,15 @@ export async function runWorkload({ origin, seconds, connections, fx }) {
       body: { product: { title: `Load product, update ${++counters.productUpdates}` } },
       prefix: '{"product":',
     })],
-    [8, () => send('operator PUT inventory_items/{id} (emits inventory_items/update)', [200], 'PUT', `${operator}/inventory_items/${pick(fx.inventoryItemIds)}`, {
-      token: fx.operatorToken,
-      body: { inventory_item: { cost: `${1 + int(99)}.${String(int(100)).padStart(2, '0')}` } },
-      prefix: '{"inventory_item":',
-    })],
+    [8, async () => {
+      const cost = costKey(++costs / 100);
+      const res = await send(EMITTING, [200], 'PUT', `${operator}/inventory_items/${pick(fx.inventoryItemIds)}`, {
+        token: fx.operatorToken,
+        body: { inventory_item: { cost } },
+        prefix: '{"inventory_item":',
+      });
+      if (res.status === 200) answeredAt.set(cost, performance.timeOrigin + performance.now());
+    }],
   ];
   const totalWeight = ACTIONS.reduce((sum, [w]) => sum + w, 0);
   const choose = () => {
@@ -181,7 +191,7 @@ export async function runWorkload({ origin, seconds, connections, fx }) {
   const elapsed = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   await pool.close();
-  return { stats: [...stats.values()], elapsed, generatorCpu: (used.user + used.system) / 1e6 };
+  return { stats: [...stats.values()], elapsed, generatorCpu: (used.user + used.system) / 1e6, answeredAt };
 }
 
 /** The action whose successful answers each wrote one inventory_items/update event per subscription. */
