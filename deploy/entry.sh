@@ -8,7 +8,7 @@ case "${1:-}" in
   sender) exec node apps/webhooks/dist/main.js ;;
   migrate) exec node packages/db/dist/cli/migrate.js ;;
   # HEALTHCHECK: the API is healthy while /readyz answers 200 (a degraded Redis still does); a
-  # sender container sets PLATFORM_HEALTH_URL to its /metrics (PLATFORM_SENDER_METRICS_PORT).
+  # sender container sets PLATFORM_HEALTH_URL to its /readyz (PLATFORM_SENDER_METRICS_PORT).
   health)
     url=${PLATFORM_HEALTH_URL:-http://127.0.0.1:${PORT:-3000}/readyz}
     exec node -e "fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" "$url" ;;

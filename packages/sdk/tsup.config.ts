@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 /*
- * The published package carries the contract and the two domain entries it uses inside its dist
+ * The published package carries the contract and the domain entries it uses inside its dist
  * (bundled from their sources, so tree-shaking leaves the OpenAPI generator and the rule engine
  * out); its runtime dependencies are zod and @ts-rest/core. Subpath entries import the main entry
  * by package name, so every entry shares one copy of the error classes (`instanceof` holds in CJS too).
@@ -10,6 +10,7 @@ import { defineConfig, type Options } from 'tsup';
 const SOURCES: Record<string, string> = {
   '@platform/contract': '../contract/src/index.ts',
   '@platform/domain/pagination': '../domain/src/pagination/index.ts',
+  '@platform/domain/scopes': '../domain/src/auth/define-scopes.ts',
   '@platform/domain/signing': '../domain/src/signing/index.ts',
   '@platform/domain/versions': '../domain/src/versions/index.ts',
 };

@@ -107,6 +107,46 @@ describe('state shared through the database', () => {
   });
 });
 
+describe('Idempotency-Key across replicas (issue 16, the key lives in the database)', () => {
+  const hook = (address: string) => ({ webhook: { topic: 'inventory_items/update', address } });
+  const post = (origin: string, token: string, key: string, address: string) =>
+    call(admin(origin, '/webhooks.json'), { token, body: hook(address), headers: { 'idempotency-key': key } });
+  const subscriptions = async (token: string) => (await call(admin(cluster.lb, '/webhooks.json'), { token })).body.webhooks as unknown[];
+
+  it('a POST retried on the other replica gets the stored answer and writes nothing again; another body is 422', async () => {
+    const { token } = await operatorAt(one()).storeWithApp('idem');
+    const first = await post(one(), token, 'retry-1', 'https://hooks.example.com/one');
+    expect(first.status).toBe(201);
+    const again = await post(other(), token, 'retry-1', 'https://hooks.example.com/one');
+    expect([again.status, again.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect(again.body).toEqual(first.body);
+    const changed = await post(other(), token, 'retry-1', 'https://hooks.example.com/two');
+    expect(changed.status).toBe(422);
+    expect(changed.body.errors).toEqual(expect.any(String));
+    expect(await subscriptions(token)).toHaveLength(1);
+  });
+
+  it('the same key sent to both replicas at once writes once: one 201, the other its replay or 409', async () => {
+    const { token } = await operatorAt(one()).storeWithApp('idem-race');
+    for (let round = 0; round < 5; round++) {
+      const key = `race-${round}`;
+      const address = `https://hooks.example.com/race-${round}`;
+      const [a, b] = await Promise.all([post(one(), token, key, address), post(other(), token, key, address)]);
+      const fresh = [a, b].filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
+      expect(fresh).toHaveLength(1);
+      const second = a === fresh[0] ? b : a;
+      if (second.status === 201) {
+        expect(second.headers['idempotent-replayed']).toBe('true');
+        expect(second.body).toEqual(fresh[0]!.body);
+      } else {
+        expect(second.status).toBe(409);
+        expect(Number(second.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      }
+    }
+    expect(await subscriptions(token)).toHaveLength(5);
+  });
+});
+
 describe('kill -9 of one replica under steady load', () => {
   it('after HAProxy marks it down every request is served by the other; no 201 lost its write; no 5xx from the survivor', async () => {
     const answers: { at: number; answer: Answer | undefined; error?: string }[] = [];

@@ -1,6 +1,6 @@
 import { formatInZone, signWebhookBody } from '@platform/domain';
 import type { Logger } from 'pino';
-import type { ClaimedDelivery } from './claimed';
+import { traceOf, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
 import type { AttemptResult, DeliveryAgent } from './deliver';
 import type { SenderMetrics } from './metrics';
@@ -66,12 +66,13 @@ export async function runAttempt(
     recorded = await recordAttempt(sql, { deliveryId: d.id, subscriptionId: d.subscriptionId, owner, attempt: number, startedAt, result, outcome, now, transfer });
   } catch (error) {
     // The claim stays until it expires; another sender (or this one) tries again: at least once.
-    logger.error({ err: error, webhookId: d.webhookId, deliveryId: d.id.toString() }, 'webhook attempt could not be recorded');
+    logger.error({ err: error, ...traceOf(d), webhookId: d.webhookId, deliveryId: d.id.toString() }, 'webhook attempt could not be recorded');
     return { handedOver: transfer !== undefined };
   }
   metrics.deliveries.inc({ outcome: outcome.kind });
   logger.info(
     {
+      ...traceOf(d),
       webhookId: d.webhookId,
       deliveryId: d.id.toString(),
       subscriptionId: d.subscriptionId.toString(),
@@ -88,7 +89,7 @@ export async function runAttempt(
     'webhook attempt',
   );
   if (recorded.disabled) {
-    logger.warn({ subscriptionId: d.subscriptionId.toString(), reason: recorded.disabled }, 'webhook subscription disabled');
+    logger.warn({ ...traceOf(d), subscriptionId: d.subscriptionId.toString(), reason: recorded.disabled }, 'webhook subscription disabled');
   }
   return { handedOver: transfer !== undefined };
 }

@@ -47,6 +47,8 @@ export interface ClaimedDelivery {
   handle: string | null;
   ianaTimezone: string | null;
   merchantId: bigint | null;
+  /** the traceId of the request that wrote the event (null for events no request wrote) */
+  traceId: string | null;
 }
 
 export interface ClaimedRow {
@@ -68,6 +70,7 @@ export interface ClaimedRow {
   handle: string | null;
   iana_timezone: string | null;
   merchant_id: bigint | null;
+  trace_id: string | null;
 }
 
 /**
@@ -92,7 +95,7 @@ export async function loadClaimed(sql: Sql, owner: string, leaseUntil: Date): Pr
 /** The columns of a ClaimedRow, the delivery's from `d` (the subscription, app and store joined as s, a, st). */
 export function claimedColumns(d: string): string {
   return `${d}.id, ${d}.subscription_id, ${d}.app_id, ${d}.store_id, ${d}.webhook_id, ${d}.topic, ${d}.api_version, ${d}.body,
-    ${d}.triggered_at, ${d}.next_attempt_at, ${d}.attempts, ${d}.lease_host,
+    ${d}.triggered_at, ${d}.next_attempt_at, ${d}.attempts, ${d}.lease_host, ${d}.trace_id,
     s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id`;
 }
 
@@ -116,10 +119,16 @@ export function toClaimed(r: ClaimedRow): ClaimedDelivery {
     handle: r.handle,
     ianaTimezone: r.iana_timezone,
     merchantId: r.merchant_id,
+    traceId: r.trace_id,
   };
 }
 
 /** Gives a claim back at once (nothing was sent), so the next claim takes it as it should. */
 export async function releaseClaim(sql: Sql, id: bigint, owner: string): Promise<void> {
   await sql.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ? AND lease_owner = ?`, [id, owner]);
+}
+
+/** The traceId of the request that wrote the event, on every log line about its delivery (issue 15). */
+export function traceOf(d: Pick<ClaimedDelivery, 'traceId'>): { traceId?: string } {
+  return d.traceId === null ? {} : { traceId: d.traceId };
 }

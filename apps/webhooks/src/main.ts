@@ -1,8 +1,8 @@
-import { createDb, DatabaseUnavailableError, describeDatabaseError, platformLogger, prepareSchema, SchemaBehindError } from '@platform/db';
+import { createDb, DatabaseUnavailableError, describeDatabaseError, platformLogger, prepareSchema, registerPoolMetrics, SchemaBehindError } from '@platform/db';
 import { createSenderClock } from './clock';
 import { loadSenderConfig, SenderConfigError, type SenderConfig } from './config';
 import { createDeliveryAgent } from './deliver';
-import { createSenderMetrics, serveMetrics } from './metrics';
+import { createSenderMetrics, serveSenderEndpoints } from './metrics';
 import { createSender } from './sender';
 import { createSql } from './sql';
 
@@ -41,9 +41,11 @@ async function main(): Promise<void> {
   const metrics = createSenderMetrics(sql, clock);
   const agent = createDeliveryAgent({ allowPrivate: config.allowPrivate, connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs });
   const sender = createSender({ sql, config, clock, agent, metrics, logger });
-  const metricsServer = config.metricsPort > 0 ? await serveMetrics(metrics, config.metricsHost, config.metricsPort) : undefined;
-
+  registerPoolMetrics(metrics.registry, db);
   let stopping = false;
+  const endpoints = { metrics, ping: () => sql.query('SELECT 1'), stopping: () => stopping };
+  const metricsServer = config.metricsPort > 0 ? await serveSenderEndpoints(endpoints, config.metricsHost, config.metricsPort) : undefined;
+
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;

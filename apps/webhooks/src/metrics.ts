@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { SenderClock } from './clock';
 import type { Sql } from './sql';
 
@@ -18,6 +18,8 @@ export interface SenderMetrics {
  */
 export function createSenderMetrics(sql: Sql, clock: SenderClock): SenderMetrics {
   const registry = new Registry();
+  // The process's own (CPU, memory, event loop lag, GC), named as the API's.
+  collectDefaultMetrics({ register: registry });
   const attempts = new Counter({
     name: 'webhook_attempts_total',
     help: 'Delivery attempts by result: success (2xx), http_error (any other answer), network (no answer: refused, timeout, private address)',
@@ -72,16 +74,42 @@ export function createSenderMetrics(sql: Sql, clock: SenderClock): SenderMetrics
   return { registry, attempts, deliveries, attemptSeconds, inFlight };
 }
 
-/** GET /metrics on its own port (PLATFORM_SENDER_METRICS_PORT); anything else is 404. */
-export async function serveMetrics(metrics: SenderMetrics, host: string, port: number): Promise<Server> {
+export interface ServiceEndpoints {
+  metrics: SenderMetrics;
+  /** Resolves when the database answers (readiness). */
+  ping(): Promise<unknown>;
+  /** True once the sender was told to stop: not ready any more. */
+  stopping(): boolean;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The sender's own port (PLATFORM_SENDER_METRICS_PORT; decisions §12.3, issue 15), the same three
+ * endpoints as the API's: `GET /healthz` (the process is up), `GET /readyz` (the database answers
+ * and the sender is not stopping; 503 with `{"errors"}` otherwise) and `GET /metrics`. Anything
+ * else is 404.
+ */
+export async function serveSenderEndpoints(endpoints: ServiceEndpoints, host: string, port: number): Promise<Server> {
+  const { metrics } = endpoints;
   const server = createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
-      res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' }).end('{"errors":"Not Found"}');
+    const path = (req.url ?? '').split('?')[0];
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { 'content-type': JSON_TYPE, ...headers }).end(JSON.stringify(body));
+    if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { errors: 'Method Not Allowed' }, { allow: 'GET, HEAD' });
+    if (path === '/healthz') return json(200, { status: 'ok' });
+    if (path === '/readyz') {
+      if (endpoints.stopping()) return json(503, { errors: 'Shutting down' });
+      endpoints.ping().then(
+        () => json(200, { status: 'ready' }),
+        () => json(503, { errors: 'Database unreachable' }, { 'retry-after': '5' }),
+      );
       return;
     }
+    if (path !== '/metrics') return json(404, { errors: 'Not Found' });
     metrics.registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
-      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${String(error)}`),
+      () => json(503, { errors: 'Metrics unavailable: the database did not answer' }),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -4,7 +4,7 @@ import { receivingHost } from '@platform/domain';
 import type { Logger } from 'pino';
 import { runAttempt, type AttemptDeps } from './attempt';
 import { claimDue, type OwnShare, type WalkCursor } from './claim';
-import { firstFreeDue, loadClaimed, nextDueAt, releaseClaim, type ClaimedDelivery } from './claimed';
+import { firstFreeDue, loadClaimed, nextDueAt, releaseClaim, traceOf, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
 import type { SenderConfig } from './config';
 import type { DeliveryAgent } from './deliver';
@@ -216,7 +216,7 @@ export function createSender(deps: SenderDeps): Sender {
         const reason = d.subscriptionStatus === null ? SUBSCRIPTION_DELETED : SUBSCRIPTION_DISABLED;
         if (await failWithoutAttempt(sql, d.id, owner, reason, clock.now())) {
           metrics.deliveries.inc({ outcome: 'failed' });
-          logger.info({ webhookId: d.webhookId, deliveryId: d.id.toString(), reason }, 'webhook delivery failed without an attempt');
+          logger.info({ ...traceOf(d), webhookId: d.webhookId, deliveryId: d.id.toString(), reason }, 'webhook delivery failed without an attempt');
         }
       } else if (d.leaseHost !== null) {
         start({ d, owner, leaseEnds }, d.leaseHost);

@@ -1,22 +1,12 @@
-import type { Db } from '@platform/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveries, freshDatabase, meter, receiver, spawnSender, storeAndApp, subscription, waitFor, type Meter, type Receiver } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { deliveries, fileDatabase, meter, receiver, spawnSender, storeAndApp, subscription, waitFor, type Meter, type Receiver } from './helpers';
 
 // decisions §11.7 and the service issue: the per-host limit holds across ALL sender processes
 // together, measured at real receivers, with real `node dist/main.js` processes on one database
 // (SQLite here, PostgreSQL under test:pg). Concurrency is counted at the receivers: from the request
 // read to the response's close (answered, or the connection dropped by a killed sender).
 
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  await database.drop();
-});
+const database = fileDatabase();
 
 /** `count` receivers on ports of 127.0.0.1 (one host name), answering 200 after `delayMs`, all counted by one meter. */
 async function receiversOnOneHost(count: number, delayMs: number, m: Meter, seen: Map<string, number>): Promise<Receiver[]> {
@@ -39,9 +29,9 @@ describe('several sender processes (decisions §11.7)', () => {
     const m = meter();
     const seen = new Map<string, number>();
     const receivers = await receiversOnOneHost(4, 15, m, seen);
-    const f = await storeAndApp(db);
+    const f = await storeAndApp(database.db);
     const ids: string[] = [];
-    for (const [i, r] of [...receivers, ...receivers].entries()) ids.push(...(await deliveries(db, f, await subscription(db, f, `${r.url}/s${i}`), 100)));
+    for (const [i, r] of [...receivers, ...receivers].entries()) ids.push(...(await deliveries(database.db, f, await subscription(database.db, f, `${r.url}/s${i}`), 100)));
     const env = { DATABASE_URL: database.url, PLATFORM_SENDER_PER_HOST: '4' };
     const senders = [spawnSender(env), spawnSender(env)];
     await waitFor(() => seen.size === ids.length, 'every delivery', 120_000, 50);
@@ -58,15 +48,15 @@ describe('several sender processes (decisions §11.7)', () => {
     const m = meter();
     const seen = new Map<string, number>();
     const receivers = await receiversOnOneHost(2, 2, m, seen);
-    const f = await storeAndApp(db);
+    const f = await storeAndApp(database.db);
     const ids: string[] = [];
     const subs: bigint[] = [];
     for (const [i, r] of [...receivers, ...receivers].entries()) {
-      const sub = await subscription(db, f, `${r.url}/k${i}`);
+      const sub = await subscription(database.db, f, `${r.url}/k${i}`);
       subs.push(sub.id);
-      ids.push(...(await deliveries(db, f, sub, 1250)));
+      ids.push(...(await deliveries(database.db, f, sub, 1250)));
     }
-    const delivered = () => db.prisma.webhookDelivery.count({ where: { subscriptionId: { in: subs }, status: 'delivered' } });
+    const delivered = () => database.db.prisma.webhookDelivery.count({ where: { subscriptionId: { in: subs }, status: 'delivered' } });
     // A short lease, so the killed sender's claims are taken over within seconds.
     const env = { DATABASE_URL: database.url, PLATFORM_SENDER_PER_HOST: '4', PLATFORM_SENDER_LEASE_MS: '6000' };
     const doomed = spawnSender(env);
@@ -86,7 +76,7 @@ describe('several sender processes (decisions §11.7)', () => {
     expect(missing).toEqual([]);
     expect(m.overlaps).toBe(0);
     expect(m.max).toBeLessThanOrEqual(4);
-    expect(await db.prisma.webhookDelivery.count({ where: { subscriptionId: { in: subs }, leaseOwner: { not: null } } })).toBe(0);
+    expect(await database.db.prisma.webhookDelivery.count({ where: { subscriptionId: { in: subs }, leaseOwner: { not: null } } })).toBe(0);
     for (const r of receivers) await r.close();
   }, 600_000);
 });

@@ -1,8 +1,7 @@
-import type { Db } from '@platform/db';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   deliveries,
-  freshDatabase,
+  closedAfterEach, fileDatabase,
   inProcessSender,
   meter,
   receiver,
@@ -20,25 +19,9 @@ import {
 // host name (whatever its port) and per app. Real receivers on loopback addresses (each 127.x.y.z
 // is a host of its own), a real database (SQLite here, PostgreSQL under test:pg).
 
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let db: Db;
-const closers: (() => Promise<void>)[] = [];
+const database = fileDatabase();
+const track = closedAfterEach();
 
-beforeAll(async () => {
-  database = await freshDatabase();
-  db = database.db;
-});
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
-afterAll(async () => {
-  await database.drop();
-});
-
-function track<T extends { close(): Promise<void> }>(thing: T): T {
-  closers.push(() => thing.close());
-  return thing;
-}
 
 describe('fairness and caps (decisions §11.7)', () => {
   it("an app whose 50 addresses all hang does not delay another app's delivery by more than 1 s", async () => {
@@ -54,20 +37,20 @@ describe('fairness and caps (decisions §11.7)', () => {
     const hanging: Receiver[] = [];
     for (let i = 0; i < 25; i++) hanging.push(track(await receiver(hangCountedBy(all, onOneHost), 0, '127.0.0.2')));
     for (let i = 0; i < 25; i++) hanging.push(track(await receiver(hangCountedBy(all), 0, `127.0.0.${3 + i}`)));
-    const greedy = await storeAndApp(db);
-    for (const r of hanging) await deliveries(db, greedy, await subscription(db, greedy, `${r.url}/hook`), 4);
+    const greedy = await storeAndApp(database.db);
+    for (const r of hanging) await deliveries(database.db, greedy, await subscription(database.db, greedy, `${r.url}/hook`), 4);
 
     // Another app on another store, its receiver on a host of its own.
     const fast = track(await receiver());
-    const polite = await storeAndApp(db);
-    const politeSub = await subscription(db, polite, `${fast.url}/hook`);
+    const polite = await storeAndApp(database.db);
+    const politeSub = await subscription(database.db, polite, `${fast.url}/hook`);
 
     // Default settings: 64 attempts per sender, 4 per host, 16 per app.
-    track(inProcessSender(db));
+    track(inProcessSender(database.db));
     await waitFor(() => all.open >= 16, 'the hanging app at its cap');
     await sleep(300); // let the sender claim whatever more it would
     const committed = Date.now();
-    await deliveries(db, polite, politeSub, 1);
+    await deliveries(database.db, polite, politeSub, 1);
     await waitFor(() => fast.received.length === 1, "the other app's delivery", 30_000, 5);
     const delay = fast.received[0]!.at - committed;
     console.log(`other app's delivery: ${delay} ms after its commit; hanging app: ${all.max} at once (${onOneHost.max} on one host)`);
@@ -88,10 +71,10 @@ describe('fairness and caps (decisions §11.7)', () => {
         setTimeout(() => res.writeHead(200).end(), 30);
       }),
     );
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, r.url);
-    const ids = await deliveries(db, f, sub, 120);
-    track(inProcessSender(db, { PLATFORM_SENDER_PER_HOST: '4' }));
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
+    const ids = await deliveries(database.db, f, sub, 120);
+    track(inProcessSender(database.db, { PLATFORM_SENDER_PER_HOST: '4' }));
     await waitFor(() => new Set(r.received.map((x) => x.webhookId)).size === ids.length, 'the backlog');
     expect(m.max).toBe(4);
   });
@@ -108,10 +91,10 @@ describe('fairness and caps (decisions §11.7)', () => {
       };
     const r1 = track(await receiver(answerAs('big')));
     const r2 = track(await receiver(answerAs('small')));
-    const f = await storeAndApp(db);
-    await deliveries(db, f, await subscription(db, f, r1.url), 60);
-    await deliveries(db, f, await subscription(db, f, r2.url), 6);
-    track(inProcessSender(db, { PLATFORM_SENDER_PER_HOST: '2' }));
+    const f = await storeAndApp(database.db);
+    await deliveries(database.db, f, await subscription(database.db, f, r1.url), 60);
+    await deliveries(database.db, f, await subscription(database.db, f, r2.url), 6);
+    track(inProcessSender(database.db, { PLATFORM_SENDER_PER_HOST: '2' }));
     await waitFor(() => order.length === 66, 'every delivery');
     // Round-robin on the host's 2 slots: the small backlog is done within its first dozen or so
     // attempts, not after the 60 of the big one.

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createDb, inOutboxTransaction, migrate, type Db } from '@platform/db';
 import { Client } from 'pg';
 import pino from 'pino';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createSenderClock } from '../src/clock';
 import { loadSenderConfig } from '../src/config';
 import { createDeliveryAgent, type Resolver } from '../src/deliver';
@@ -300,4 +301,52 @@ export function spawnSender(env: Record<string, string | null>): SenderProcess {
 export async function statusCounts(db: Db): Promise<Record<string, number>> {
   const groups = await db.prisma.webhookDelivery.groupBy({ by: ['status'], _count: { _all: true } });
   return Object.fromEntries(groups.map((g) => [g.status, g._count._all]));
+}
+
+/** A port nobody listens on now (for a process's own listener). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A fresh database for the test file (SQLite, or PostgreSQL under TEST_DATABASE_URL): made before
+ * its tests, `setup` run on it, dropped after them. Read `db` and `url` inside tests and hooks.
+ */
+export function fileDatabase(setup?: (db: Db) => Promise<void>): { readonly db: Db; readonly url: string } {
+  let database: Awaited<ReturnType<typeof freshDatabase>> | undefined;
+  beforeAll(async () => {
+    database = await freshDatabase();
+    await setup?.(database.db);
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  const made = () => {
+    if (!database) throw new Error('the file database is made in beforeAll: read it inside a test or hook');
+    return database;
+  };
+  return {
+    get db() {
+      return made().db;
+    },
+    get url() {
+      return made().url;
+    },
+  };
+}
+
+/** Closes what a test opens (receivers, senders) after it, the last opened first. */
+export function closedAfterEach(): <T extends { close(): Promise<void> }>(thing: T) => T {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (closers.length) await closers.pop()!();
+  });
+  return (thing) => {
+    closers.push(() => thing.close());
+    return thing;
+  };
 }

@@ -1,9 +1,8 @@
-import { createServer } from 'node:net';
-import type { Db } from '@platform/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   deliveries,
-  freshDatabase,
+  freePort,
+  fileDatabase,
   receiver,
   spawnSender,
   statusCounts,
@@ -16,24 +15,7 @@ import {
 // Real sender processes (`node dist/main.js`) against a real database: SQLite here, PostgreSQL in
 // CI (TEST_DATABASE_URL). decisions §11.6: at least once, a crashed sender's claims are taken over.
 
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  await database.drop();
-});
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const database = fileDatabase();
 
 describe('sender processes', () => {
   it('delivers every one of 5,000 deliveries at least once while its process is SIGKILLed 5 times', async () => {
@@ -44,11 +26,11 @@ describe('sender processes', () => {
       seen.set(id, (seen.get(id) ?? 0) + 1);
       res.writeHead(200).end();
     };
-    const f = await storeAndApp(db);
+    const f = await storeAndApp(database.db);
     // A few subscriptions on one receiver, so claims spread across them.
-    const subs = await Promise.all([1, 2, 3, 4].map((n) => subscription(db, f, `${r.url}/s${n}`)));
+    const subs = await Promise.all([1, 2, 3, 4].map((n) => subscription(database.db, f, `${r.url}/s${n}`)));
     const ids: string[] = [];
-    for (const sub of subs) ids.push(...(await deliveries(db, f, sub, 1250)));
+    for (const sub of subs) ids.push(...(await deliveries(database.db, f, sub, 1250)));
     const env = { DATABASE_URL: database.url, PLATFORM_SENDER_LEASE_MS: '6000', PLATFORM_SENDER_PER_HOST: '8' };
     const started = Date.now();
     let kills = 0;
@@ -66,7 +48,7 @@ describe('sender processes', () => {
     }
     expect(seen.size).toBeLessThan(ids.length); // the kills happened with work left
     const last = spawnSender(env);
-    await waitFor(async () => (await statusCounts(db)).delivered === ids.length, 'every delivery delivered', 400_000, 200);
+    await waitFor(async () => (await statusCounts(database.db)).delivered === ids.length, 'every delivery delivered', 400_000, 200);
     last.child.kill('SIGTERM');
     expect((await last.exited).code).toBe(0);
     const missing = ids.filter((id) => !seen.has(id));
@@ -76,16 +58,16 @@ describe('sender processes', () => {
         `${duplicates} duplicate(s) (at least once), ${missing.length} lost, ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     expect(missing).toEqual([]);
-    expect(await db.prisma.webhookDelivery.count({ where: { subscriptionId: { in: subs.map((s) => s.id) }, leaseOwner: { not: null } } })).toBe(0);
+    expect(await database.db.prisma.webhookDelivery.count({ where: { subscriptionId: { in: subs.map((s) => s.id) }, leaseOwner: { not: null } } })).toBe(0);
     await r.close();
   }, 600_000);
 
   it('on SIGTERM stops claiming, finishes what is in flight, leaves nothing claimed and exits 0; serves /metrics meanwhile', async () => {
     const r = await receiver();
     r.handler = (_q, res) => setTimeout(() => res.writeHead(200).end('slow'), 1500);
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, r.url);
-    const ids = await deliveries(db, f, sub, 12);
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
+    const ids = await deliveries(database.db, f, sub, 12);
     const port = await freePort();
     const p: SenderProcess = spawnSender({ DATABASE_URL: database.url, PLATFORM_SENDER_PER_HOST: '3', PLATFORM_SENDER_METRICS_PORT: String(port) });
     await waitFor(() => r.received.length >= 3, 'attempts in flight', 60_000, 5);
@@ -101,8 +83,8 @@ describe('sender processes', () => {
     const exit = await p.exited;
     expect(exit, p.output()).toEqual({ code: 0, signal: null });
     // Nothing left claimed; each request that reached the receiver is recorded as an attempt.
-    expect(await db.prisma.webhookDelivery.count({ where: { webhookId: { in: ids }, leaseOwner: { not: null } } })).toBe(0);
-    const rows = await db.prisma.webhookDelivery.findMany({ where: { webhookId: { in: ids } } });
+    expect(await database.db.prisma.webhookDelivery.count({ where: { webhookId: { in: ids }, leaseOwner: { not: null } } })).toBe(0);
+    const rows = await database.db.prisma.webhookDelivery.findMany({ where: { webhookId: { in: ids } } });
     const delivered = rows.filter((d) => d.status === 'delivered');
     expect(delivered.length).toBe(r.received.length);
     expect(delivered.length).toBeLessThan(ids.length);
@@ -135,14 +117,14 @@ describe('sender processes', () => {
           res.writeHead(200).end();
         }, 2);
       };
-      const f = await storeAndApp(db);
-      const subs = await Promise.all(Array.from({ length: 10 }, (_, n) => subscription(db, f, `${r.url}/c${n}`)));
+      const f = await storeAndApp(database.db);
+      const subs = await Promise.all(Array.from({ length: 10 }, (_, n) => subscription(database.db, f, `${r.url}/c${n}`)));
       const ids: string[] = [];
-      for (const sub of subs) ids.push(...(await deliveries(db, f, sub, 1000)));
+      for (const sub of subs) ids.push(...(await deliveries(database.db, f, sub, 1000)));
       const env = { DATABASE_URL: database.url, PLATFORM_SENDER_PER_HOST: '8', PLATFORM_SENDER_BATCH: '16' };
       const senders = [1, 2, 3, 4].map(() => spawnSender(env));
       await waitFor(() => seen.size === ids.length, 'all arrive', 120_000, 100);
-      await waitFor(async () => (await db.prisma.webhookDelivery.count({ where: { status: 'delivered', subscriptionId: { in: subs.map((s) => s.id) } } })) === ids.length, 'all recorded', 60_000, 100);
+      await waitFor(async () => (await database.db.prisma.webhookDelivery.count({ where: { status: 'delivered', subscriptionId: { in: subs.map((s) => s.id) } } })) === ids.length, 'all recorded', 60_000, 100);
       for (const s of senders) s.child.kill('SIGTERM');
       for (const s of senders) expect((await s.exited).code, s.output()).toBe(0);
       console.log(`concurrency test: 4 senders, ${ids.length} deliveries, ${r.received.length} requests, ${overlaps} overlaps`);

@@ -1,12 +1,11 @@
-import type { Db } from '@platform/db';
 import { MAX_RETRY_AFTER_MS, verifyWebhookSignature } from '@platform/domain';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RESPONSE_BODY_LIMIT } from '../src/deliver';
 import {
   advanceClock,
   clockNow,
   deliveries,
-  freshDatabase,
+  closedAfterEach, fileDatabase,
   inProcessSender,
   receiver,
   setClock,
@@ -17,43 +16,27 @@ import {
   type Receiver,
 } from './helpers';
 
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let db: Db;
-const closers: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  database = await freshDatabase();
-  db = database.db;
+const database = fileDatabase(async (db) => {
   await setClock(db, new Date('2026-11-22T04:05:01.000Z'));
 });
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
-afterAll(async () => {
-  await database.drop();
-});
+const track = closedAfterEach();
 
-async function track<T extends { close(): Promise<void> }>(thing: Promise<T> | T): Promise<T> {
-  const t = await thing;
-  closers.push(() => t.close());
-  return t;
-}
 
 const attemptsOf = (webhookId: string) =>
-  db.prisma.webhookDelivery.findUniqueOrThrow({ where: { webhookId } }).then((d) =>
-    db.prisma.webhookAttempt.findMany({ where: { deliveryId: d.id }, orderBy: { number: 'asc' } }),
+  database.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { webhookId } }).then((d) =>
+    database.db.prisma.webhookAttempt.findMany({ where: { deliveryId: d.id }, orderBy: { number: 'asc' } }),
   );
-const deliveryOf = (webhookId: string) => db.prisma.webhookDelivery.findUniqueOrThrow({ where: { webhookId } });
+const deliveryOf = (webhookId: string) => database.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { webhookId } });
 
 describe('webhook sender (decisions §11)', () => {
   it('sends the exact body bytes with the seven headers, X-Platform-Triggered-At in the store zone and a hex HMAC (§11.3)', async () => {
-    const r = await track(receiver());
-    const f = await storeAndApp(db, 'Asia/Shanghai');
-    const sub = await subscription(db, f, `${r.url}/hooks`);
+    const r = track(await receiver());
+    const f = await storeAndApp(database.db, 'Asia/Shanghai');
+    const sub = await subscription(database.db, f, `${r.url}/hooks`);
     const body = '{"inventory_item":{"id":"42","sku":"Grüße ✓","tracked":true}}';
     const triggeredAt = new Date('2026-11-22T04:05:01.000Z');
-    const [webhookId] = await deliveries(db, f, sub, 1, { body, triggeredAt });
-    await track(inProcessSender(db));
+    const [webhookId] = await deliveries(database.db, f, sub, 1, { body, triggeredAt });
+    await track(inProcessSender(database.db));
     await waitFor(() => r.received.length === 1, 'the delivery');
     const got = r.received[0]!;
     expect(got.body.equals(Buffer.from(body, 'utf8'))).toBe(true);
@@ -73,7 +56,7 @@ describe('webhook sender (decisions §11)', () => {
     await waitFor(async () => (await deliveryOf(webhookId!)).status === 'delivered', 'delivered');
     const d = await deliveryOf(webhookId!);
     expect(d).toMatchObject({ attempts: 1, leaseOwner: null, leaseUntil: null, lastError: null });
-    expect(d.deliveredAt?.toISOString()).toBe((await clockNow(db)).toISOString());
+    expect(d.deliveredAt?.toISOString()).toBe((await clockNow(database.db)).toISOString());
     const attempts = await attemptsOf(webhookId!);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({ number: 1, responseStatus: 200, error: null, responseBody: 'ok' });
@@ -81,12 +64,12 @@ describe('webhook sender (decisions §11)', () => {
 
   it('retries a 500 on the schedule of the service clock with the same X-Platform-Webhook-Id, then delivers (§11.5)', async () => {
     let answer = 500;
-    const r = await track(receiver((_q, res) => res.writeHead(answer).end(answer === 500 ? 'boom' : 'fine')));
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, r.url);
-    const start = await clockNow(db);
-    const [webhookId] = await deliveries(db, f, sub, 1);
-    await track(inProcessSender(db));
+    const r = track(await receiver((_q, res) => res.writeHead(answer).end(answer === 500 ? 'boom' : 'fine')));
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
+    const start = await clockNow(database.db);
+    const [webhookId] = await deliveries(database.db, f, sub, 1);
+    await track(inProcessSender(database.db));
     await waitFor(async () => (await attemptsOf(webhookId!)).length === 1, 'the first attempt');
     const after1 = await deliveryOf(webhookId!);
     expect(after1.status).toBe('pending');
@@ -99,7 +82,7 @@ describe('webhook sender (decisions §11)', () => {
     await sleep(300);
     expect(r.received).toHaveLength(1);
     answer = 200;
-    await advanceClock(db, 12);
+    await advanceClock(database.db, 12);
     await waitFor(async () => (await deliveryOf(webhookId!)).status === 'delivered', 'the retry');
     expect(r.received.map((x) => x.webhookId)).toEqual([webhookId, webhookId]);
     const attempts = await attemptsOf(webhookId!);
@@ -112,24 +95,23 @@ describe('webhook sender (decisions §11)', () => {
   it('honours Retry-After in seconds and as an HTTP date, capped at 2 hours (§11.5)', async () => {
     const afters = ['120', '', '999999'];
     let i = 0;
-    const r = await track(
-      receiver((_q, res) => {
+    const r = track(await receiver((_q, res) => {
         const value = afters[i++] ?? '';
         res.writeHead(503, value ? { 'retry-after': value } : {}).end();
       }),
     );
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, r.url);
-    const [webhookId] = await deliveries(db, f, sub, 1);
-    const t0 = await clockNow(db);
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
+    const [webhookId] = await deliveries(database.db, f, sub, 1);
+    const t0 = await clockNow(database.db);
     afters[1] = new Date(t0.getTime() + 120_000 + 300_000).toUTCString(); // 5 min after the retry
-    await track(inProcessSender(db));
+    await track(inProcessSender(database.db));
     await waitFor(async () => (await attemptsOf(webhookId!)).length === 1, 'the first attempt');
     expect((await deliveryOf(webhookId!)).nextAttemptAt.getTime() - t0.getTime()).toBe(120_000);
-    await advanceClock(db, 120);
+    await advanceClock(database.db, 120);
     await waitFor(async () => (await attemptsOf(webhookId!)).length === 2, 'the second attempt');
     expect((await deliveryOf(webhookId!)).nextAttemptAt.getTime() - t0.getTime()).toBe(420_000);
-    await advanceClock(db, 300);
+    await advanceClock(database.db, 300);
     await waitFor(async () => (await attemptsOf(webhookId!)).length === 3, 'the third attempt');
     expect((await deliveryOf(webhookId!)).nextAttemptAt.getTime() - t0.getTime()).toBe(420_000 + MAX_RETRY_AFTER_MS);
   });
@@ -138,18 +120,18 @@ describe('webhook sender (decisions §11)', () => {
     const pastDate = 'Sun, 01 Nov 2026 00:00:00 GMT';
     const afters = ['0', pastDate];
     let i = 0;
-    const r = await track(receiver((_q, res) => res.writeHead(429, { 'retry-after': afters[Math.min(i++, 1)]! }).end()));
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, r.url);
-    const [webhookId] = await deliveries(db, f, sub, 1);
-    const t0 = await clockNow(db);
-    await track(inProcessSender(db));
+    const r = track(await receiver((_q, res) => res.writeHead(429, { 'retry-after': afters[Math.min(i++, 1)]! }).end()));
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
+    const [webhookId] = await deliveries(database.db, f, sub, 1);
+    const t0 = await clockNow(database.db);
+    await track(inProcessSender(database.db));
     await waitFor(async () => (await attemptsOf(webhookId!)).length === 1, 'the first attempt');
     // The clock stands still: the receiver must not see the delivery again (it did, 8 more times, when 0 meant "now").
     await sleep(500);
     expect(r.received).toHaveLength(1);
     expect((await deliveryOf(webhookId!)).nextAttemptAt.getTime() - t0.getTime()).toBe(10_000);
-    await advanceClock(db, 10);
+    await advanceClock(database.db, 10);
     await waitFor(async () => (await attemptsOf(webhookId!)).length === 2, 'the second attempt');
     await sleep(500);
     expect(r.received).toHaveLength(2);
@@ -157,14 +139,14 @@ describe('webhook sender (decisions §11)', () => {
   });
 
   it('disables the subscription on 410 Gone and fails its other pending deliveries (§11.5)', async () => {
-    const r = await track(receiver((_q, res) => res.writeHead(410).end('gone')));
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, r.url);
-    const [first] = await deliveries(db, f, sub, 1);
-    const later = await deliveries(db, f, sub, 3, { nextAttemptAt: new Date((await clockNow(db)).getTime() + 3600_000) });
-    await track(inProcessSender(db));
+    const r = track(await receiver((_q, res) => res.writeHead(410).end('gone')));
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
+    const [first] = await deliveries(database.db, f, sub, 1);
+    const later = await deliveries(database.db, f, sub, 3, { nextAttemptAt: new Date((await clockNow(database.db)).getTime() + 3600_000) });
+    await track(inProcessSender(database.db));
     await waitFor(async () => (await deliveryOf(first!)).status === 'failed', 'the 410');
-    const s = await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } });
+    const s = await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } });
     expect(s).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
     for (const id of later) expect(await deliveryOf(id)).toMatchObject({ status: 'failed', lastError: 'subscription disabled', attempts: 0 });
     expect(r.received).toHaveLength(1);
@@ -172,27 +154,27 @@ describe('webhook sender (decisions §11)', () => {
 
   it('disables the subscription after 8 failed deliveries in a row; a delivered one resets the streak (§11.5)', async () => {
     let answer = 500;
-    const r = await track(receiver((_q, res) => res.writeHead(answer).end()));
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, r.url);
+    const r = track(await receiver((_q, res) => res.writeHead(answer).end()));
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
     // Deliveries on their ninth and last attempt: each failure fails the delivery.
-    const seven = await deliveries(db, f, sub, 7, { attempts: 8 });
-    const sender = await track(inProcessSender(db));
-    await waitFor(async () => (await db.prisma.webhookDelivery.count({ where: { webhookId: { in: seven }, status: 'failed' } })) === 7, 'seven failures');
-    expect((await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).failureStreak).toBe(7);
+    const seven = await deliveries(database.db, f, sub, 7, { attempts: 8 });
+    const sender = await track(inProcessSender(database.db));
+    await waitFor(async () => (await database.db.prisma.webhookDelivery.count({ where: { webhookId: { in: seven }, status: 'failed' } })) === 7, 'seven failures');
+    expect((await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).failureStreak).toBe(7);
     answer = 200;
-    const [ok] = await deliveries(db, f, sub, 1);
+    const [ok] = await deliveries(database.db, f, sub, 1);
     await waitFor(async () => (await deliveryOf(ok!)).status === 'delivered', 'a success');
-    expect((await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).failureStreak).toBe(0);
+    expect((await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).failureStreak).toBe(0);
     answer = 500;
-    const eight = await deliveries(db, f, sub, 8, { attempts: 8 });
-    await waitFor(async () => (await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).status === 'disabled', 'disabled');
-    const s = await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } });
+    const eight = await deliveries(database.db, f, sub, 8, { attempts: 8 });
+    await waitFor(async () => (await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).status === 'disabled', 'disabled');
+    const s = await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } });
     expect(s).toMatchObject({ disabledReason: 'failures', failureStreak: 8 });
-    expect(await db.prisma.webhookDelivery.count({ where: { webhookId: { in: eight }, status: 'failed' } })).toBe(8);
+    expect(await database.db.prisma.webhookDelivery.count({ where: { webhookId: { in: eight }, status: 'failed' } })).toBe(8);
     // A delivery written for a disabled subscription is failed without an attempt.
     const before = r.received.length;
-    const [late] = await deliveries(db, f, sub, 1);
+    const [late] = await deliveries(database.db, f, sub, 1);
     await waitFor(async () => (await deliveryOf(late!)).status === 'failed', 'the late one');
     expect(await deliveryOf(late!)).toMatchObject({ lastError: 'subscription disabled', attempts: 0 });
     expect(r.received.length).toBe(before);
@@ -201,15 +183,15 @@ describe('webhook sender (decisions §11)', () => {
 
   it('cuts a receiver that hangs at 5 s, and it does not delay another subscription (§11.4, §11.7)', async () => {
     // Two receiving hosts (127.0.0.2 and 127.0.0.1): the cap is per host name, whatever the port.
-    const hanging: Receiver = await track(receiver(() => undefined, 0, '127.0.0.2'));
-    const fast = await track(receiver());
-    const f = await storeAndApp(db);
-    const slowSub = await subscription(db, f, hanging.url);
-    const fastSub = await subscription(db, f, fast.url);
-    const slowIds = await deliveries(db, f, slowSub, 10);
-    const fastIds = await deliveries(db, f, fastSub, 20);
+    const hanging: Receiver = track(await receiver(() => undefined, 0, '127.0.0.2'));
+    const fast = track(await receiver());
+    const f = await storeAndApp(database.db);
+    const slowSub = await subscription(database.db, f, hanging.url);
+    const fastSub = await subscription(database.db, f, fast.url);
+    const slowIds = await deliveries(database.db, f, slowSub, 10);
+    const fastIds = await deliveries(database.db, f, fastSub, 20);
     const started = Date.now();
-    await track(inProcessSender(db, { PLATFORM_SENDER_PER_HOST: '2' }));
+    await track(inProcessSender(database.db, { PLATFORM_SENDER_PER_HOST: '2' }));
     await waitFor(() => fast.received.length === 20, 'the other subscription', 30_000);
     const fastDone = Date.now();
     // Every fast delivery arrived before the first hanging attempt was cut.
@@ -224,16 +206,15 @@ describe('webhook sender (decisions §11)', () => {
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt (§11.2)', async () => {
-    const r = await track(
-      receiver((q, res) => {
+    const r = track(await receiver((q, res) => {
         if (q.url === '/start') res.writeHead(302, { location: '/elsewhere' }).end();
         else res.writeHead(200).end();
       }),
     );
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, `${r.url}/start`);
-    const [webhookId] = await deliveries(db, f, sub, 1);
-    await track(inProcessSender(db));
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, `${r.url}/start`);
+    const [webhookId] = await deliveries(database.db, f, sub, 1);
+    await track(inProcessSender(database.db));
     await waitFor(async () => (await attemptsOf(webhookId!)).length === 1, 'the attempt');
     await sleep(200);
     expect(r.received.map((x) => x.path)).toEqual(['/start']);
@@ -244,11 +225,11 @@ describe('webhook sender (decisions §11)', () => {
 
   it('keeps at most 4 KB of a huge answer, read with a cap', async () => {
     const big = 'x'.repeat(5 * 1024 * 1024);
-    const r = await track(receiver((_q, res) => res.writeHead(500).end(big)));
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, r.url);
-    const [webhookId] = await deliveries(db, f, sub, 1);
-    await track(inProcessSender(db));
+    const r = track(await receiver((_q, res) => res.writeHead(500).end(big)));
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
+    const [webhookId] = await deliveries(database.db, f, sub, 1);
+    await track(inProcessSender(database.db));
     await waitFor(async () => (await attemptsOf(webhookId!)).length === 1, 'the attempt');
     const [a] = await attemptsOf(webhookId!);
     expect(a!.responseBody).toHaveLength(RESPONSE_BODY_LIMIT);
@@ -259,18 +240,18 @@ describe('webhook sender (decisions §11)', () => {
     const strict = { PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'false' };
 
     it('refuses a name that resolves to 127.0.0.1 at connect time, and records a failed attempt', async () => {
-      const r = await track(receiver());
-      const f = await storeAndApp(db);
+      const r = track(await receiver());
+      const f = await storeAndApp(database.db);
       // `localhost` through the system resolver, and a name whose answer changed to a loopback address (DNS rebinding).
-      const subA = await subscription(db, f, `https://localhost:${r.port}/a`);
-      const subB = await subscription(db, f, `https://rebound.example.test:${r.port}/b`);
-      const [a] = await deliveries(db, f, subA, 1);
-      const [b] = await deliveries(db, f, subB, 1);
+      const subA = await subscription(database.db, f, `https://localhost:${r.port}/a`);
+      const subB = await subscription(database.db, f, `https://rebound.example.test:${r.port}/b`);
+      const [a] = await deliveries(database.db, f, subA, 1);
+      const [b] = await deliveries(database.db, f, subB, 1);
       const resolve = (host: string, cb: (e: NodeJS.ErrnoException | null, addrs: { address: string; family: number }[]) => void) => {
         if (host === 'rebound.example.test') return cb(null, [{ address: '127.0.0.1', family: 4 }]);
         import('node:dns').then((dns) => dns.lookup(host, { all: true }, cb), (e: Error) => cb(e, []));
       };
-      await track(inProcessSender(db, strict, resolve));
+      await track(inProcessSender(database.db, strict, resolve));
       await waitFor(async () => (await attemptsOf(a!)).length === 1 && (await attemptsOf(b!)).length === 1, 'both attempts');
       const [attemptA] = await attemptsOf(a!);
       const [attemptB] = await attemptsOf(b!);
@@ -284,13 +265,13 @@ describe('webhook sender (decisions §11)', () => {
     });
 
     it('refuses http:// and private IP literals before connecting', async () => {
-      const r = await track(receiver());
-      const f = await storeAndApp(db);
-      const http = await subscription(db, f, `http://example.com:${r.port}/`);
-      const literal = await subscription(db, f, `https://[::ffff:127.0.0.1]:${r.port}/`);
-      const [a] = await deliveries(db, f, http, 1);
-      const [b] = await deliveries(db, f, literal, 1);
-      await track(inProcessSender(db, strict));
+      const r = track(await receiver());
+      const f = await storeAndApp(database.db);
+      const http = await subscription(database.db, f, `http://example.com:${r.port}/`);
+      const literal = await subscription(database.db, f, `https://[::ffff:127.0.0.1]:${r.port}/`);
+      const [a] = await deliveries(database.db, f, http, 1);
+      const [b] = await deliveries(database.db, f, literal, 1);
+      await track(inProcessSender(database.db, strict));
       await waitFor(async () => (await attemptsOf(a!)).length === 1 && (await attemptsOf(b!)).length === 1, 'both attempts');
       expect((await attemptsOf(a!))[0]!.error).toBe('refused: http:// addresses need PLATFORM_WEBHOOK_ALLOW_PRIVATE=true (https:// only)');
       expect((await attemptsOf(b!))[0]!.error).toBe('refused: ::ffff:7f00:1 is a private, loopback or link-local address (set PLATFORM_WEBHOOK_ALLOW_PRIVATE=true to allow it)');
@@ -299,15 +280,15 @@ describe('webhook sender (decisions §11)', () => {
   });
 
   it('serves /metrics: deliveries by outcome, queue depth and the age of the oldest due delivery', async () => {
-    const r = await track(receiver((_q, res) => res.writeHead(500).end()));
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, r.url);
-    const sender = await track(inProcessSender(db));
-    const ids = await deliveries(db, f, sub, 2);
+    const r = track(await receiver((_q, res) => res.writeHead(500).end()));
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
+    const sender = await track(inProcessSender(database.db));
+    const ids = await deliveries(database.db, f, sub, 2);
     await waitFor(() => r.received.length >= 2, 'attempts');
     await waitFor(async () => (await attemptsOf(ids[1]!)).length === 1, 'recorded');
     await sender.stop();
-    await advanceClock(db, 60); // both are due again, and have been for about 48-52 s
+    await advanceClock(database.db, 60); // both are due again, and have been for about 48-52 s
     const text = await (sender as unknown as { metrics: { registry: { metrics(): Promise<string> } } }).metrics.registry.metrics();
     expect(text).toMatch(/webhook_deliveries_total\{outcome="retry"\} 2/);
     expect(text).toMatch(/webhook_attempts_total\{result="http_error"\} 2/);

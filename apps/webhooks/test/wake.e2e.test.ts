@@ -1,33 +1,17 @@
 import { existsSync, rmSync } from 'node:fs';
-import { wakeFileOf, type Db } from '@platform/db';
+import { wakeFileOf } from '@platform/db';
 import { Client } from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cpuTicks, deliveries, freshDatabase, inProcessSender, outboxEvent, receiver, sleep, spawnSender, storeAndApp, subscription, waitFor } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { cpuTicks, deliveries, closedAfterEach, fileDatabase, inProcessSender, outboxEvent, receiver, sleep, spawnSender, storeAndApp, subscription, waitFor } from './helpers';
 
 // Issue 17, "Events in milliseconds": the sender wakes when deliveries are committed (PostgreSQL
 // NOTIFY/LISTEN; SQLite the wake file), with a slow poll kept as the safety net. Real receivers, a
 // real database (SQLite here, PostgreSQL under test:pg).
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-let database: Awaited<ReturnType<typeof freshDatabase>>;
-let db: Db;
-const closers: (() => Promise<void>)[] = [];
+const database = fileDatabase();
+const track = closedAfterEach();
 
-beforeAll(async () => {
-  database = await freshDatabase();
-  db = database.db;
-});
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
-afterAll(async () => {
-  await database.drop();
-});
-
-function track<T extends { close(): Promise<void> }>(thing: T): T {
-  closers.push(() => thing.close());
-  return thing;
-}
 
 const body = (n: number) => JSON.stringify({ inventory_item: { id: String(n) } });
 /** A poll so far away that only a wake can explain a delivery within the test's time. */
@@ -36,13 +20,13 @@ const NO_POLL = { PLATFORM_SENDER_POLL_MS: '600000' };
 describe('waking on commit', () => {
   it('delivers a committed event at once to a sender whose poll is 10 minutes away', async () => {
     const r = track(await receiver());
-    const f = await storeAndApp(db);
-    await subscription(db, f, r.url);
-    const sender = track(inProcessSender(db, NO_POLL));
+    const f = await storeAndApp(database.db);
+    await subscription(database.db, f, r.url);
+    const sender = track(inProcessSender(database.db, NO_POLL));
     await sender.ready;
     const latencies: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const committed = await outboxEvent(db, f, body(i));
+      const committed = await outboxEvent(database.db, f, body(i));
       await waitFor(() => r.received.length === i + 1, 'the event', 30_000, 2);
       latencies.push(r.received[i]!.at - committed);
     }
@@ -52,22 +36,22 @@ describe('waking on commit', () => {
 
   it('delivers through the poll when the wake is lost', async () => {
     const r = track(await receiver());
-    const f = await storeAndApp(db);
-    const sub = await subscription(db, f, r.url);
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
     // The default poll (1 s); rows committed with no wake at all (a writer that does not signal,
     // or a NOTIFY sent while the listener was reconnecting).
-    const sender = track(inProcessSender(db, { PLATFORM_SENDER_POLL_MS: '1000' }));
+    const sender = track(inProcessSender(database.db, { PLATFORM_SENDER_POLL_MS: '1000' }));
     await sender.ready;
-    const ids = await deliveries(db, f, sub, 3);
+    const ids = await deliveries(database.db, f, sub, 3);
     await waitFor(() => r.received.length === 3, 'the poll', 30_000);
     expect(new Set(r.received.map((x) => x.webhookId))).toEqual(new Set(ids));
   });
 
   it.runIf(onPostgres)('listens again after its PostgreSQL connection is cut', async () => {
     const r = track(await receiver());
-    const f = await storeAndApp(db);
-    await subscription(db, f, r.url);
-    const sender = track(inProcessSender(db, NO_POLL));
+    const f = await storeAndApp(database.db);
+    await subscription(database.db, f, r.url);
+    const sender = track(inProcessSender(database.db, NO_POLL));
     await sender.ready;
     const admin = new Client({ connectionString: database.url });
     await admin.connect();
@@ -78,20 +62,20 @@ describe('waking on commit', () => {
     await admin.query('SELECT pg_terminate_backend($1)', [before]);
     await waitFor(async () => (await listeners()).some((pid) => pid !== before), 'a new listener');
     await admin.end();
-    await outboxEvent(db, f, body(1));
+    await outboxEvent(database.db, f, body(1));
     await waitFor(() => r.received.length === 1, 'the event', 30_000);
   });
 
   it.skipIf(onPostgres)('watches the wake file again after it is removed', async () => {
     const r = track(await receiver());
-    const f = await storeAndApp(db);
-    await subscription(db, f, r.url);
-    const sender = track(inProcessSender(db, NO_POLL));
+    const f = await storeAndApp(database.db);
+    await subscription(database.db, f, r.url);
+    const sender = track(inProcessSender(database.db, NO_POLL));
     await sender.ready;
     const file = wakeFileOf(database.url);
     rmSync(file);
     await waitFor(() => existsSync(file), 'the wake file made again');
-    await outboxEvent(db, f, body(1));
+    await outboxEvent(database.db, f, body(1));
     await waitFor(() => r.received.length === 1, 'the event', 30_000);
   });
 

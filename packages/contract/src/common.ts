@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SCOPES } from '@platform/domain/scopes';
 
 /** Every Admin API path is `/admin/openapi/{version}/...` (decisions §1.1); the server resolves the version. */
 export const ADMIN_PATH_PREFIX = '/admin/openapi/:version';
@@ -37,18 +38,8 @@ export const ZIsoTime = z.string().datetime({ offset: true, message: 'must be an
 /** Money, weights and the like travel as decimal text so no precision is lost. */
 export const ZDecimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal string');
 
-/** decisions §5.5. */
-export const ZScope = z.enum([
-  'read_products',
-  'write_products',
-  'read_inventory',
-  'write_inventory',
-  'read_fulfillments',
-  'write_fulfillments',
-  'read_metafields',
-  'write_metafields',
-  'read_store_information',
-]);
+/** decisions §5.5: the scopes, listed once in the domain. */
+export const ZScope = z.enum(SCOPES);
 export type Scope = z.infer<typeof ZScope>;
 
 /** decisions §10: frozen answers 402, closed 423 (decisions §5.6). */

@@ -36,6 +36,7 @@ export type {
   WebhookDelivery,
   WebhookSubscription,
 } from './generated/sqlite/client';
+export { currentTraceId, withTraceId } from './trace-context';
 export { inOutboxTransaction, writeWebhookDeliveries, type EmitWebhookEvent, type TransactionClient, type WebhookEvent } from './outbox';
 export { OUTBOX_CHANNEL, wakeFileOf, wakeSenders, watchOutbox, type OutboxWatch } from './outbox-wake';
 export { openPgSession, type PgSession } from './pg-session';

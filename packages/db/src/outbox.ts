@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, PrismaClient } from './client';
 import { NOTIFY_SQL, wakeSenders } from './outbox-wake';
+import { currentTraceId } from './trace-context';
 
 /** The client Prisma hands to an interactive `$transaction` callback. */
 export type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
@@ -40,6 +41,7 @@ export async function writeWebhookDeliveries(tx: TransactionClient, event: Webho
     installations.filter((i) => event.appMayReceive(i.scopes.split(',').filter(Boolean))).map((i) => i.appId),
   );
   const bodies = new Map<string, string>();
+  const traceId = currentTraceId() ?? null;
   const rows = subscriptions
     .filter((s) => allowed.has(s.appId))
     .map((s) => {
@@ -57,6 +59,7 @@ export async function writeWebhookDeliveries(tx: TransactionClient, event: Webho
         apiVersion: s.apiVersion,
         body,
         triggeredAt: event.now,
+        traceId,
         status: 'pending',
         attempts: 0,
         nextAttemptAt: event.now,

@@ -8,22 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
+import { SCOPES } from '@platform/domain';
 
 export const REPO_ROOT = resolve(__dirname, '../../..');
 export const API_MAIN = join(REPO_ROOT, 'apps/api/dist/main.js');
 export const OPERATOR_TOKEN = 'sdk-live-operator-token-0123456789';
 export const VERSION = 'v20260901';
-export const ALL_SCOPES = [
-  'read_products',
-  'write_products',
-  'read_inventory',
-  'write_inventory',
-  'read_fulfillments',
-  'write_fulfillments',
-  'read_metafields',
-  'write_metafields',
-  'read_store_information',
-];
+export const ALL_SCOPES = [...SCOPES];
 
 export interface LiveServer {
   /** `http://127.0.0.1:<port>` */

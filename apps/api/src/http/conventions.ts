@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findDuplicateKey, resolveVersion, type Clock } from '@platform/domain';
+import { withTraceId } from '@platform/db';
 import type { AdminAccess } from './admin-access';
 import { isOperatorToken } from './bearer';
 import { BodyGates, capStream, declaresBody, tooLarge } from './body-gates';
@@ -193,6 +194,11 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     const limit = (request as FastifyRequest & { [BODY_LIMIT]?: number })[BODY_LIMIT];
     return limit === undefined ? payload : capStream(payload, limit);
   });
+
+  // The request's traceId is the current trace for all it does: the events it writes carry it to
+  // the sender's log lines (issue 15). First hook, callback style, so the rest of the request runs
+  // inside it.
+  fastify.addHook('onRequest', (request, _reply, done) => withTraceId(request.id, done));
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('traceId', request.id);
