@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 /**
  * The built API (apps/api/dist) on `dbFile` (a SQLite file, or a postgresql:// URL), listening on a
  * free loopback port, with no demo store, no sender and an effectively unlimited rate limit.
- * `nodeArgs` go to Node (e.g. `--cpu-prof`). Resolves once it prints its base URL.
+ * `nodeArgs` go to Node (e.g. `--cpu-prof`). Resolves once it prints its base URL, with its pid.
  */
 export async function startApi(dbFile, env = {}, { nodeArgs = [] } = {}) {
   const child = spawn(process.execPath, [...nodeArgs, join(root, 'apps/api/dist/main.js')], {
@@ -45,7 +45,32 @@ export async function startApi(dbFile, env = {}, { nodeArgs = [] } = {}) {
     child.once('exit', (code) => reject(new Error(`API exited ${code}: ${out}`)));
   });
   child.stdout.resume();
-  return { origin, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+  return { origin, pid: child.pid, stop: () => stopChild(child) };
+}
+
+const stopChild = (child) => new Promise((r) => {
+  if (child.exitCode !== null || child.signalCode !== null) return r();
+  child.once('exit', r);
+  child.kill('SIGTERM');
+});
+
+/**
+ * A webhook sender (apps/webhooks/dist/main.js) on `database`, as `pnpm start` runs one beside the
+ * API (PLATFORM_SENDER=embedded: its own process, started once the API has migrated), with its
+ * default settings, private receivers allowed. Resolves at once; deliveries start with its claims.
+ */
+export function startSender(database, env = {}) {
+  const child = spawn(process.execPath, [join(root, 'apps/webhooks/dist/main.js')], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: database.includes('://') ? database : `file:${database}`,
+      PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return { pid: child.pid, stop: () => stopChild(child) };
 }
 
 export async function operatorPost(origin, path, body) {
@@ -142,8 +167,11 @@ export async function waitForListingDocuments(database) {
   await sql.close();
 }
 
-/** bench/results/{name}.md, and the README between `<!-- bench:{name}:start -->` and its end marker. */
-export function writeResults(name, table) {
+/**
+ * bench/results/{name}.md, and the README between `<!-- bench:{name}:start -->` and its end marker:
+ * the same table, or `readmeTable` when the README is to hold a shorter one.
+ */
+export function writeResults(name, table, { readmeTable = table } = {}) {
   console.log(`\n${table}\n`);
   writeFileSync(join(root, `bench/results/${name}.md`), `${table}\n`);
   const readmePath = join(root, 'README.md');
@@ -151,7 +179,7 @@ export function writeResults(name, table) {
   const start = `<!-- bench:${name}:start -->`;
   const end = `<!-- bench:${name}:end -->`;
   if (readme.includes(start) && readme.includes(end)) {
-    writeFileSync(readmePath, readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${table}\n${end}`));
+    writeFileSync(readmePath, readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${readmeTable}\n${end}`));
     console.log('README.md benchmark table updated.');
   }
 }

@@ -1,0 +1,67 @@
+// Memory of a running Node process, measured from outside through its inspector: a full garbage
+// collection first (HeapProfiler.collectGarbage), then process.memoryUsage() inside it. The heap
+// after a full collection is what the process retains, the figure a leak shows in; the heap at a
+// random instant mostly says when the last collection ran.
+//
+// The process must be started with NODE_OPTIONS=--inspect-port=127.0.0.1:0 (INSPECT_PORT_OPTION):
+// SIGUSR1 then opens its inspector on a free loopback port (without it, on 9229, which another
+// program on the machine may hold). The port is found as the listening socket that appeared.
+import { execFileSync } from 'node:child_process';
+import { WebSocket } from 'undici';
+
+export const INSPECT_PORT_OPTION = '--inspect-port=127.0.0.1:0';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function listeningPorts(pid) {
+  const out = execFileSync('ss', ['-Hltnp'], { encoding: 'utf8' });
+  return new Set(out.split('\n').filter((line) => line.includes(`pid=${pid},`)).map((line) => Number(/127\.0\.0\.1:(\d+)/.exec(line)?.[1])).filter(Boolean));
+}
+
+async function debuggerUrl(port) {
+  const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  return list[0].webSocketDebuggerUrl;
+}
+
+/** Opens the inspector of `pid` (once); returns `memory()`, the process's memory after a full GC. */
+export async function inspectProcess(pid) {
+  const before = listeningPorts(pid);
+  process.kill(pid, 'SIGUSR1');
+  let port;
+  for (let i = 0; i < 100 && port === undefined; i++) {
+    await sleep(50);
+    port = [...listeningPorts(pid)].find((p) => !before.has(p));
+  }
+  if (port === undefined) throw new Error(`process ${pid}: no inspector port after SIGUSR1 (started without ${INSPECT_PORT_OPTION}?)`);
+  const url = await debuggerUrl(port);
+  return {
+    /** rss, heapTotal, heapUsed, external, arrayBuffers in bytes, after a full collection. */
+    async memory() {
+      // A session per measurement: nothing stays attached to the process while it serves load.
+      const ws = new WebSocket(url);
+      await new Promise((resolve, reject) => {
+        ws.onopen = resolve;
+        ws.onerror = reject;
+      });
+      let next = 0;
+      const pending = new Map();
+      ws.onmessage = (event) => {
+        const message = JSON.parse(event.data);
+        pending.get(message.id)?.(message);
+      };
+      const send = (method, params = {}) =>
+        new Promise((resolve, reject) => {
+          const id = ++next;
+          pending.set(id, (m) => (m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result)));
+          ws.send(JSON.stringify({ id, method, params }));
+        });
+      try {
+        await send('HeapProfiler.collectGarbage');
+        const { result } = await send('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
+        return JSON.parse(result.value);
+      } finally {
+        ws.close();
+      }
+    },
+  };
+}
