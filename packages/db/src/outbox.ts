@@ -84,11 +84,8 @@ export type EmitWebhookEvent = (event: WebhookEvent) => Promise<number>;
 export async function inOutboxTransaction<T>(db: Db, work: (tx: TransactionClient, emit: EmitWebhookEvent) => Promise<T>): Promise<T> {
   let written = 0;
   const result = await db.prisma.$transaction(async (tx) => {
-    // SQLite: take the write lock first (a write that matches nothing). Prisma's transactions begin
-    // DEFERRED, and one that reads before it writes fails at once with SQLITE_BUSY when a sender
-    // process committed meanwhile (busy_timeout cannot help a read snapshot that is out of date);
-    // holding the lock from the start, it waits for the sender's short transactions instead.
-    if (db.provider === 'sqlite') await tx.$executeRawUnsafe('UPDATE webhook_deliveries SET id = id WHERE 0');
+    // On SQLite the transaction holds the write lock from its start (sqlite.ts, WRITE_LOCK_FIRST), so
+    // reading before writing never fails with SQLITE_BUSY when a sender process commits meanwhile.
     return work(tx, async (event) => {
       const count = await writeWebhookDeliveries(tx, event);
       if (count > 0 && written === 0 && db.provider === 'postgresql') await tx.$executeRawUnsafe(NOTIFY_SQL);

@@ -43,7 +43,8 @@ export function sqliteUrl(file: string): string {
  * better-sqlite3 adapter works the same way).
  */
 function sameConnectionTransaction(client: Client, mode: TransactionMode | undefined): Promise<Transaction> {
-  const begin = mode === 'write' ? 'BEGIN IMMEDIATE' : mode === 'read' ? 'BEGIN' : 'BEGIN DEFERRED';
+  // Prisma's transactions write (see WRITE_LOCK_FIRST): they take the write lock at BEGIN.
+  const begin = mode === 'read' ? 'BEGIN' : 'BEGIN IMMEDIATE';
   let open = true;
   const end = async (sql: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
     if (!open) return;
@@ -124,11 +125,34 @@ export class PlatformLibSql extends PrismaLibSql {
   }
 }
 
+/**
+ * Every Prisma transaction on SQLite takes the write lock before its first statement. They are the
+ * API's writes, and most read before they write: begun DEFERRED, such a transaction fails at once
+ * with SQLITE_BUSY when another process (a sender) committed after its first read, since a stale
+ * read snapshot cannot be upgraded to a writer (busy_timeout cannot help it). Holding the lock from
+ * the start, it waits for the other process's short transaction instead. Inside one process nothing
+ * changes: the adapter runs one transaction at a time on its one connection.
+ */
+const WRITE_LOCK_FIRST = 'UPDATE _prisma_migrations SET id = id WHERE 0';
+
 /** better-sqlite3 keeps one connection per adapter: the pragmas run once, when it opens. */
 function betterSqlite3Factory(file: string): SqlMigrationAwareDriverAdapterFactory {
   const inner = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
   const prepared = async (adapter: SqlDriverAdapter): Promise<SqlDriverAdapter> => {
     await adapter.executeScript(SQLITE_PRAGMAS.join(';\n') + ';');
+    // The adapter begins with a plain BEGIN; a write that matches nothing takes the lock at once.
+    const start = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => {
+      const tx = await start(isolationLevel);
+      try {
+        await tx.executeRaw({ sql: WRITE_LOCK_FIRST, args: [], argTypes: [] });
+      } catch (error) {
+        await tx.executeRaw({ sql: 'ROLLBACK', args: [], argTypes: [] }).catch(() => undefined);
+        await tx.rollback();
+        throw error;
+      }
+      return tx;
+    };
     return adapter;
   };
   return {

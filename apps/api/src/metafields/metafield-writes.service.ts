@@ -70,6 +70,10 @@ interface Checked {
 /** Attempts when a definition changes between validation and the write (or two writers race on a new value). */
 const ATTEMPTS = 3;
 
+/** Every attempt met a concurrent change (its definition edited meanwhile): 409, nothing written. */
+const writeConflict = () =>
+  new DomainError('WRITE_CONFLICT', 'A metafield definition of these values changed while they were written, on every attempt; nothing was saved: send the request again');
+
 /**
  * Validation and writing of values, shared by the single-value routes and the bulk set: everything
  * is validated first, then written in one transaction, so a failure leaves nothing half-written
@@ -91,8 +95,8 @@ export class MetafieldWritesService {
         const rows = await this.repository.writeAll(ctx.storeId, writerOf(ctx), plan.writes, plan.versions, this.clock.now());
         return rows.map((r, i) => ({ ...r, definition: plan.definitions[i] }));
       } catch (error) {
-        if (attempt < ATTEMPTS && (error instanceof DefinitionChanged || isConflict(error, 'unique') || isConflict(error, 'retry'))) continue;
-        throw error;
+        if (!(error instanceof DefinitionChanged || isConflict(error, 'unique') || isConflict(error, 'retry'))) throw error;
+        if (attempt >= ATTEMPTS) throw writeConflict();
       }
     }
   }
@@ -105,8 +109,8 @@ export class MetafieldWritesService {
         const row = await this.repository.updateOne(id, writerOf(ctx), plan.writes[0]!, plan.versions, this.clock.now());
         return { row, definition: plan.definitions[0] };
       } catch (error) {
-        if (attempt < ATTEMPTS && (error instanceof DefinitionChanged || isConflict(error, 'retry'))) continue;
-        throw error;
+        if (!(error instanceof DefinitionChanged || isConflict(error, 'retry'))) throw error;
+        if (attempt >= ATTEMPTS) throw writeConflict();
       }
     }
   }

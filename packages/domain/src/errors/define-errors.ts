@@ -34,6 +34,9 @@ export const ERROR_STATUS = {
   VERSION_NOT_SUPPORTED: 404,
   // The first request under an `Idempotency-Key` is still being served; the repeat may be sent again later (docs/idempotency.md).
   IDEMPOTENCY_KEY_IN_USE: 409,
+  // A write that kept meeting concurrent changes (a metafield definition edited again and again
+  // while its values were written): nothing was written; the same request may be sent again.
+  WRITE_CONFLICT: 409,
   // A request body over 8 MB (decisions §3.1).
   PAYLOAD_TOO_LARGE: 413,
   // A well-formed body that breaks a rule (decisions §4).
