@@ -160,9 +160,18 @@ export class MetafieldsRepository {
             }
           }
         }
-        const keyed = { storeId, ownerResource: OWNER_RESOURCE, OR: writes.map((w) => ({ ownerId: w.ownerId, namespace: w.namespace, key: w.key })) };
-        const existing = await tx.metafield.findMany({ where: keyed, select: { id: true, ownerId: true, namespace: true, key: true } });
+        // By IN lists on the unique index's columns, then exact pairs in memory: an OR of 25
+        // (owner, namespace, key) terms made SQLite scan every value of the store (issue 17).
         const identity = (w: { ownerId: bigint; namespace: string; key: string }) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
+        const wanted = new Set(writes.map(identity));
+        const distinct = <T>(pick: (w: PlannedWrite) => T) => [...new Set(writes.map(pick))];
+        const keyed = {
+          storeId, ownerResource: OWNER_RESOURCE, ownerId: { in: distinct((w) => w.ownerId) },
+          namespace: { in: distinct((w) => w.namespace) }, key: { in: distinct((w) => w.key) },
+        };
+        const existing = (await tx.metafield.findMany({ where: keyed, select: { id: true, ownerId: true, namespace: true, key: true } })).filter((e) =>
+          wanted.has(identity(e)),
+        );
         const idOf = new Map(existing.map((e) => [identity(e), e.id]));
         // Rows are locked and changed in id order (new ones last), as the re-check does, so
         // concurrent transactions on PostgreSQL take row locks in one order and cannot deadlock
