@@ -237,6 +237,40 @@ describe("a value's updated_at moves only when the value is written", () => {
   });
 });
 
+describe('a batch written in one statement keeps the fence (issue 17)', () => {
+  let t: TestPlatform;
+  beforeAll(async () => {
+    t = await startPlatform({ ...PLATFORM_ENV, ...MANUAL });
+  });
+  afterAll(async () => t?.close());
+
+  it('values rewritten or deleted while the batch was judged keep what their writer gave them; the rest take the verdict', async () => {
+    const s = await seed(t, 'jobs-fence', 5);
+    await tighten(s.api, '2');
+    const { rulesRevision } = await t.db.prisma.metafieldDefinition.findUniqueOrThrow({ where: { id: s.definitionId } });
+    const repository = t.platform.app.get(RecheckRepository);
+    const claimed = await repository.claim(new Date(), 60_000);
+    const rows = await repository.batch({ id: s.definitionId, ownerResource: 'products' }, 0n, 10);
+    expect(rows.map((r) => r.id)).toEqual(s.valueIds);
+    // While the worker judges, value 4 is rewritten (valid under the new rules), value 5 deleted.
+    const [, , , fourth, fifth] = s.valueIds as [bigint, bigint, bigint, bigint, bigint];
+    expect((await s.api.update(s.productIds[3]!, fourth.toString(), { value: '1' })).status).toBe(200);
+    expect((await s.api.remove(s.productIds[4]!, fifth.toString())).status).toBe(200);
+    const stale = rows.map((r) => ({ ...r, valid: false, reasons: ['stale verdict'] }));
+    const next = new Date(Date.now() + 60_000);
+    await repository.commitBatch(claimed!.job.id, claimed!.lease, next, fifth, rulesRevision, stale);
+    const values = await t.db.prisma.metafield.findMany({ where: { definitionId: s.definitionId }, orderBy: { id: 'asc' } });
+    expect(values.map((v) => [v.value, v.valid, v.invalidReasons])).toEqual([
+      ['1', false, '["stale verdict"]'],
+      ['2', false, '["stale verdict"]'],
+      ['3', false, '["stale verdict"]'],
+      ['1', true, '[]'],
+    ]);
+    expect(values[3]!.checkedRevision).toBe(rulesRevision);
+    await repository.release(claimed!.job.id, next);
+  });
+});
+
 describe('restart and shutdown (decisions §8.12: the job is in the database)', () => {
   it('a new process resumes from the cursor the last one wrote, and finishes the job', async () => {
     const database = await persistentDatabase();

@@ -59,6 +59,22 @@ describe('POST /metafields_set.json (decisions §8.9)', () => {
     expect(second.body.metafields[0]).toMatchObject({ id: first.body.metafields[0].id, value: 'two' });
   });
 
+  it('creates and overwrites together, leaving a stored value whose owner and key are each in the request but not as a pair (issue 17)', async () => {
+    // stored: (p0, cross.b), the pair not named; (p1, cross.a), overwritten
+    const stored = await api.set([entry(products[0]!, 'cross_b', 'keep'), entry(products[1]!, 'cross_a', 'old')]);
+    expect(stored.status).toBe(200);
+    const r = await api.set([entry(products[0]!, 'cross_a', 'new 0'), entry(products[1]!, 'cross_a', 'new 1'), entry(products[1]!, 'cross_b', 'new 2')]);
+    expect(r.status).toBe(200);
+    expect(r.body.metafields.map((m: { owner_id: unknown; key: string; value: string }) => [String(m.owner_id), m.key, m.value])).toEqual([
+      [products[0], 'cross_a', 'new 0'],
+      [products[1], 'cross_a', 'new 1'],
+      [products[1], 'cross_b', 'new 2'],
+    ]);
+    expect(r.body.metafields[1].id).toBe(stored.body.metafields[1].id);
+    const untouched = await t.db.prisma.metafield.findFirstOrThrow({ where: { storeId, ownerId: BigInt(products[0]!), key: 'cross_b' } });
+    expect(untouched.value).toBe('keep');
+  });
+
   it("accepts owner_id as the product's global id too", async () => {
     const r = await api.set([{ ...entry(products[1]!, 'gid_owner', 'y'), owner_id: `gid://platform/Product/${products[1]}` }]);
     expect(r.status).toBe(200);

@@ -32,3 +32,56 @@ export async function insertRows(
     await tx.$executeRawUnsafe(head + values, ...chunk.flat());
   }
 }
+
+/** What updateRows matches and writes; every name a plain SQL name. */
+export interface RowUpdate {
+  /** Columns that pick the row, all equal: its key first, then any fence (e.g. "still the value that was read"). */
+  match: readonly string[];
+  /** Columns written. */
+  set: readonly string[];
+  /**
+   * PostgreSQL type of every column above (`bigint`, `text`, `boolean`, `integer`, ...): the rows
+   * arrive as a VALUES list, which has no column types of its own, and an untyped parameter would
+   * be text (`bigint = text` has no operator). SQLite ignores them.
+   */
+  pgTypes: Readonly<Record<string, string>>;
+}
+
+/**
+ * Multi-row UPDATE of `table` inside a transaction: each row of `rows` (values in `match` then
+ * `set` order) changes the one stored row whose `match` columns equal its own, in one statement per
+ * MAX_PARAMS parameters (`WITH v(...) AS (VALUES ...) UPDATE ... FROM v`, the same text on SQLite
+ * 3.33+ and PostgreSQL), instead of a statement per row (issue 17). A row whose match finds nothing
+ * (changed or deleted meanwhile) writes nothing. Returns how many stored rows changed. Rows are
+ * written in the order given: give them in key order, so concurrent writers lock in one order.
+ */
+export async function updateRows(
+  tx: TransactionClient,
+  provider: Provider,
+  table: string,
+  spec: RowUpdate,
+  rows: readonly (readonly unknown[])[],
+): Promise<number> {
+  const columns = [...spec.match, ...spec.set];
+  for (const name of [table, ...columns]) if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not an SQL name: ${name}`);
+  if (spec.match.length === 0 || spec.set.length === 0) throw new Error('updateRows needs columns to match and to set');
+  const casts = columns.map((c) => {
+    const type = spec.pgTypes[c];
+    if (type === undefined || !/^[a-z][a-z0-9_ ()]*$/.test(type)) throw new Error(`No PostgreSQL type for ${c}`);
+    return `::${type}`;
+  });
+  if (rows.length === 0) return 0;
+  const names = columns.map((c) => `"${c}"`).join(', ');
+  const tail =
+    ` UPDATE "${table}" SET ${spec.set.map((c) => `"${c}" = v."${c}"`).join(', ')} FROM v` +
+    ` WHERE ${spec.match.map((c) => `"${table}"."${c}" = v."${c}"`).join(' AND ')}`;
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+  let changed = 0;
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    let n = 0;
+    const tuple = () => `(${columns.map((_, i) => (provider === 'postgresql' ? `$${++n}${casts[i]}` : '?')).join(',')})`;
+    changed += await tx.$executeRawUnsafe(`WITH v (${names}) AS (VALUES ${chunk.map(tuple).join(',')})${tail}`, ...chunk.flat());
+  }
+  return changed;
+}

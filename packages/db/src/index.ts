@@ -7,7 +7,7 @@ export { MIGRATION_LOCK_KEY } from './migrate-lock';
 export { DatabaseUnavailableError, describeDatabaseError, probeDatabase } from './startup';
 export { syncIdSequence } from './sequences';
 export { allocateIds } from './ids';
-export { insertRows } from './bulk';
+export { insertRows, updateRows, type RowUpdate } from './bulk';
 export { platformLogger } from './logger';
 export { registerPoolMetrics } from './pool-metrics';
 // The error classes (PrismaClientKnownRequestError: P2002 ...) are shared by both generated

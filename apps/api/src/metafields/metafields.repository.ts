@@ -1,6 +1,6 @@
 import { toId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
-import type { Db, Metafield } from '@platform/db';
+import { updateRows, type Db, type Metafield, type Prisma, type Provider, type RowUpdate } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../core/injection';
 import { storage } from '../core/prisma-errors';
@@ -66,18 +66,32 @@ export const DEFINITION_COLUMNS = {
 type Tx = Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0];
 
 /**
- * Locks the values `ids` in id order, by an update that changes nothing (plain SQL, the same on
- * SQLite and PostgreSQL), then reads their updated_at. Read without the lock, two writes of one value
- * at once on PostgreSQL (READ COMMITTED) could both read the same stored time and both write the
- * same next one (nextUpdatedAt); under it, the second reads what the first wrote.
+ * Locks the values `ids` in id order, then reads their updated_at: two statements whatever the
+ * count (issue 17). PostgreSQL: `FOR NO KEY UPDATE` (the lock an UPDATE takes) under `ORDER BY id`,
+ * which takes the row locks in id order; SQLite: an update that changes nothing, which takes the one
+ * write lock. Read without the lock, two writes of one value at once on PostgreSQL (READ COMMITTED)
+ * could both read the same stored time and both write the same next one (nextUpdatedAt); under it,
+ * the second reads what the first wrote.
  */
-async function lockedUpdatedAt(tx: Tx, ids: readonly bigint[]): Promise<Map<bigint, Date>> {
+async function lockedUpdatedAt(tx: Tx, provider: Provider, ids: readonly bigint[]): Promise<Map<bigint, Date>> {
   if (ids.length === 0) return new Map();
   const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const id of sorted) await tx.$executeRaw`UPDATE metafields SET updated_at = updated_at WHERE id = ${id}`;
+  const list = sorted.map((_, i) => (provider === 'postgresql' ? `$${i + 1}` : '?')).join(',');
+  if (provider === 'postgresql') await tx.$queryRawUnsafe(`SELECT id FROM metafields WHERE id IN (${list}) ORDER BY id FOR NO KEY UPDATE`, ...sorted);
+  else await tx.$executeRawUnsafe(`UPDATE metafields SET updated_at = updated_at WHERE id IN (${list})`, ...sorted);
   const rows = await tx.metafield.findMany({ where: { id: { in: sorted } }, select: { id: true, updatedAt: true } });
   return new Map(rows.map((r) => [r.id, r.updatedAt]));
 }
+
+/** An overwrite by the bulk set: every column a write sets, matched on the id. */
+const OVERWRITE: RowUpdate = {
+  match: ['id'],
+  set: ['type', 'value', 'definition_id', 'app_id', 'valid', 'invalid_reasons', 'checked_revision', 'updated_at'],
+  pgTypes: {
+    id: 'bigint', type: 'text', value: 'text', definition_id: 'bigint', app_id: 'bigint',
+    valid: 'boolean', invalid_reasons: 'text', checked_revision: 'integer', updated_at: 'timestamp(3)',
+  },
+};
 
 @Injectable()
 export class MetafieldsRepository {
@@ -146,35 +160,44 @@ export class MetafieldsRepository {
             }
           }
         }
-        const existing = await tx.metafield.findMany({
-          where: { storeId, ownerResource: OWNER_RESOURCE, OR: writes.map((w) => ({ ownerId: w.ownerId, namespace: w.namespace, key: w.key })) },
-          select: { id: true, ownerId: true, namespace: true, key: true },
-        });
+        // By IN lists on the unique index's columns, then exact pairs in memory: an OR of 25
+        // (owner, namespace, key) terms made SQLite scan every value of the store (issue 17).
         const identity = (w: { ownerId: bigint; namespace: string; key: string }) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
+        const wanted = new Set(writes.map(identity));
+        const distinct = <T>(pick: (w: PlannedWrite) => T) => [...new Set(writes.map(pick))];
+        const keyed = {
+          storeId, ownerResource: OWNER_RESOURCE, ownerId: { in: distinct((w) => w.ownerId) },
+          namespace: { in: distinct((w) => w.namespace) }, key: { in: distinct((w) => w.key) },
+        };
+        const existing = (await tx.metafield.findMany({ where: keyed, select: { id: true, ownerId: true, namespace: true, key: true } })).filter((e) =>
+          wanted.has(identity(e)),
+        );
         const idOf = new Map(existing.map((e) => [identity(e), e.id]));
         // Rows are locked and changed in id order (new ones last), as the re-check does, so
         // concurrent transactions on PostgreSQL take row locks in one order and cannot deadlock
-        // each other; their updated_at is read under the lock (see updateOne).
-        const updatedAtOf = await lockedUpdatedAt(tx, existing.map((e) => e.id));
-        const order = writes.map((w, i) => ({ w, i, id: idOf.get(identity(w)) }));
-        const rank = (id: bigint | undefined) => id ?? 1n << 63n;
-        order.sort((a, b) => (rank(a.id) < rank(b.id) ? -1 : rank(a.id) > rank(b.id) ? 1 : a.i - b.i));
-        const out: { row: MetafieldRow; created: boolean }[] = new Array(writes.length);
-        for (const { w, i, id } of order) {
+        // each other; their updated_at is read under the lock (see updateOne). A statement for
+        // all overwrites and one for all new values (issue 17), not one per value.
+        const updatedAtOf = await lockedUpdatedAt(tx, this.db.provider, existing.map((e) => e.id));
+        const overwrites: unknown[][] = [];
+        const creates: Prisma.MetafieldCreateManyInput[] = [];
+        for (const w of writes) {
+          const id = idOf.get(identity(w));
           // A value written now is checked now, against the newest rules: valid (decisions §8.12).
-          const verdict = { valid: true, invalidReasons: '[]', checkedRevision: w.checkedRevision };
-          // An overwrite is an update: updated_at visibly moves on, even within one second (nextUpdatedAt).
-          const updatedAt = id !== undefined ? nextUpdatedAt(updatedAtOf.get(id), now) : now;
-          const data = { type: w.type, value: w.value, definitionId: w.definitionId, appId, ...verdict, updatedAt };
-          const row =
-            id !== undefined
-              ? await tx.metafield.update({ where: { id }, data })
-              : await tx.metafield.create({
-                  data: { storeId, ownerResource: OWNER_RESOURCE, ownerId: w.ownerId, namespace: w.namespace, key: w.key, ...data, createdAt: now },
-                });
-          out[i] = { row, created: id === undefined };
+          if (id !== undefined) {
+            // An overwrite is an update: updated_at visibly moves on, even within one second (nextUpdatedAt).
+            overwrites.push([id, w.type, w.value, w.definitionId, appId, true, '[]', w.checkedRevision, nextUpdatedAt(updatedAtOf.get(id), now)]);
+          } else {
+            creates.push({
+              storeId, ownerResource: OWNER_RESOURCE, ownerId: w.ownerId, namespace: w.namespace, key: w.key, type: w.type, value: w.value,
+              definitionId: w.definitionId, appId, valid: true, invalidReasons: '[]', checkedRevision: w.checkedRevision, createdAt: now, updatedAt: now,
+            });
+          }
         }
-        return out;
+        overwrites.sort((a, b) => ((a[0] as bigint) < (b[0] as bigint) ? -1 : 1));
+        await updateRows(tx, this.db.provider, 'metafields', OVERWRITE, overwrites);
+        if (creates.length > 0) await tx.metafield.createMany({ data: creates });
+        const written = new Map((await tx.metafield.findMany({ where: keyed })).map((row) => [identity(row), row]));
+        return writes.map((w) => ({ row: written.get(identity(w))!, created: !idOf.has(identity(w)) }));
       },
       { timeout: 30_000, maxWait: 30_000 },
     ));
@@ -187,7 +210,7 @@ export class MetafieldsRepository {
    */
   async updateOne(id: bigint, appId: bigint | null, write: PlannedWrite, versions: DefinitionVersion[], now: Date): Promise<MetafieldRow> {
     return storage(this.db.prisma.$transaction(async (tx) => {
-      const storedAt = (await lockedUpdatedAt(tx, [id])).get(id);
+      const storedAt = (await lockedUpdatedAt(tx, this.db.provider, [id])).get(id);
       for (const v of versions) {
         const current = await tx.metafieldDefinition.findUnique({ where: { id: v.id }, select: { rulesRevision: true, updatedAt: true } });
         if (!current || current.rulesRevision !== v.rulesRevision || current.updatedAt.getTime() !== v.updatedAt.getTime()) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Db, MetafieldRecheck } from '@platform/db';
+import { updateRows, type Db, type MetafieldRecheck, type RowUpdate } from '@platform/db';
 import { InjectDb } from '../core/injection';
 import { storage } from '../core/prisma-errors';
 import type { DefinitionRow } from './metafield-rules';
@@ -17,6 +17,16 @@ export interface Verdict extends RecheckRow {
   valid: boolean;
   reasons: string[];
 }
+
+/**
+ * A verdict is written only where the value is still the one judged: same id, type and text (the
+ * fence), so a value rewritten meanwhile keeps the verdict its writer gave it.
+ */
+const VERDICT_UPDATE: RowUpdate = {
+  match: ['id', 'type', 'value'],
+  set: ['valid', 'invalid_reasons', 'checked_revision'],
+  pgTypes: { id: 'bigint', type: 'text', value: 'text', valid: 'boolean', invalid_reasons: 'text', checked_revision: 'integer' },
+};
 
 /** The job's claim was taken over (it expired) or the job was superseded: stop, write nothing. */
 export class LeaseLost extends Error {
@@ -112,8 +122,8 @@ export class RecheckRepository {
   }
 
   /**
-   * One batch's verdicts and the job's progress in one transaction: the cursor moves only with the
-   * verdicts, so a restart resumes after the last batch written. A value changed since it was read
+   * One batch's verdicts and the job's progress in one transaction, the verdicts in one multi-row
+   * statement (updateRows) rather than one per value: the cursor moves only with the verdicts, so a restart resumes after the last batch written. A value changed since it was read
    * is skipped (its writer checked it against the newest rules already). `updated_at` is not
    * written: a verdict is no change of the value, and a value rewritten with the same text since
    * it was read keeps the time of that write.
@@ -126,12 +136,12 @@ export class RecheckRepository {
           data: { cursor, leaseUntil: nextLease },
         });
         if (fenced.count !== 1) throw new LeaseLost();
-        for (const v of verdicts) {
-          await tx.metafield.updateMany({
-            where: { id: v.id, type: v.type, value: v.value },
-            data: { valid: v.valid, invalidReasons: JSON.stringify(v.reasons), checkedRevision: revision },
-          });
-        }
+        // One multi-row statement for the batch (issue 17), rows in id order as every writer of
+        // values locks them (no deadlock between the re-check and a bulk set on PostgreSQL).
+        const rows = [...verdicts]
+          .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .map((v) => [v.id, v.type, v.value, v.valid, JSON.stringify(v.reasons), revision]);
+        await updateRows(tx, this.db.provider, 'metafields', VERDICT_UPDATE, rows);
       },
       { timeout: 60_000, maxWait: 30_000 },
     ));

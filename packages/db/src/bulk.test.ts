@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, insertRows, migrate, updateRows, type Db, type RowUpdate, type SqliteDriver } from './index';
+import type { Provider } from './provider';
+
+// updateRows (issue 17): the multi-row UPDATE the metafield re-check writes its verdicts with, on
+// every provider and driver, on a real database migrated from nothing.
+
+const NOW = new Date('2026-11-24T10:00:00Z');
+const TIMEOUT = 60_000;
+
+const VERDICT: RowUpdate = {
+  match: ['id', 'type', 'value'],
+  set: ['valid', 'invalid_reasons', 'checked_revision'],
+  pgTypes: { id: 'bigint', type: 'text', value: 'text', valid: 'boolean', invalid_reasons: 'text', checked_revision: 'integer' },
+};
+
+/** More rows than one statement's parameters hold (8,000 / 6 columns), so the write spans statements. */
+const ROWS = 2_000;
+
+function suite(provider: Provider, url: () => string, driver?: SqliteDriver): void {
+  let db: Db;
+  beforeAll(() => {
+    db = createDb(url(), driver ? { sqliteDriver: driver } : {});
+  });
+  afterAll(async () => db?.close());
+
+  async function valuesOfNewStore(handle: string): Promise<{ storeId: bigint; ids: bigint[] }> {
+    const store = await db.prisma.store.create({
+      data: { updatedAt: NOW, handle, name: handle, email: 'owner@example.com', customerEmail: 'help@example.com', merchantId: 7n },
+    });
+    const columns = ['store_id', 'owner_resource', 'owner_id', 'namespace', 'key', 'type', 'value', 'updated_at'];
+    const rows = Array.from({ length: ROWS }, (_, i) => [store.id, 'products', BigInt(i + 1), 'bulk', 'k', 'single_line_text_field', `v${i} ✓`, NOW]);
+    await db.prisma.$transaction((tx) => insertRows(tx, db.provider, 'metafields', columns, rows));
+    const ids = (await db.prisma.metafield.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' }, select: { id: true } })).map((r) => r.id);
+    return { storeId: store.id, ids };
+  }
+
+  it('changes every matching row across statements, typed as Prisma reads them back, and counts them', async () => {
+    const { storeId, ids } = await valuesOfNewStore(`upd-${driver ?? provider}-${Date.now()}`);
+    const reasons = (i: number) => JSON.stringify([`reason ${i} "quoted" ✓`]);
+    const rows = ids.map((id, i) => [id, 'single_line_text_field', `v${i} ✓`, i % 2 === 0, reasons(i), 7]);
+    const changed = await db.prisma.$transaction((tx) => updateRows(tx, db.provider, 'metafields', VERDICT, rows));
+    expect(changed).toBe(ROWS);
+    const read = await db.prisma.metafield.findMany({ where: { storeId }, orderBy: { id: 'asc' } });
+    expect(read.filter((r) => r.checkedRevision === 7)).toHaveLength(ROWS);
+    expect(read[1_999]).toMatchObject({ valid: false, invalidReasons: reasons(1_999), value: 'v1999 ✓', updatedAt: NOW });
+    expect(read[1_500]).toMatchObject({ valid: true, invalidReasons: reasons(1_500) });
+  }, TIMEOUT);
+
+  it('a row whose fence columns no longer match (changed or deleted meanwhile) is left as it is', async () => {
+    const { storeId, ids } = await valuesOfNewStore(`fence-${driver ?? provider}-${Date.now()}`);
+    // Read as v0..v1999; then one value is rewritten, one changes type, one is deleted.
+    await db.prisma.metafield.update({ where: { id: ids[10]! }, data: { value: 'rewritten', invalidReasons: '["new"]' } });
+    await db.prisma.metafield.update({ where: { id: ids[1_700]! }, data: { type: 'multi_line_text_field' } });
+    await db.prisma.metafield.delete({ where: { id: ids[20]! } });
+    const rows = ids.map((id, i) => [id, 'single_line_text_field', `v${i} ✓`, false, '["stale"]', 3]);
+    const changed = await db.prisma.$transaction((tx) => updateRows(tx, db.provider, 'metafields', VERDICT, rows));
+    expect(changed).toBe(ROWS - 3);
+    const read = new Map((await db.prisma.metafield.findMany({ where: { storeId } })).map((r) => [r.id, r]));
+    expect(read.get(ids[10]!)).toMatchObject({ value: 'rewritten', valid: true, invalidReasons: '["new"]', checkedRevision: 0 });
+    expect(read.get(ids[1_700]!)).toMatchObject({ valid: true, invalidReasons: '[]', checkedRevision: 0 });
+    expect(read.has(ids[20]!)).toBe(false);
+    expect(read.get(ids[11]!)).toMatchObject({ valid: false, invalidReasons: '["stale"]', checkedRevision: 3 });
+  }, TIMEOUT);
+
+  it('refuses names that are not plain SQL names and columns without a PostgreSQL type', async () => {
+    const run = (spec: RowUpdate, table = 'metafields') => db.prisma.$transaction((tx) => updateRows(tx, db.provider, table, spec, [[1n, 'x', 'y', true, '[]', 1]]));
+    await expect(run({ ...VERDICT, set: ['valid; DROP TABLE stores'] })).rejects.toThrow(/Not an SQL name/);
+    await expect(run(VERDICT, 'metafields"')).rejects.toThrow(/Not an SQL name/);
+    await expect(run({ ...VERDICT, pgTypes: { ...VERDICT.pgTypes, valid: '' } })).rejects.toThrow(/No PostgreSQL type for valid/);
+  }, TIMEOUT);
+}
+
+describe('SQLite', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'platform-bulk-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  describe.each(['libsql', 'better-sqlite3'] as const)('driver %s', (driver) => {
+    const url = `file:${join(dir, `${driver}.db`)}`;
+    beforeAll(async () => {
+      await migrate(url);
+    }, TIMEOUT);
+    suite('sqlite', () => url, driver);
+  });
+});
+
+const pgUrl = process.env['TEST_DATABASE_URL'];
+
+describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL (TEST_DATABASE_URL)', () => {
+  const name = `platform_bulk_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+  const url = () => Object.assign(new URL(pgUrl!), { pathname: `/${name}` }).toString();
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  beforeAll(async () => {
+    await admin(`CREATE DATABASE ${name}`);
+    await migrate(url());
+  }, TIMEOUT);
+  afterAll(async () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`), TIMEOUT);
+  suite('postgresql', url);
+});
