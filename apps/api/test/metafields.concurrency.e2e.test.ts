@@ -38,16 +38,27 @@ async function write(writes: number, concurrency: number): Promise<{ statuses: R
 }
 
 describe('metafield value writes beside concurrent edits', () => {
-  it('answer 2xx or 409 with {"errors"}, never 500, while their definition is edited without pause', async () => {
+  /** Four editors without pause, each edit made by `edit(e, i)`, while `writes` values are written. */
+  async function writesWhileEdited(edit: (e: number, i: number) => Record<string, unknown>) {
     let stop = false;
-    // Four editors without pause: a write's plan is overtaken by an edit again and again.
     const edits = Array.from({ length: 4 }, async (_, e) => {
-      for (let i = 0; !stop; i++) await shop.api.redefine({ namespace: 'busy', key: 'code', description: `edit ${e}.${i}` });
+      for (let i = 0; !stop; i++) await shop.api.redefine({ namespace: 'busy', key: 'code', ...edit(e, i) });
     });
-    const { statuses, bad } = await write(200, 6);
+    const result = await write(200, 6);
     stop = true;
     await Promise.all(edits);
-    console.log('value writes while the definition is edited:', statuses);
+    return result;
+  }
+
+  it('are never refused for edits of the name or description, which decide nothing about a value', async () => {
+    const { statuses, bad } = await writesWhileEdited((e, i) => ({ description: `edit ${e}.${i}`, name: `Code ${e}.${i}` }));
+    expect(bad).toEqual([]);
+    expect(Object.keys(statuses).map(Number).every((s) => s === 200 || s === 201)).toBe(true);
+  });
+
+  it('answer 2xx or 409 with {"errors"}, never 500, while their rules are edited without pause', async () => {
+    const { statuses, bad } = await writesWhileEdited((e, i) => ({ validations: [{ name: 'max', value: String(100 + ((e + i) % 2)) }] }));
+    console.log('value writes while the rules are edited:', statuses);
     expect(bad).toEqual([]);
     expect(Object.keys(statuses).map(Number).every((s) => s === 200 || s === 201 || s === 409)).toBe(true);
   });

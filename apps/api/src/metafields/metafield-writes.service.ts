@@ -218,7 +218,7 @@ export class MetafieldWritesService {
       issues.push(...checkMetaobjectReferences(references, (id) => found.get(id)));
     }
     const versions = new Map<bigint, DefinitionVersion>();
-    for (const d of matched) if (d) versions.set(d.id, { id: d.id, rulesRevision: d.rulesRevision, updatedAt: d.updatedAt });
+    for (const d of matched) if (d) versions.set(d.id, { id: d.id, rulesRevision: d.rulesRevision, type: d.type, accessAdmin: d.accessAdmin });
     return { issues, hidden, readOnly, plan: { writes, versions: [...versions.values()], definitions: matched } };
   }
 

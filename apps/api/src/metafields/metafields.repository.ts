@@ -23,10 +23,22 @@ export interface PlannedWrite {
 }
 
 /** What a write was validated against: the definition's version, re-read inside the transaction. */
+/**
+ * What a value's checks read from its definition: a write validated against them is written only
+ * if they are unchanged (its name or description may have changed meanwhile: they decide nothing).
+ */
 export interface DefinitionVersion {
   id: bigint;
   rulesRevision: number;
-  updatedAt: Date;
+  type: string;
+  accessAdmin: string | null;
+}
+
+const VERSION_COLUMNS = { id: true, rulesRevision: true, type: true, accessAdmin: true } as const;
+
+/** Whether the stored definition still is the version a write was validated against. */
+function sameVersion(stored: Omit<DefinitionVersion, 'id'> | null | undefined, v: DefinitionVersion): boolean {
+  return stored != null && stored.rulesRevision === v.rulesRevision && stored.type === v.type && stored.accessAdmin === v.accessAdmin;
 }
 
 /** Thrown inside a write transaction when a definition changed after validation: validate again. */
@@ -150,12 +162,12 @@ export class MetafieldsRepository {
         if (versions.length > 0) {
           const current = await tx.metafieldDefinition.findMany({
             where: { id: { in: versions.map((v) => v.id) } },
-            select: { id: true, rulesRevision: true, updatedAt: true },
+            select: VERSION_COLUMNS,
           });
           const byId = new Map(current.map((d) => [d.id, d]));
           for (const v of versions) {
             const stored = byId.get(v.id);
-            if (!stored || stored.rulesRevision !== v.rulesRevision || stored.updatedAt.getTime() !== v.updatedAt.getTime()) {
+            if (!sameVersion(stored, v)) {
               throw new DefinitionChanged();
             }
           }
@@ -212,8 +224,8 @@ export class MetafieldsRepository {
     return storage(this.db.prisma.$transaction(async (tx) => {
       const storedAt = (await lockedUpdatedAt(tx, this.db.provider, [id])).get(id);
       for (const v of versions) {
-        const current = await tx.metafieldDefinition.findUnique({ where: { id: v.id }, select: { rulesRevision: true, updatedAt: true } });
-        if (!current || current.rulesRevision !== v.rulesRevision || current.updatedAt.getTime() !== v.updatedAt.getTime()) {
+        const current = await tx.metafieldDefinition.findUnique({ where: { id: v.id }, select: VERSION_COLUMNS });
+        if (!sameVersion(current, v)) {
           throw new DefinitionChanged();
         }
       }
