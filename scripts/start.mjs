@@ -67,7 +67,9 @@ api.stdout.on('data', (chunk) => {
   apiOutput = '';
   if (embedded) {
     run('webhooks', sender);
-    console.log('Webhook sender started beside the API (PLATFORM_SENDER=embedded; `off` leaves delivery to `pnpm --filter @platform/webhooks start` processes)');
+    console.log(
+      'Webhook sender started beside the API (PLATFORM_SENDER=embedded; `off` leaves delivery to `pnpm --filter @platform/webhooks start` processes)',
+    );
   } else if (env.PLATFORM_SENDER === 'off') {
     console.log('Webhook sender not started here (PLATFORM_SENDER=off): run `pnpm --filter @platform/webhooks start` for delivery');
   }

@@ -13,7 +13,10 @@ export default platformVitestConfig({
   // (Each project names its files: a project's include adds to the root's.)
   include: [],
   projects: [
-    { extends: true, test: { name: 'sender', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: ALONE, sequence: { groupOrder: 0 } } },
+    {
+      extends: true,
+      test: { name: 'sender', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: ALONE, sequence: { groupOrder: 0 } },
+    },
     { extends: true, test: { name: 'alone', include: ALONE, sequence: { groupOrder: 1 } } },
   ],
 });

@@ -39,7 +39,8 @@ async function throughApi(database, env) {
   await operatorPost(api.origin, '/stores', { store: { handle: 'importer', name: 'Importer' } });
   await operatorPost(api.origin, '/stores/importer/products', { products: Array.from({ length: PER_REQUEST }, (_, i) => product(-i - 1)) }); // warm-up
   const bodies = [];
-  for (let start = 0; start < PRODUCTS; start += PER_REQUEST) bodies.push({ products: Array.from({ length: PER_REQUEST }, (_, i) => product(start + i)) });
+  for (let start = 0; start < PRODUCTS; start += PER_REQUEST)
+    bodies.push({ products: Array.from({ length: PER_REQUEST }, (_, i) => product(start + i)) });
   const started = performance.now();
   for (const body of bodies) await operatorPost(api.origin, '/stores/importer/products', body);
   const seconds = (performance.now() - started) / 1000;
@@ -61,7 +62,8 @@ function rowsOf(i, ids, storeId, now) {
 }
 
 const SQL = {
-  product: 'INSERT INTO products (id, store_id, title, handle, status, doc, listing_doc, listing_zone, published_at, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
+  product:
+    'INSERT INTO products (id, store_id, title, handle, status, doc, listing_doc, listing_zone, published_at, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)',
   option: 'INSERT INTO product_options (id, product_id, position, name) VALUES (?,?,?,?)',
   image: 'INSERT INTO product_images (id, product_id, position, src, alt) VALUES (?,?,?,?,?)',
   variant: 'INSERT INTO product_variants (id, product_id, store_id, position, sku, title, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)',
@@ -96,7 +98,12 @@ async function bareLoop(database) {
     await client.connect();
     const [{ id: storeId }] = (await client.query("SELECT id FROM stores WHERE handle = 'importer'")).rows;
     const now = new Date();
-    const named = Object.fromEntries(Object.entries(SQL).map(([k, sql]) => { let n = 0; return [k, { name: `bench_${k}`, text: sql.replace(/\?/g, () => `$${++n}`) }]; }));
+    const named = Object.fromEntries(
+      Object.entries(SQL).map(([k, sql]) => {
+        let n = 0;
+        return [k, { name: `bench_${k}`, text: sql.replace(/\?/g, () => `$${++n}`) }];
+      }),
+    );
     for (let from = 0; from < PRODUCTS; from += PER_REQUEST) {
       await client.query('BEGIN');
       for (let i = from; i < from + PER_REQUEST; i++) {

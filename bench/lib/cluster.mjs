@@ -46,7 +46,10 @@ export async function startCluster(env = {}) {
   child.stdout.resume();
   const dir = /Folder:\s+(\S+)/.exec(up)[1];
   const settings = Object.fromEntries(
-    readFileSync(join(dir, 'cluster.env'), 'utf8').split('\n').filter(Boolean).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    readFileSync(join(dir, 'cluster.env'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
   const apis = Number(settings.APIS);
   return {

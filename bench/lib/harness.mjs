@@ -48,11 +48,12 @@ export async function startApi(dbFile, env = {}, { nodeArgs = [] } = {}) {
   return { origin, pid: child.pid, stop: () => stopChild(child) };
 }
 
-const stopChild = (child) => new Promise((r) => {
-  if (child.exitCode !== null || child.signalCode !== null) return r();
-  child.once('exit', r);
-  child.kill('SIGTERM');
-});
+const stopChild = (child) =>
+  new Promise((r) => {
+    if (child.exitCode !== null || child.signalCode !== null) return r();
+    child.once('exit', r);
+    child.kill('SIGTERM');
+  });
 
 /**
  * A webhook sender (apps/webhooks/dist/main.js) on `database`, as `pnpm start` runs one beside the
@@ -92,7 +93,12 @@ export async function openSql(database) {
     return {
       run: async (sql, params = []) => {
         let n = 0;
-        return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+        return (
+          await client.query(
+            sql.replace(/\?/g, () => `$${++n}`),
+            params,
+          )
+        ).rows;
       },
       close: () => client.end(),
     };
@@ -123,7 +129,9 @@ export async function openSql(database) {
 export async function seedCatalog(database, { products, tag, env = {} }) {
   const api = await startApi(database, env);
   await operatorPost(api.origin, '/stores', { store: { handle: 'bench', name: 'Bench' } });
-  const app = await operatorPost(api.origin, '/apps', { app: { name: 'bench', kind: 'private', scopes: ['read_products'], store_handle: 'bench' } });
+  const app = await operatorPost(api.origin, '/apps', {
+    app: { name: 'bench', kind: 'private', scopes: ['read_products'], store_handle: 'bench' },
+  });
   for (let start = 0; start < 1000; start += 250) {
     const batch = Array.from({ length: 250 }, (_, i) => ({
       title: `Bench product ${start + i}`,
@@ -179,7 +187,10 @@ export function writeResults(name, table, { readmeTable = table } = {}) {
   const start = `<!-- bench:${name}:start -->`;
   const end = `<!-- bench:${name}:end -->`;
   if (readme.includes(start) && readme.includes(end)) {
-    writeFileSync(readmePath, readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${readmeTable}\n${end}`));
+    writeFileSync(
+      readmePath,
+      readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${readmeTable}\n${end}`),
+    );
     console.log('README.md benchmark table updated.');
   }
 }

@@ -15,7 +15,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function listeningPorts(pid) {
   const out = execFileSync('ss', ['-Hltnp'], { encoding: 'utf8' });
-  return new Set(out.split('\n').filter((line) => line.includes(`pid=${pid},`)).map((line) => Number(/127\.0\.0\.1:(\d+)/.exec(line)?.[1])).filter(Boolean));
+  return new Set(
+    out
+      .split('\n')
+      .filter((line) => line.includes(`pid=${pid},`))
+      .map((line) => Number(/127\.0\.0\.1:(\d+)/.exec(line)?.[1]))
+      .filter(Boolean),
+  );
 }
 
 async function debuggerUrl(port) {

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 
 function pgBin() {
-  const versions = readdirSync('/usr/lib/postgresql', { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+  const versions = readdirSync('/usr/lib/postgresql', { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
   if (versions.length === 0) throw new Error('PostgreSQL is not installed: apt-get install postgresql (or set BENCH_DATABASE_URL)');
   return `/usr/lib/postgresql/${versions.sort((a, b) => Number(a) - Number(b)).pop()}/bin`;
 }
@@ -23,7 +25,16 @@ export async function startPostgres(name = 'bench') {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const as = (cmd, args) => execFileSync('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], { stdio: 'ignore' });
     as('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres']);
-    as('pg_ctl', ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
+    as('pg_ctl', [
+      '-D',
+      join(dir, 'data'),
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      'start',
+    ]);
     server = `postgresql://postgres@127.0.0.1:${port}/postgres`;
     stopCluster = async () => {
       as('pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']);

@@ -38,6 +38,10 @@ export async function startReceiver({ secret } = {}) {
       return true;
     },
     times: async (ids) => (await ask({ type: 'times', ids }, 'times')).times,
-    close: () => new Promise((r) => { child.once('exit', r); child.send({ type: 'stop' }); }),
+    close: () =>
+      new Promise((r) => {
+        child.once('exit', r);
+        child.send({ type: 'stop' });
+      }),
   };
 }

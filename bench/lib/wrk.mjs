@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 
 export function ensureWrk() {
   if (spawnSync('wrk', ['--version']).error === undefined) return;
-  console.log('Installing wrk from Debian\'s packages...');
+  console.log("Installing wrk from Debian's packages...");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   execFileSync('apt-get', ['install', '-y', '-qq', 'wrk'], { stdio: 'inherit', env });

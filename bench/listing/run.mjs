@@ -24,12 +24,20 @@ const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs
 if (build.status !== 0) process.exit(1);
 
 async function startBare(mode, database, storeId) {
-  const env = database.includes('://')
-    ? { DRIVER: 'pg', DATABASE_URL: database }
-    : { DRIVER: 'better-sqlite3', DB_FILE: database };
-  const child = fork(join(here, 'bare-http.mjs'), [], { env: { ...process.env, ...env, MODE: mode, STORE_ID: storeId }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const env = database.includes('://') ? { DRIVER: 'pg', DATABASE_URL: database } : { DRIVER: 'better-sqlite3', DB_FILE: database };
+  const child = fork(join(here, 'bare-http.mjs'), [], {
+    env: { ...process.env, ...env, MODE: mode, STORE_ID: storeId },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const port = await new Promise((resolve) => child.once('message', (m) => resolve(m.port)));
-  return { origin: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((r) => {
+        child.once('exit', r);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 const load = (url, headers = {}) => wrk(url, { connections: CONNECTIONS, duration: DURATION, headers });

@@ -40,7 +40,9 @@ function lagCell(events, p) {
 }
 
 function statusList(statuses) {
-  return Object.entries(statuses).map(([s, n]) => `${int(n)} x ${s}`).join(', ');
+  return Object.entries(statuses)
+    .map(([s, n]) => `${int(n)} x ${s}`)
+    .join(', ');
 }
 
 /** One action over all runs of a target. */
@@ -83,7 +85,7 @@ export function report(results, { seconds, connections, products, totalSeconds }
       `load average ${results.map((r) => `${r.loadBefore.toFixed(1)} before ${SHORT[r.kind]}`).join(', ')}, ${loadavg()[0].toFixed(1)} at the end; total ${Math.round(totalSeconds)} s. ` +
       `${runs} runs of ${seconds} s in a row per target, ${connections} connections (closed loop: each keeps one request in flight), ${products.toLocaleString('en-US')} products, ` +
       'one app (unlimited rate-limit bucket), one subscription to inventory_items/update on a receiver that checks every signature. ' +
-      'The load generator (one Node process, undici), the receiver, the senders and the databases share the 2 cores with the API: the generator\'s own CPU is in the runs table.',
+      "The load generator (one Node process, undici), the receiver, the senders and the databases share the 2 cores with the API: the generator's own CPU is in the runs table.",
     '',
     '| Action | Answers asked | ' + results.map((r) => `${SHORT[r.kind]} req/s | p50 | p99`).join(' | ') + ' |',
     '|---|---|' + results.map(() => '---:|---:|---:').join('|') + '|',
@@ -93,7 +95,9 @@ export function report(results, { seconds, connections, products, totalSeconds }
   for (const name of names) {
     const cells = perTarget.map((list) => list.find((m) => m.name === name));
     const expect = cells.find(Boolean).expect.join(' or ');
-    lines.push(`| ${escape(name)} | ${expect} | ${cells.map((m) => (m ? `${m.rps.toFixed(1)} | ${ms(m.p50)} | ${ms(m.p99)}` : '| |')).join(' | ')} |`);
+    lines.push(
+      `| ${escape(name)} | ${expect} | ${cells.map((m) => (m ? `${m.rps.toFixed(1)} | ${ms(m.p50)} | ${ms(m.p99)}` : '| |')).join(' | ')} |`,
+    );
   }
 
   lines.push(
@@ -111,8 +115,18 @@ export function report(results, { seconds, connections, products, totalSeconds }
     const emitted = sum((run) => run.events.emitted);
     const bad = Math.max(...result.runs.map((run) => run.events.badSignatures));
     goals.push(
-      { target: t, goal: 'no answer but the ones asked (5xx, other 4xx, network errors, 4xx without {"errors"} or traceId: none)', measured: `${int(unexpectedAll)} unexpected; ${int(asked4xx)} asked 4xx (invalid values, 422)`, ok: unexpectedAll === 0 },
-      { target: t, goal: 'every inventory update answered 200 wrote its event; every event received within 60 s, signature good', measured: `${int(emitted)} updates, ${int(written)} events written, ${int(written - lost)} received, ${int(bad)} bad signatures`, ok: emitted === written && lost === 0 && bad === 0 },
+      {
+        target: t,
+        goal: 'no answer but the ones asked (5xx, other 4xx, network errors, 4xx without {"errors"} or traceId: none)',
+        measured: `${int(unexpectedAll)} unexpected; ${int(asked4xx)} asked 4xx (invalid values, 422)`,
+        ok: unexpectedAll === 0,
+      },
+      {
+        target: t,
+        goal: 'every inventory update answered 200 wrote its event; every event received within 60 s, signature good',
+        measured: `${int(emitted)} updates, ${int(written)} events written, ${int(written - lost)} received, ${int(bad)} bad signatures`,
+        ok: emitted === written && lost === 0 && bad === 0,
+      },
     );
     result.runs.forEach((run, i) => {
       const requests = run.stats.reduce((n, s) => n + s.latencies.length, 0);
@@ -128,19 +142,34 @@ export function report(results, { seconds, connections, products, totalSeconds }
       );
       if (unexpected > 0) failed.push(`${SHORT[result.kind]} run ${i + 1}: ${unexpected} unexpected answers`);
       if (ev.lost > 0) failed.push(`${SHORT[result.kind]} run ${i + 1}: ${ev.lost} events not received within 60 s`);
-      if (ev.written !== ev.emitted) failed.push(`${SHORT[result.kind]} run ${i + 1}: ${ev.emitted} inventory item updates answered 200 but ${ev.written} events written`);
+      if (ev.written !== ev.emitted)
+        failed.push(
+          `${SHORT[result.kind]} run ${i + 1}: ${ev.emitted} inventory item updates answered 200 but ${ev.written} events written`,
+        );
       if (ev.badSignatures > 0) failed.push(`${SHORT[result.kind]}: ${ev.badSignatures} deliveries with a wrong signature`);
     });
   }
 
-  lines.push('', '| Target | Process | ' + ['before run 1', ...Array.from({ length: runs }, (_, i) => `after run ${i + 1}`)].join(' | ') + ` | Run ${runs} - run 1 | No growth |`);
+  lines.push(
+    '',
+    '| Target | Process | ' +
+      ['before run 1', ...Array.from({ length: runs }, (_, i) => `after run ${i + 1}`)].join(' | ') +
+      ` | Run ${runs} - run 1 | No growth |`,
+  );
   lines.push('|---|---|' + Array.from({ length: runs + 1 }, () => '---:').join('|') + '|---:|---|');
   for (const result of results) {
     for (const v of memoryVerdicts(result)) {
       const cells = result.memory.map((m) => `${mb(m[v.name].rss)} / ${mb(m[v.name].heapUsed)} / ${mb(m[v.name].external)}`);
-      lines.push(`| ${SHORT[result.kind]} | ${v.name} | ${cells.join(' | ')} | ${v.rssGrowth >= 0 ? '+' : ''}${mb(v.rssGrowth)} / ${v.heapGrowth >= 0 ? '+' : ''}${mb(v.heapGrowth)} | ${v.ok ? 'yes' : '**no**'} |`);
+      lines.push(
+        `| ${SHORT[result.kind]} | ${v.name} | ${cells.join(' | ')} | ${v.rssGrowth >= 0 ? '+' : ''}${mb(v.rssGrowth)} / ${v.heapGrowth >= 0 ? '+' : ''}${mb(v.heapGrowth)} | ${v.ok ? 'yes' : '**no**'} |`,
+      );
       if (!v.ok) failed.push(`${SHORT[result.kind]} ${v.name}: memory grew from run 1 to run ${runs}`);
-      goals.push({ target: SHORT[result.kind], goal: `${v.name}: no memory growth, run ${runs} against run 1 (criterion below)`, measured: `RSS ${v.rssGrowth >= 0 ? '+' : ''}${mb(v.rssGrowth)}, heap ${v.heapGrowth >= 0 ? '+' : ''}${mb(v.heapGrowth)}`, ok: v.ok });
+      goals.push({
+        target: SHORT[result.kind],
+        goal: `${v.name}: no memory growth, run ${runs} against run 1 (criterion below)`,
+        measured: `RSS ${v.rssGrowth >= 0 ? '+' : ''}${mb(v.rssGrowth)}, heap ${v.heapGrowth >= 0 ? '+' : ''}${mb(v.heapGrowth)}`,
+        ok: v.ok,
+      });
     }
   }
   lines.push(
@@ -157,7 +186,10 @@ export function report(results, { seconds, connections, products, totalSeconds }
   const samples = perTarget.flatMap((list, t) => list.flatMap((m) => m.samples.map((s) => ({ target: SHORT[results[t].kind], ...s }))));
   if (samples.length > 0) {
     lines.push('', 'Unexpected answers (first few of each action):', '');
-    for (const s of samples.slice(0, 20)) lines.push(`- ${s.target}: \`${s.request}\` -> ${s.status} (${s.problem}), traceId ${s.traceId ?? 'none'}: \`${escape(s.body.replace(/\s+/g, ' ').slice(0, 200))}\``);
+    for (const s of samples.slice(0, 20))
+      lines.push(
+        `- ${s.target}: \`${s.request}\` -> ${s.status} (${s.problem}), traceId ${s.traceId ?? 'none'}: \`${escape(s.body.replace(/\s+/g, ' ').slice(0, 200))}\``,
+      );
   }
   lines.push('', failed.length === 0 ? '**Goals in this run: all met.**' : `**Goals in this run: not met**: ${failed.join('; ')}.`);
   return { text: lines.join('\n'), compact: compact(results, goals, lines[0]), failed };
@@ -180,9 +212,16 @@ function compact(results, goals, header) {
     const asked = count(askedErrors);
     const first = result.memory[1];
     const last = result.memory[result.memory.length - 1];
-    const memory = Object.keys(first).map((name) => `${name} ${mb(first[name].rss)} / ${mb(first[name].heapUsed)} -> ${mb(last[name].rss)} / ${mb(last[name].heapUsed)}`).join('; ');
+    const memory = Object.keys(first)
+      .map((name) => `${name} ${mb(first[name].rss)} / ${mb(first[name].heapUsed)} -> ${mb(last[name].rss)} / ${mb(last[name].heapUsed)}`)
+      .join('; ');
     const mine = goals.filter((g) => g.target === t);
-    const verdict = mine.every((g) => g.ok) ? 'met' : `**not met**: ${mine.filter((g) => !g.ok).map((g) => g.goal.replace(/ \(.*$/, '')).join('; ')}`;
+    const verdict = mine.every((g) => g.ok)
+      ? 'met'
+      : `**not met**: ${mine
+          .filter((g) => !g.ok)
+          .map((g) => g.goal.replace(/ \(.*$/, ''))
+          .join('; ')}`;
     lines.push(
       `| ${t} | ${result.runs.map((run) => int(run.stats.reduce((n, s) => n + s.latencies.length, 0) / run.elapsed)).join(', ')} | ${ms(pct(all, 50))} / ${ms(pct(all, 99))} | ${unexpected === 0 ? '0' : `**${int(unexpected)}**`} | ${int(asked)} | ${lagCell(events, 50)} / ${lagCell(events, 99)} | ${memory} | ${verdict} |`,
     );

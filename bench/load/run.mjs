@@ -20,7 +20,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster } from '../lib/cluster.mjs';
-import { openSql, OPERATOR, operatorPost, root, seedCatalog, startApi, startSender, VERSION, waitForListingDocuments, writeResults } from '../lib/harness.mjs';
+import {
+  openSql,
+  OPERATOR,
+  operatorPost,
+  root,
+  seedCatalog,
+  startApi,
+  startSender,
+  VERSION,
+  waitForListingDocuments,
+  writeResults,
+} from '../lib/harness.mjs';
 import { INSPECT_PORT_OPTION, inspectProcess } from '../lib/inspector.mjs';
 import { startPostgres } from '../lib/postgres.mjs';
 import { startReceiver } from '../lib/receiver.mjs';
@@ -129,9 +140,12 @@ async function fixtures(target, sql) {
     if (r.status !== 201) throw new Error(`${path}: ${r.status} ${await r.text()}`);
     return r.json();
   };
-  const { webhook } = await adminPost('/webhooks.json', { webhook: { topic: 'inventory_items/update', address: `${receiver.url}/inventory` } });
+  const { webhook } = await adminPost('/webhooks.json', {
+    webhook: { topic: 'inventory_items/update', address: `${receiver.url}/inventory` },
+  });
   const definitionIds = [];
-  for (const d of DEFINITIONS) definitionIds.push((await adminPost('/metafield_definition.json', { definition: { owner_resource: 'products', ...d } })).definition.id);
+  for (const d of DEFINITIONS)
+    definitionIds.push((await adminPost('/metafield_definition.json', { definition: { owner_resource: 'products', ...d } })).definition.id);
   // Writes go to the products made through the API (the first 1,000; the rest are SQL copies).
   const ids = async (q) => (await sql.run(q, [target.storeId])).map((r) => String(r.id));
   const productIds = await ids('SELECT id FROM products WHERE store_id = ? ORDER BY id LIMIT 1000');
@@ -139,8 +153,16 @@ async function fixtures(target, sql) {
   return {
     receiver,
     fx: {
-      version: VERSION, store: 'bench', token, operatorToken: OPERATOR, productIds, firstProductId: Number(a), lastProductId: Number(b),
-      definitionIds, webhookId: webhook.id, inventoryItemIds: await ids('SELECT id FROM inventory_items WHERE store_id = ? ORDER BY id LIMIT 2000'),
+      version: VERSION,
+      store: 'bench',
+      token,
+      operatorToken: OPERATOR,
+      productIds,
+      firstProductId: Number(a),
+      lastProductId: Number(b),
+      definitionIds,
+      webhookId: webhook.id,
+      inventoryItemIds: await ids('SELECT id FROM inventory_items WHERE store_id = ? ORDER BY id LIMIT 2000'),
     },
   };
 }
@@ -170,7 +192,10 @@ async function eventLags(sql, receiver, { storeId, afterId, expectedTotal, answe
   const ended = performance.now();
   await receiver.waitFor(expectedTotal, DELIVERY_WAIT_MS);
   const drainedMs = performance.now() - ended;
-  const rows = await sql.run('SELECT webhook_id, triggered_at, body FROM webhook_deliveries WHERE store_id = ? AND id > ? ORDER BY id', [storeId, afterId]);
+  const rows = await sql.run('SELECT webhook_id, triggered_at, body FROM webhook_deliveries WHERE store_id = ? AND id > ? ORDER BY id', [
+    storeId,
+    afterId,
+  ]);
   const times = await receiver.times(rows.map((r) => r.webhook_id));
   const lags = [];
   const answerLags = [];
@@ -224,7 +249,9 @@ async function measureTarget(kind) {
       result.memory.push(await memoryOf(inspectors));
       const requests = load.stats.reduce((n, s) => n + s.latencies.length, 0);
       const unexpected = load.stats.reduce((n, s) => n + s.unexpected, 0);
-      console.log(`  ${requests} requests (${(requests / load.elapsed).toFixed(0)}/s), ${unexpected} unexpected, ${events.written} events, ${events.lost} lost`);
+      console.log(
+        `  ${requests} requests (${(requests / load.elapsed).toFixed(0)}/s), ${unexpected} unexpected, ${events.written} events, ${events.lost} lost`,
+      );
     }
   } finally {
     await receiver?.close();
@@ -238,7 +265,12 @@ async function measureTarget(kind) {
 const started = performance.now();
 const results = [];
 for (const kind of TARGETS) results.push(await measureTarget(kind));
-const { text, compact, failed } = report(results, { seconds: SECONDS, connections: CONNECTIONS, products: PRODUCTS, totalSeconds: (performance.now() - started) / 1000 });
+const { text, compact, failed } = report(results, {
+  seconds: SECONDS,
+  connections: CONNECTIONS,
+  products: PRODUCTS,
+  totalSeconds: (performance.now() - started) / 1000,
+});
 if (process.env.BENCH_NO_README) console.log(text);
 else writeResults('load', text, { readmeTable: compact });
 if (failed.length > 0) {

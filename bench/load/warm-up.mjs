@@ -29,10 +29,29 @@ export async function fillValidatorCaches(origin, processes, { token, productId 
   await Promise.all(
     Array.from({ length: CHAINS }, async (_, c) => {
       const definition = { owner_resource: 'products', namespace: 'load_warm_up', key: `chain_${c}` };
-      await call(origin, 'POST', '/metafield_definition.json', { definition: { ...definition, name: `Warm-up ${c}`, type: 'number_integer', validations: [{ name: 'max', value: '100' }] } }, [201]);
+      await call(
+        origin,
+        'POST',
+        '/metafield_definition.json',
+        { definition: { ...definition, name: `Warm-up ${c}`, type: 'number_integer', validations: [{ name: 'max', value: '100' }] } },
+        [201],
+      );
       for (let version = 0; version < ENTRIES / CHAINS; version++) {
-        await call(origin, 'PUT', '/metafield_definition.json', { definition: { ...definition, description: `version ${version}` } }, [200]);
-        for (const p of processes) await call(p.origin, 'POST', `/products/${productId}/metafields.json`, { metafield: { namespace: definition.namespace, key: definition.key, value: String(version) } }, [200, 201]);
+        await call(
+          origin,
+          'PUT',
+          '/metafield_definition.json',
+          { definition: { ...definition, description: `version ${version}` } },
+          [200],
+        );
+        for (const p of processes)
+          await call(
+            p.origin,
+            'POST',
+            `/products/${productId}/metafields.json`,
+            { metafield: { namespace: definition.namespace, key: definition.key, value: String(version) } },
+            [200, 201],
+          );
       }
     }),
   );
@@ -47,7 +66,9 @@ const LISTING_CACHE_MB = 64; // apps/api config.ts: PLATFORM_LISTING_CACHE_MB's 
  */
 export async function fillListingCaches(processes, { token, firstProductId, lastProductId }) {
   const page = (base, sinceId) =>
-    fetch(`${base}/admin/openapi/${VERSION}/products/products.json?limit=50&since_id=${sinceId}`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => {
+    fetch(`${base}/admin/openapi/${VERSION}/products/products.json?limit=50&since_id=${sinceId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    }).then(async (r) => {
       const body = await r.arrayBuffer();
       if (r.status !== 200) throw new Error(`warm-up listing: ${r.status} ${Buffer.from(body).toString()}`);
       return body.byteLength;

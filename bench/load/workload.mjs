@@ -9,8 +9,26 @@ export const LISTING_FIELDS = 'id,title,updated_at';
 
 /** Metafield definitions the workload writes values against (fixtures create them). */
 export const DEFINITIONS = [
-  { namespace: 'load', key: 'code', name: 'Code', type: 'single_line_text_field', validations: [{ name: 'regex', value: '^[A-Z]{2,4}-[0-9]{3,6}$' }, { name: 'max', value: '12' }] },
-  { namespace: 'load', key: 'rank', name: 'Rank', type: 'number_integer', validations: [{ name: 'min', value: '1' }, { name: 'max', value: '1000' }] },
+  {
+    namespace: 'load',
+    key: 'code',
+    name: 'Code',
+    type: 'single_line_text_field',
+    validations: [
+      { name: 'regex', value: '^[A-Z]{2,4}-[0-9]{3,6}$' },
+      { name: 'max', value: '12' },
+    ],
+  },
+  {
+    namespace: 'load',
+    key: 'rank',
+    name: 'Rank',
+    type: 'number_integer',
+    validations: [
+      { name: 'min', value: '1' },
+      { name: 'max', value: '1000' },
+    ],
+  },
 ];
 
 const int = (n) => Math.floor(Math.random() * n);
@@ -107,8 +125,14 @@ export async function runWorkload({ origin, seconds, connections, fx }) {
     const query = withFields ? `limit=250&fields=${LISTING_FIELDS}` : 'limit=50';
     const deep = Math.random() < 0.5;
     // A deep start lies in the second half of the catalogue; the links then lead on from there.
-    const since = deep ? fx.firstProductId + Math.floor(((0.5 + Math.random() / 2) * (fx.lastProductId - fx.firstProductId))) : 0;
-    let res = await send(`${label}, ${deep ? 'deep page (since_id)' : 'first page'}`, [200], 'GET', `${admin}/products/products.json?${query}${deep ? `&since_id=${since}` : ''}`, { prefix: '{"products":[' });
+    const since = deep ? fx.firstProductId + Math.floor((0.5 + Math.random() / 2) * (fx.lastProductId - fx.firstProductId)) : 0;
+    let res = await send(
+      `${label}, ${deep ? 'deep page (since_id)' : 'first page'}`,
+      [200],
+      'GET',
+      `${admin}/products/products.json?${query}${deep ? `&since_id=${since}` : ''}`,
+      { prefix: '{"products":[' },
+    );
     for (let hops = 1 + int(4); hops > 0 && res.status === 200; hops--) {
       const links = parseLink(res.headers.link);
       const rel = Math.random() < 0.2 && links.previous ? 'previous' : 'next';
@@ -133,45 +157,99 @@ export async function runWorkload({ origin, seconds, connections, fx }) {
   const ACTIONS = [
     [24, () => listingSession(false)],
     [12, () => listingSession(true)],
-    [8, () => send('GET metafield_definition.json?id=', [200], 'GET', `${admin}/metafield_definition.json?id=${pick(fx.definitionIds)}`, { prefix: '{"definition":' })],
-    [4, () => send('GET metafield_definitions.json', [200], 'GET', `${admin}/metafield_definitions.json?owner_resource=products&limit=50`, { prefix: '{"metafield_definitions":[' })],
-    [3, () => {
-      const d = pick(DEFINITIONS);
-      return send('PUT metafield_definition.json (description)', [200], 'PUT', `${admin}/metafield_definition.json`, {
-        body: { definition: { owner_resource: 'products', namespace: d.namespace, key: d.key, description: `Load test, update ${++counters.definitionUpdates}` } },
-        prefix: '{"definition":',
-      });
-    }],
+    [
+      8,
+      () =>
+        send('GET metafield_definition.json?id=', [200], 'GET', `${admin}/metafield_definition.json?id=${pick(fx.definitionIds)}`, {
+          prefix: '{"definition":',
+        }),
+    ],
+    [
+      4,
+      () =>
+        send('GET metafield_definitions.json', [200], 'GET', `${admin}/metafield_definitions.json?owner_resource=products&limit=50`, {
+          prefix: '{"metafield_definitions":[',
+        }),
+    ],
+    [
+      3,
+      () => {
+        const d = pick(DEFINITIONS);
+        return send('PUT metafield_definition.json (description)', [200], 'PUT', `${admin}/metafield_definition.json`, {
+          body: {
+            definition: {
+              owner_resource: 'products',
+              namespace: d.namespace,
+              key: d.key,
+              description: `Load test, update ${++counters.definitionUpdates}`,
+            },
+          },
+          prefix: '{"definition":',
+        });
+      },
+    ],
     [10, () => valueWrite(true)],
     [6, () => valueWrite(false)],
-    [3, () => {
-      // Five distinct products: one entry per (owner, namespace, key) in a request.
-      const owners = new Set();
-      while (owners.size < 5) owners.add(pick(fx.productIds));
-      const metafields = [...owners].map((owner_id) => ({ owner_resource: 'products', owner_id, namespace: 'load', key: 'code', value: GOOD.code() }));
-      return send('POST metafields_set.json (5 valid values)', [200], 'POST', `${admin}/metafields_set.json`, { body: { metafields }, prefix: '{"metafields":[' });
-    }],
-    [8, () => {
-      const success = Math.random() < 0.5;
-      const feedback = { state: success ? 'success' : 'require_actions', feedback_generated_at: new Date().toISOString(), ...(success ? {} : { messages: ['Add a product description'] }) };
-      return send('POST products/{id}/resource_feedback.json', [200, 201], 'POST', `${admin}/products/${pick(fx.productIds)}/resource_feedback.json`, { body: { resource_feedback: feedback }, prefix: '{"resource_feedback":' });
-    }],
+    [
+      3,
+      () => {
+        // Five distinct products: one entry per (owner, namespace, key) in a request.
+        const owners = new Set();
+        while (owners.size < 5) owners.add(pick(fx.productIds));
+        const metafields = [...owners].map((owner_id) => ({
+          owner_resource: 'products',
+          owner_id,
+          namespace: 'load',
+          key: 'code',
+          value: GOOD.code(),
+        }));
+        return send('POST metafields_set.json (5 valid values)', [200], 'POST', `${admin}/metafields_set.json`, {
+          body: { metafields },
+          prefix: '{"metafields":[',
+        });
+      },
+    ],
+    [
+      8,
+      () => {
+        const success = Math.random() < 0.5;
+        const feedback = {
+          state: success ? 'success' : 'require_actions',
+          feedback_generated_at: new Date().toISOString(),
+          ...(success ? {} : { messages: ['Add a product description'] }),
+        };
+        return send(
+          'POST products/{id}/resource_feedback.json',
+          [200, 201],
+          'POST',
+          `${admin}/products/${pick(fx.productIds)}/resource_feedback.json`,
+          { body: { resource_feedback: feedback }, prefix: '{"resource_feedback":' },
+        );
+      },
+    ],
     [4, () => send('GET webhooks.json', [200], 'GET', `${admin}/webhooks.json`, { prefix: '{"webhooks":[' })],
     [4, () => send('GET webhooks/{id}.json', [200], 'GET', `${admin}/webhooks/${fx.webhookId}.json`, { prefix: '{"webhook":' })],
-    [3, () => send('operator PATCH products/{id} (title)', [200], 'PATCH', `${operator}/products/${pick(fx.productIds)}`, {
-      token: fx.operatorToken,
-      body: { product: { title: `Load product, update ${++counters.productUpdates}` } },
-      prefix: '{"product":',
-    })],
-    [8, async () => {
-      const cost = costKey(++costs / 100);
-      const res = await send(EMITTING, [200], 'PUT', `${operator}/inventory_items/${pick(fx.inventoryItemIds)}`, {
-        token: fx.operatorToken,
-        body: { inventory_item: { cost } },
-        prefix: '{"inventory_item":',
-      });
-      if (res.status === 200) answeredAt.set(cost, performance.timeOrigin + performance.now());
-    }],
+    [
+      3,
+      () =>
+        send('operator PATCH products/{id} (title)', [200], 'PATCH', `${operator}/products/${pick(fx.productIds)}`, {
+          token: fx.operatorToken,
+          body: { product: { title: `Load product, update ${++counters.productUpdates}` } },
+          prefix: '{"product":',
+        }),
+    ],
+    [
+      8,
+      async () => {
+        const cost = costKey(++costs / 100);
+        const res = await send(EMITTING, [200], 'PUT', `${operator}/inventory_items/${pick(fx.inventoryItemIds)}`, {
+          token: fx.operatorToken,
+          body: { inventory_item: { cost } },
+          prefix: '{"inventory_item":',
+        });
+        if (res.status === 200) answeredAt.set(cost, performance.timeOrigin + performance.now());
+      },
+    ],
   ];
   const totalWeight = ACTIONS.reduce((sum, [w]) => sum + w, 0);
   const choose = () => {

@@ -58,7 +58,14 @@ async function seed(database) {
   const call = admin(api.origin, app.access_token);
   const define = (key, max) =>
     call('POST', '/metafield_definition.json', {
-      definition: { owner_resource: 'products', namespace: 'bench', key, name: key, type: 'number_integer', validations: [{ name: 'max', value: String(max) }] },
+      definition: {
+        owner_resource: 'products',
+        namespace: 'bench',
+        key,
+        name: key,
+        type: 'number_integer',
+        validations: [{ name: 'max', value: String(max) }],
+      },
     });
   const score = (await define('score', VALUES)).definition;
   await define('set', 1_000_000);
@@ -67,7 +74,11 @@ async function seed(database) {
   const sql = await openSql(database);
   const [{ id: storeId }] = await sql.run("SELECT id FROM stores WHERE handle = 'recheck'");
   const want = VALUES + SET_REQUESTS * PER_SET;
-  for (let [{ n }] = await sql.run('SELECT COUNT(*) AS n FROM products WHERE store_id = ?', [storeId]); Number(n) < want; [{ n }] = await sql.run('SELECT COUNT(*) AS n FROM products WHERE store_id = ?', [storeId])) {
+  for (
+    let [{ n }] = await sql.run('SELECT COUNT(*) AS n FROM products WHERE store_id = ?', [storeId]);
+    Number(n) < want;
+    [{ n }] = await sql.run('SELECT COUNT(*) AS n FROM products WHERE store_id = ?', [storeId])
+  ) {
     await sql.run(
       `INSERT INTO products (store_id, handle, title, status, doc, listing_doc, listing_zone, published_at, created_at, updated_at)
        SELECT store_id, handle, title, status, doc, listing_doc, listing_zone, published_at, created_at, updated_at FROM products WHERE store_id = ? ORDER BY id LIMIT ?`,
@@ -81,7 +92,9 @@ async function seed(database) {
      FROM products WHERE store_id = ? ORDER BY products.id LIMIT ?`,
     [score.id, revision, storeId, VALUES],
   );
-  const owners = (await sql.run('SELECT id FROM products WHERE store_id = ? ORDER BY id DESC LIMIT ?', [storeId, SET_REQUESTS * PER_SET])).map((r) => String(r.id));
+  const owners = (
+    await sql.run('SELECT id FROM products WHERE store_id = ? ORDER BY id DESC LIMIT ?', [storeId, SET_REQUESTS * PER_SET])
+  ).map((r) => String(r.id));
   await sql.close();
   return { token: app.access_token, definitionId: score.id, storeId: String(storeId), owners };
 }
@@ -93,7 +106,11 @@ async function throughApi(database, seeded) {
   const bodies = (round) =>
     Array.from({ length: SET_REQUESTS }, (_, r) => ({
       metafields: seeded.owners.slice(r * PER_SET, (r + 1) * PER_SET).map((owner, i) => ({
-        owner_resource: 'products', owner_id: owner, namespace: 'bench', key: 'set', value: String(round * 1000 + i),
+        owner_resource: 'products',
+        owner_id: owner,
+        namespace: 'bench',
+        key: 'set',
+        value: String(round * 1000 + i),
       })),
     }));
   const setRate = async (round) => {
@@ -106,14 +123,17 @@ async function throughApi(database, seeded) {
   const overwritten = await setRate(2);
 
   const sql = await openSql(database);
-  const job = async () => (await sql.run('SELECT status FROM metafield_rechecks WHERE definition_id = ? ORDER BY id DESC LIMIT 1', [seeded.definitionId]))[0];
+  const job = async () =>
+    (await sql.run('SELECT status FROM metafield_rechecks WHERE definition_id = ? ORDER BY id DESC LIMIT 1', [seeded.definitionId]))[0];
   const started = performance.now();
   await call('PUT', '/metafield_definition.json', {
     definition: { owner_resource: 'products', namespace: 'bench', key: 'score', validations: [{ name: 'max', value: String(NEW_MAX) }] },
   });
   while ((await job())?.status !== 'done') await new Promise((resolve) => setTimeout(resolve, 20));
   const seconds = (performance.now() - started) / 1000;
-  const [{ n: invalid }] = await sql.run('SELECT COUNT(*) AS n FROM metafields WHERE definition_id = ? AND NOT valid', [seeded.definitionId]);
+  const [{ n: invalid }] = await sql.run('SELECT COUNT(*) AS n FROM metafields WHERE definition_id = ? AND NOT valid', [
+    seeded.definitionId,
+  ]);
   if (Number(invalid) !== VALUES - NEW_MAX) throw new Error(`the re-check marked ${invalid} values invalid, expected ${VALUES - NEW_MAX}`);
   await sql.close();
   await api.stop();
@@ -134,8 +154,7 @@ const SQL = {
   definition: 'SELECT type, validations, rules_revision FROM metafield_definitions WHERE id = ?',
   batch: 'SELECT id, type, value FROM metafields WHERE definition_id = ? AND id > ? ORDER BY id LIMIT ?',
   verdict: 'UPDATE metafields SET valid = ?, invalid_reasons = ?, checked_revision = ? WHERE id = ? AND type = ? AND value = ?',
-  upsert:
-    `INSERT INTO metafields (store_id, owner_resource, owner_id, namespace, key, type, value, definition_id, valid, invalid_reasons, checked_revision, created_at, updated_at)
+  upsert: `INSERT INTO metafields (store_id, owner_resource, owner_id, namespace, key, type, value, definition_id, valid, invalid_reasons, checked_revision, created_at, updated_at)
      VALUES (?, 'products', ?, 'bench', 'bare', 'number_integer', ?, NULL, ?, '[]', 0, ?, ?)
      ON CONFLICT (store_id, owner_resource, owner_id, namespace, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
 };
@@ -156,11 +175,14 @@ async function bareLoop(database, seeded) {
         st.verdict.run(v.valid ? 1 : 0, v.reasons, definition.rules_revision, r.id, r.type, r.value);
       }
     });
-    for (let cursor = 0, rows; (rows = st.batch.all(seeded.definitionId, cursor, BARE_BATCH)).length > 0; cursor = rows[rows.length - 1].id) write(rows);
+    for (let cursor = 0, rows; (rows = st.batch.all(seeded.definitionId, cursor, BARE_BATCH)).length > 0; cursor = rows[rows.length - 1].id)
+      write(rows);
     const recheck = VALUES / ((performance.now() - started) / 1000);
     const set = db.transaction((owners, round) => {
       const now = new Date().toISOString().replace('Z', '+00:00');
-      owners.forEach((owner, i) => st.upsert.run(seeded.storeId, owner, String(round * 1000 + i), judge(String(i)).valid ? 1 : 0, now, now));
+      owners.forEach((owner, i) =>
+        st.upsert.run(seeded.storeId, owner, String(round * 1000 + i), judge(String(i)).valid ? 1 : 0, now, now),
+      );
     });
     const rates = [];
     for (const round of [1, 2]) {
@@ -174,12 +196,21 @@ async function bareLoop(database, seeded) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: database });
   await client.connect();
-  const named = Object.fromEntries(Object.entries(SQL).map(([k, text]) => { let n = 0; return [k, { name: `bare_${k}`, text: text.replace(/\?/g, () => `$${++n}`) }]; }));
+  const named = Object.fromEntries(
+    Object.entries(SQL).map(([k, text]) => {
+      let n = 0;
+      return [k, { name: `bare_${k}`, text: text.replace(/\?/g, () => `$${++n}`) }];
+    }),
+  );
   const q = async (k, values) => (await client.query({ ...named[k], values })).rows;
   let started = performance.now();
   const [definition] = await q('definition', [seeded.definitionId]);
   const judge = validate(definition);
-  for (let cursor = '0', rows; (rows = await q('batch', [seeded.definitionId, cursor, BARE_BATCH])).length > 0; cursor = rows[rows.length - 1].id) {
+  for (
+    let cursor = '0', rows;
+    (rows = await q('batch', [seeded.definitionId, cursor, BARE_BATCH])).length > 0;
+    cursor = rows[rows.length - 1].id
+  ) {
     await client.query('BEGIN');
     for (const r of rows) {
       const v = judge(r.value);
@@ -195,7 +226,8 @@ async function bareLoop(database, seeded) {
       const now = new Date();
       await client.query('BEGIN');
       const owners = seeded.owners.slice(r * PER_SET, (r + 1) * PER_SET);
-      for (const [i, owner] of owners.entries()) await q('upsert', [seeded.storeId, owner, String(round * 1000 + i), judge(String(i)).valid, now, now]);
+      for (const [i, owner] of owners.entries())
+        await q('upsert', [seeded.storeId, owner, String(round * 1000 + i), judge(String(i)).valid, now, now]);
       await client.query('COMMIT');
     }
     rates.push((SET_REQUESTS * PER_SET) / ((performance.now() - started) / 1000));
@@ -235,12 +267,18 @@ const lines = [
   '',
   '| Database | Re-check through the API, values/s | Bare loop, values/s | API / bare | Goal | |',
   '|---|---:|---:|---:|---:|---|',
-  ...rows.map((r) => `| ${r.kind} | ${f(r.platform.recheck)} (${r.platform.seconds.toFixed(1)} s) | ${f(r.bare.recheck)} | ${x(r.platform.recheck, r.bare.recheck)} | >= ${GOAL}x | ${r.platform.recheck / r.bare.recheck >= GOAL ? 'met' : '**not met**'} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.kind} | ${f(r.platform.recheck)} (${r.platform.seconds.toFixed(1)} s) | ${f(r.bare.recheck)} | ${x(r.platform.recheck, r.bare.recheck)} | >= ${GOAL}x | ${r.platform.recheck / r.bare.recheck >= GOAL ? 'met' : '**not met**'} |`,
+  ),
   '',
   'Bulk set (no goal set; figures for issue 17): entries/s, one request of 25 after the other; the bare loop is a prepared upsert per entry, one transaction per 25.',
   '',
   '| Database | Bulk set, creating | Bare | API / bare | Bulk set, overwriting | Bare | API / bare |',
   '|---|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.kind} | ${f(r.platform.created)} | ${f(r.bare.created)} | ${x(r.platform.created, r.bare.created)} | ${f(r.platform.overwritten)} | ${f(r.bare.overwritten)} | ${x(r.platform.overwritten, r.bare.overwritten)} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.kind} | ${f(r.platform.created)} | ${f(r.bare.created)} | ${x(r.platform.created, r.bare.created)} | ${f(r.platform.overwritten)} | ${f(r.bare.overwritten)} | ${x(r.platform.overwritten, r.bare.overwritten)} |`,
+  ),
 ];
 writeResults('recheck', lines.join('\n'));

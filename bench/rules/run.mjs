@@ -64,9 +64,9 @@ function ajv(engine, extra = {}) {
 const RUNNERS = {
   // Separate function objects per side (new Function) so no side inherits another's type feedback.
   ours: 'let ok = 0; for (let k = 0; k < iters; k++) for (let i = 0; i < inputs.length; i++) if (check(inputs[i], ctx).ok === true) ok++; return ok;',
-  string: 'let ok = 0; for (let k = 0; k < iters; k++) for (let i = 0; i < inputs.length; i++) if (check(inputs[i]) === true) ok++; return ok;',
-  json:
-    'let ok = 0; for (let k = 0; k < iters; k++) for (let i = 0; i < inputs.length; i++) { let data; try { data = JSON.parse(inputs[i]); } catch { continue; } if (check(data) === true) ok++; } return ok;',
+  string:
+    'let ok = 0; for (let k = 0; k < iters; k++) for (let i = 0; i < inputs.length; i++) if (check(inputs[i]) === true) ok++; return ok;',
+  json: 'let ok = 0; for (let k = 0; k < iters; k++) for (let i = 0; i < inputs.length; i++) { let data; try { data = JSON.parse(inputs[i]); } catch { continue; } if (check(data) === true) ok++; } return ok;',
 };
 const runner = (kind) => new Function('check', 'inputs', 'iters', 'ctx', RUNNERS[kind]);
 
@@ -124,14 +124,17 @@ function measure() {
       { label: 'ours', kind: 'ours', check: ours, inputs },
       { label: 'ajv', kind: scenario.ajvInput, check: theirs, inputs },
     ];
-    if (scenario.patterns) sides.push({ label: 'ajv-re2', kind: scenario.ajvInput, check: ajv('re2js', scenario.ajvOptions).compile(scenario.schema), inputs });
+    if (scenario.patterns)
+      sides.push({ label: 'ajv-re2', kind: scenario.ajvInput, check: ajv('re2js', scenario.ajvOptions).compile(scenario.schema), inputs });
 
     // Both sides must agree on every timed input, and the documented differences must still hold.
     let valid = 0;
     for (const raw of inputs) {
       const verdicts = sides.map((s) => verdict(s, raw));
       if (verdicts.some((v) => v !== verdicts[0])) {
-        console.error(`${scenario.name}: sides disagree on ${JSON.stringify(raw)}: ${sides.map((s, i) => `${s.label}=${verdicts[i]}`).join(' ')}`);
+        console.error(
+          `${scenario.name}: sides disagree on ${JSON.stringify(raw)}: ${sides.map((s, i) => `${s.label}=${verdicts[i]}`).join(' ')}`,
+        );
         process.exit(1);
       }
       if (verdicts[0]) valid++;
@@ -237,7 +240,8 @@ function report(runs) {
     const s = SCENARIOS[index];
     const rows = rowsOf(index);
     const first = rows[0];
-    const subset = first.notJson > 0 ? `${ratioText(ratios(rows, 'ours-parsed', 'ajv-parsed'))}, ${first.total - first.notJson} inputs` : 'n/a';
+    const subset =
+      first.notJson > 0 ? `${ratioText(ratios(rows, 'ours-parsed', 'ajv-parsed'))}, ${first.total - first.notJson} inputs` : 'n/a';
     lines.push(
       `| ${s.name} | ${first.valid}/${first.total} | ${rate(cell(rows, 'ours'))} | ${rate(cell(rows, 'ajv'))} | ${s.patterns ? rate(cell(rows, 'ajv-re2')) : 'n/a (no pattern)'} | ` +
         `**${ratioText(ratios(rows, 'ours', 'ajv'))}** | ${s.patterns ? ratioText(ratios(rows, 'ours', 'ajv-re2')) : 'n/a'} | ${subset} |`,
@@ -249,10 +253,14 @@ function report(runs) {
     const first = rowsOf(index)[0];
     lines.push(`- **${s.name}.** Ours: ${s.ours}. Ajv: ${s.theirs}.`);
     if (first.notJson > 0) {
-      lines.push(`  ${first.notJson} of the inputs are not JSON: Ajv's JSON.parse throws on them${s.definition.type === 'json' ? '; ours reads them without an exception' : ''}; the last column times both sides without them.`);
+      lines.push(
+        `  ${first.notJson} of the inputs are not JSON: Ajv's JSON.parse throws on them${s.definition.type === 'json' ? '; ours reads them without an exception' : ''}; the last column times both sides without them.`,
+      );
     }
     if (s.differences.length > 0) {
-      lines.push(`  Documented differences (checked every run, not timed): ${s.differences.map((d) => `\`${d.raw}\` ours ${d.ours ? 'valid' : 'invalid'}, Ajv ${d.ajv ? 'valid' : 'invalid'} (${d.why})`).join('; ')}.`);
+      lines.push(
+        `  Documented differences (checked every run, not timed): ${s.differences.map((d) => `\`${d.raw}\` ours ${d.ours ? 'valid' : 'invalid'}, Ajv ${d.ajv ? 'valid' : 'invalid'} (${d.why})`).join('; ')}.`,
+      );
     }
   }
   lines.push(
@@ -268,16 +276,22 @@ function report(runs) {
     const rows = rowsOf(index);
     const all = ratios(rows, 'ours', 'ajv');
     if (s.regexRow) {
-      regexRows.push(`${s.name} (${ratioText(all)} against Ajv on JS RegExp, ${ratioText(ratios(rows, 'ours', 'ajv-re2'))} against Ajv on re2js)`);
+      regexRows.push(
+        `${s.name} (${ratioText(all)} against Ajv on JS RegExp, ${ratioText(ratios(rows, 'ours', 'ajv-re2'))} against Ajv on re2js)`,
+      );
       continue;
     }
     const parsed = ratios(rows, 'ours-parsed', 'ajv-parsed');
-    goal.push(`${s.name}: ${metIn(all)} (${ratioText(all)})${parsed.length > 0 ? `; on the inputs that parse, ${metIn(parsed)} (${ratioText(parsed)})` : ''}`);
+    goal.push(
+      `${s.name}: ${metIn(all)} (${ratioText(all)})${parsed.length > 0 ? `; on the inputs that parse, ${metIn(parsed)} (${ratioText(parsed)})` : ''}`,
+    );
   }
   lines.push(
     '',
     `**Goal (at least as fast as Ajv on every row that is not a regular expression) in ${runs.length === 1 ? 'this run' : `these ${runs.length} runs`}:** ${goal.join('. ')}.` +
-      (regexRows.length > 0 ? ` Regular-expression rows, which stay linear-time (RE2) and are not in the goal: ${regexRows.join('; ')}.` : ''),
+      (regexRows.length > 0
+        ? ` Regular-expression rows, which stay linear-time (RE2) and are not in the goal: ${regexRows.join('; ')}.`
+        : ''),
   );
   return lines.join('\n');
 }

@@ -46,7 +46,24 @@ const WEIGHT_UNITS = { g: 1, kg: 1000, lb: 453.59237, oz: 28.349523125 };
 const WEIGHT_MIN_G = 100; // {"value":"100","unit":"g"}
 const WEIGHT_MAX_G = 50 * 453.59237; // {"value":"50","unit":"lb"} = 22679.6185 g
 
-const WORDS = ['cotton', 'linen', 'wool', 'summer', 'winter', 'sale', 'new', 'organic', 'recycled', 'gift', 'kids', 'outdoor', 'indoor', 'classic', 'limited', 'eco'];
+const WORDS = [
+  'cotton',
+  'linen',
+  'wool',
+  'summer',
+  'winter',
+  'sale',
+  'new',
+  'organic',
+  'recycled',
+  'gift',
+  'kids',
+  'outdoor',
+  'indoor',
+  'classic',
+  'limited',
+  'eco',
+];
 const PRODUCT_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -90,13 +107,19 @@ function product() {
 function weightElement(inRange = true) {
   const unit = pick(Object.keys(WEIGHT_UNITS));
   const f = WEIGHT_UNITS[unit];
-  const [lo, hi] = inRange ? [WEIGHT_MIN_G / f, WEIGHT_MAX_G / f] : pick([[0, (WEIGHT_MIN_G / f) * 0.95], [(WEIGHT_MAX_G / f) * 1.05, (WEIGHT_MAX_G / f) * 2]]);
+  const [lo, hi] = inRange
+    ? [WEIGHT_MIN_G / f, WEIGHT_MAX_G / f]
+    : pick([
+        [0, (WEIGHT_MIN_G / f) * 0.95],
+        [(WEIGHT_MAX_G / f) * 1.05, (WEIGHT_MAX_G / f) * 2],
+      ]);
   // Never within a millionth of a bound: the schema's bounds in lb and oz are doubles (documented).
   for (;;) {
     const text = decimalText(lo, hi, 3);
     const g = Number(text) * f;
     const near = Math.abs(g - WEIGHT_MIN_G) < 1e-6 * WEIGHT_MIN_G || Math.abs(g - WEIGHT_MAX_G) < 1e-6 * WEIGHT_MAX_G;
-    if (!near && (inRange ? g >= WEIGHT_MIN_G && g <= WEIGHT_MAX_G : g < WEIGHT_MIN_G || g > WEIGHT_MAX_G)) return { value: Number(text), unit, text };
+    if (!near && (inRange ? g >= WEIGHT_MIN_G && g <= WEIGHT_MAX_G : g < WEIGHT_MIN_G || g > WEIGHT_MAX_G))
+      return { value: Number(text), unit, text };
   }
 }
 const weightJson = (e) => `{"value":${e.text},"unit":"${e.unit}"}`;
@@ -129,8 +152,7 @@ export const SCENARIOS = [
             () => `${letters(1)}${digits(8)}`,
           ])(),
       ),
-    ours:
-      'single_line_text_field (no line break, size in UTF-8 bytes); regex `^[A-Z]{2,4}-[0-9]{3,6}$` with RE2 semantics (compiled by re2js, run on the engine\'s DFA); choices (40 codes). The engine keeps the regex verdict of each choice once taken, so a value that is a choice is searched once',
+    ours: "single_line_text_field (no line break, size in UTF-8 bytes); regex `^[A-Z]{2,4}-[0-9]{3,6}$` with RE2 semantics (compiled by re2js, run on the engine's DFA); choices (40 codes). The engine keeps the regex verdict of each choice once taken, so a value that is a choice is searched once",
     theirs: '`{type: "string", pattern, enum: [40 codes]}` on the raw text as a JS string (nothing to parse)',
     differences: [],
   },
@@ -181,8 +203,7 @@ export const SCENARIOS = [
             () => pick(['abc', '12,50', '.5', '5.', '+5', '05', '"12.5"', 'NaN', '1_000', '--1']),
           ])(),
       ),
-    ours:
-      'number_decimal: reads the raw text as a value write does (strict decimal format, at most 13 + 9 digits, read by hand in one pass that also makes the double), min/max compared exactly (the doubles decide unless they are equal, since each is the nearest to its decimal; then decimal.js decimals), fraction digits counted as written',
+    ours: 'number_decimal: reads the raw text as a value write does (strict decimal format, at most 13 + 9 digits, read by hand in one pass that also makes the double), min/max compared exactly (the doubles decide unless they are equal, since each is the nearest to its decimal; then decimal.js decimals), fraction digits counted as written',
     theirs:
       '`JSON.parse(raw)` inside the timed loop (a throw counts as invalid), then `{type: "number", minimum: -1000, maximum: 99999.99, multipleOf: 0.01}` on the double, Ajv option `multipleOfPrecision: 6` (without it 0.29 is not a multiple of 0.01 in floating point)',
     differences: [
@@ -230,14 +251,18 @@ export const SCENARIOS = [
             () => `[{"value":${int(1, 20)},"unit":"kg"}`,
           ])(),
       ),
-    ours:
-      'list.weight: a one-pass reader of measure lists (numbers kept as text, exactly the keys value and unit, each written once; any other text goes to the strict JSON reader, which says what is wrong), each value checked as a decimal, converted to grams and compared exactly with the bounds 100 g and 50 lb (the double times the unit\'s factor first, the exact decimal product when the two are within 1e-12 of each other); list.max 10',
+    ours: "list.weight: a one-pass reader of measure lists (numbers kept as text, exactly the keys value and unit, each written once; any other text goes to the strict JSON reader, which says what is wrong), each value checked as a decimal, converted to grams and compared exactly with the bounds 100 g and 50 lb (the double times the unit's factor first, the exact decimal product when the two are within 1e-12 of each other); list.max 10",
     theirs:
-      '`JSON.parse(raw)` in the loop, then an array schema (maxItems 10) whose items are `{value: number, unit: enum}` with `anyOf` one branch per unit carrying that unit\'s bounds, converted ahead of time to doubles (lb and oz bounds are not exact: inputs stay a millionth away from them)',
+      "`JSON.parse(raw)` in the loop, then an array schema (maxItems 10) whose items are `{value: number, unit: enum}` with `anyOf` one branch per unit carrying that unit's bounds, converted ahead of time to doubles (lb and oz bounds are not exact: inputs stay a millionth away from them)",
     differences: [
       { raw: '[{"value":1,"value":2,"unit":"kg"}]', ours: false, ajv: true, why: 'duplicate key: refused; JSON.parse keeps the last' },
       { raw: '[{"value":1e3,"unit":"g"}]', ours: false, ajv: true, why: 'exponent in a measure value' },
-      { raw: '["",{"value":1,"unit":"kg"}]', ours: true, ajv: false, why: 'an empty element is allowed, decisions §2.6; the schema has no such branch' },
+      {
+        raw: '["",{"value":1,"unit":"kg"}]',
+        ours: true,
+        ajv: false,
+        why: 'an empty element is allowed, decisions §2.6; the schema has no such branch',
+      },
     ],
   },
   {
@@ -264,9 +289,9 @@ export const SCENARIOS = [
             () => JSON.stringify(product()).slice(0, -1),
           ])(),
       ),
-    ours:
-      'json: byte limit, then one pass that reads the JSON into records (objects that inherit nothing), refuses a key given twice and bounds the nesting (text that is not JSON costs no exception), then the schema compiled by Ajv 2020-12 inside the engine: `ownProperties` off (a record has nothing to inherit), the work budget charged inline, `uniqueItems`, `const`, `enum`, `maxLength` and `minLength` as the engine\'s own code keywords (hashing; JSON equality; code points counted only when the length leaves it open), patterns compiled by re2js and run on the engine\'s DFA, formats from ajv-formats (`date` without regex captures)',
-    theirs: '`JSON.parse(raw)` in the loop, then the same schema compiled by Ajv 2020-12 (its own keywords; `ownProperties: true`, without which `required` finds what a plain object inherits)',
+    ours: "json: byte limit, then one pass that reads the JSON into records (objects that inherit nothing), refuses a key given twice and bounds the nesting (text that is not JSON costs no exception), then the schema compiled by Ajv 2020-12 inside the engine: `ownProperties` off (a record has nothing to inherit), the work budget charged inline, `uniqueItems`, `const`, `enum`, `maxLength` and `minLength` as the engine's own code keywords (hashing; JSON equality; code points counted only when the length leaves it open), patterns compiled by re2js and run on the engine's DFA, formats from ajv-formats (`date` without regex captures)",
+    theirs:
+      '`JSON.parse(raw)` in the loop, then the same schema compiled by Ajv 2020-12 (its own keywords; `ownProperties: true`, without which `required` finds what a plain object inherits)',
     differences: [
       {
         raw: '{"sku":"ABC-1234","title":"x","price":1,"dimensions":{"w":1,"h":1,"d":1},"tags":[],"sku":"ABC-1235"}',

@@ -14,7 +14,9 @@ const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const LIMIT = Number(process.env.BENCH_LIMIT ?? 250);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
-const build = process.env.BENCH_SKIP_BUILD ? { status: 0 } : spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
+const build = process.env.BENCH_SKIP_BUILD
+  ? { status: 0 }
+  : spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);
 const { createClient, createLeakyBucket, systemClock } = await import('@platform/sdk');
 

@@ -78,7 +78,7 @@ const op = (path, body, method = 'POST') => call(`/platform/v1${path}`, { method
 // ---- inputs ----------------------------------------------------------------------------------
 
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 /** `n` characters drawn from `alphabet` (code points), with `every`-th an `insert` (0: none). */
 function text(alphabet, n, every = 0, insert = 'x') {
   const chars = [...alphabet];
@@ -95,7 +95,10 @@ function fit(make, max = 600) {
 }
 
 const REVIEWER = '(?i)(a|b)*a(a|b){195}x';
-const WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu amber azure beige coral cyan ivory jade khaki lemon lilac mauve ochre olive peach plum ruby rust sable scarlet sepia tan teal umber violet wheat'.split(' ');
+const WORDS =
+  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu amber azure beige coral cyan ivory jade khaki lemon lilac mauve ochre olive peach plum ruby rust sable scarlet sepia tan teal umber violet wheat'.split(
+    ' ',
+  );
 function alternation() {
   let n = WORDS.length;
   while (programSize(`(?i)\\b(?:${WORDS.slice(0, n).join('|')})\\b`) > 600) n--;
@@ -106,7 +109,9 @@ function alternation() {
 
 /** A definition through the Admin API; `refused` holds the 422 text when it is refused. */
 async function define(ctx, key, type, validations) {
-  const r = await ctx.admin('/metafield_definition.json', { body: { definition: { owner_resource: 'products', namespace: 'stress', key, name: key, type, validations } } });
+  const r = await ctx.admin('/metafield_definition.json', {
+    body: { definition: { owner_resource: 'products', namespace: 'stress', key, name: key, type, validations } },
+  });
   if (r.status === 201) return { ok: true, id: JSON.parse(r.text).definition.id };
   if (r.status === 422) return { ok: false, refused: JSON.parse(r.text).errors };
   throw new Error(`define ${key}: ${r.status} ${r.text.slice(0, 300)}`);
@@ -116,7 +121,14 @@ async function define(ctx, key, type, validations) {
 async function bulk(ctx, key, type, values, rounds = 2, owners = ctx.products) {
   const results = [];
   for (let round = 0; round < rounds && !ctx.late(); round++) {
-    const metafields = values.map((value, i) => ({ owner_resource: 'products', owner_id: owners[i], namespace: 'stress', key, type, value }));
+    const metafields = values.map((value, i) => ({
+      owner_resource: 'products',
+      owner_id: owners[i],
+      namespace: 'stress',
+      key,
+      type,
+      value,
+    }));
     results.push(await ctx.admin('/metafields_set.json', { body: { metafields } }));
   }
   return results;
@@ -146,27 +158,65 @@ let recheckLastId = 0n;
 const SCENARIOS = {
   A: regexScenario('rev_regex', REVIEWER, () => text('ab', 65_536), "reviewer's"),
   B: regexScenario('dfa_overflow', '(a|b)*a(a|b){195}x', () => text('ab', 65_536, 100), 'no (?i): the DFA overflows to re2js'),
-  C: schemaScenario('rev_schema', `schema pattern ${REVIEWER}: bulk set 25 strings of 100,000 characters (reviewer's)`, { type: 'string', pattern: REVIEWER }, () => JSON.stringify(text('ab', 100_000))),
-  D: regexScenario('nested', fit((n) => `(?i)((a|b)+)+a(a|b){${n}}x`), () => text('ab', 65_536, 150), 'nested quantifiers'),
+  C: schemaScenario(
+    'rev_schema',
+    `schema pattern ${REVIEWER}: bulk set 25 strings of 100,000 characters (reviewer's)`,
+    { type: 'string', pattern: REVIEWER },
+    () => JSON.stringify(text('ab', 100_000)),
+  ),
+  D: regexScenario(
+    'nested',
+    fit((n) => `(?i)((a|b)+)+a(a|b){${n}}x`),
+    () => text('ab', 65_536, 150),
+    'nested quantifiers',
+  ),
   E: regexScenario('alternation', alternation(), () => text('abcdefghiklmnoprstuvwxyz', 65_536), 'huge (?i) alternation'),
-  F: regexScenario('unicode', fit((n) => `(?i)(\\pL|ǅ)*ǅ[\\pL\\pN]{${n}}x`), () => text('ǅéßkKſ', 32_768, 120), '(?i) Unicode classes, 32,768 characters of 1-2 bytes'),
-  G: regexScenario('bigclass', fit((n) => `(?i)[a-zà-ÿ\\p{Greek}]*[a-zà-ÿ]{${n}}[\\p{Cyrillic}]`), () => text('abcàéσ', 32_768), '(?i) big classes, 32,768 characters of 1-2 bytes'),
+  F: regexScenario(
+    'unicode',
+    fit((n) => `(?i)(\\pL|ǅ)*ǅ[\\pL\\pN]{${n}}x`),
+    () => text('ǅéßkKſ', 32_768, 120),
+    '(?i) Unicode classes, 32,768 characters of 1-2 bytes',
+  ),
+  G: regexScenario(
+    'bigclass',
+    fit((n) => `(?i)[a-zà-ÿ\\p{Greek}]*[a-zà-ÿ]{${n}}[\\p{Cyrillic}]`),
+    () => text('abcàéσ', 32_768),
+    '(?i) big classes, 32,768 characters of 1-2 bytes',
+  ),
   H: schemaScenario(
     'patterns_on_keys',
     'schema: 30 patternProperties of ~580 instructions on a 128 KB object of keys: bulk set 25',
-    { type: 'object', patternProperties: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`(?i)(a|b)*a(a|b){${190 - i}}x`, true])) },
+    {
+      type: 'object',
+      patternProperties: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`(?i)(a|b)*a(a|b){${190 - i}}x`, true])),
+    },
     () => JSON.stringify(Object.fromEntries(Array.from({ length: 1_900 }, (_, i) => [`${i}${text('ab', 60)}`, 0]))),
   ),
   I: schemaScenario(
     'wide',
     'schema: 296 properties (about the most objects a schema may hold), values of 1,600 records: bulk set 25',
-    { type: 'array', items: { type: 'object', properties: Object.fromEntries(Array.from({ length: 296 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(60) }])) } },
+    {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 296 }, (_, i) => [`p${i}`, { type: 'string', description: 'x'.repeat(60) }])),
+      },
+    },
     () => JSON.stringify(Array.from({ length: 1_600 }, (_, i) => ({ [`p${i % 296}`]: 'v'.repeat(40), p1: 'abc' }))),
   ),
   L: schemaScenario(
     'branches',
     'schema: 55 oneOf branches each with its properties (a costly compile near the object bound): bulk set 25',
-    { type: 'array', items: { oneOf: Array.from({ length: 55 }, (_, i) => ({ type: 'object', required: [`k${i}`], properties: { [`k${i}`]: { const: i }, v: { type: 'string', minLength: 1 } } })) } },
+    {
+      type: 'array',
+      items: {
+        oneOf: Array.from({ length: 55 }, (_, i) => ({
+          type: 'object',
+          required: [`k${i}`],
+          properties: { [`k${i}`]: { const: i }, v: { type: 'string', minLength: 1 } },
+        })),
+      },
+    },
     () => JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ [`k${i % 55}`]: i % 55, v: 'x' }))),
   ),
   J: {
@@ -176,7 +226,12 @@ const SCENARIOS = {
       let refused;
       for (let k = 0; k < 40 && !ctx.late(); k++) {
         const count = k < 20 ? 1_400 : 50;
-        const schema = { type: 'object', patternProperties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`^k${k}_${i}[a-z]{0,8}$`, k < 20 ? { type: 'string', maxLength: 10 } : true])) };
+        const schema = {
+          type: 'object',
+          patternProperties: Object.fromEntries(
+            Array.from({ length: count }, (_, i) => [`^k${k}_${i}[a-z]{0,8}$`, k < 20 ? { type: 'string', maxLength: 10 } : true]),
+          ),
+        };
         const started = performance.now();
         const d = await define(ctx, `pp_${k}`, 'json', [{ name: 'schema', value: JSON.stringify(schema) }]);
         requests.push({ status: d.ok ? 201 : 422, ms: performance.now() - started });
@@ -196,7 +251,14 @@ const SCENARIOS = {
       const requests = [];
       for (let start = 0; start < 200 && !ctx.late(); start += 25) {
         const owners = ctx.products.slice(start, start + 25);
-        const [r] = await bulk(ctx, 'recheck', 'multi_line_text_field', owners.map(() => text('ab', 65_536)), 1, owners);
+        const [r] = await bulk(
+          ctx,
+          'recheck',
+          'multi_line_text_field',
+          owners.map(() => text('ab', 65_536)),
+          1,
+          owners,
+        );
         requests.push(r);
         for (const m of JSON.parse(r.text).metafields ?? []) if (BigInt(m.id) > recheckLastId) recheckLastId = BigInt(m.id);
       }
@@ -209,7 +271,14 @@ const SCENARIOS = {
       const started = performance.now();
       const update = await ctx.admin('/metafield_definition.json', {
         method: 'PUT',
-        body: { definition: { owner_resource: 'products', namespace: 'stress', key: 'recheck', validations: [{ name: 'regex', value: REVIEWER }] } },
+        body: {
+          definition: {
+            owner_resource: 'products',
+            namespace: 'stress',
+            key: 'recheck',
+            validations: [{ name: 'regex', value: REVIEWER }],
+          },
+        },
       });
       const requests = [update];
       if (update.status !== 200) return { requests, refused: JSON.parse(update.text).errors };
@@ -240,13 +309,27 @@ try {
   await waitReady();
   await op('/stores', { store: { handle: 'stress', name: 'Stress' } });
   const app = JSON.parse(
-    (await op('/apps', { app: { name: 'stress', kind: 'private', scopes: ['read_products', 'write_products', 'read_metafields', 'write_metafields'], store_handle: 'stress' } })).text,
+    (
+      await op('/apps', {
+        app: {
+          name: 'stress',
+          kind: 'private',
+          scopes: ['read_products', 'write_products', 'read_metafields', 'write_metafields'],
+          store_handle: 'stress',
+        },
+      })
+    ).text,
   );
-  const made = JSON.parse((await op('/stores/stress/products', { products: Array.from({ length: 200 }, (_, i) => ({ title: `Stress ${i}` })) })).text);
+  const made = JSON.parse(
+    (await op('/stores/stress/products', { products: Array.from({ length: 200 }, (_, i) => ({ title: `Stress ${i}` })) })).text,
+  );
   const products = made.products.map((p) => p.id);
   const admin = (path, init = {}) => call(`/admin/openapi/${VERSION}${path}`, { token: app.access_token, ...init });
 
-  poller = fork(join(here, 'poll.mjs'), [], { env: { ...process.env, POLL_ORIGIN: origin }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  poller = fork(join(here, 'poll.mjs'), [], {
+    env: { ...process.env, POLL_ORIGIN: origin },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   await new Promise((r) => poller.once('message', r));
   const series = () =>
     new Promise((resolve) => {
@@ -258,9 +341,15 @@ try {
     if (ONLY && !ONLY.includes(letter)) continue;
     if (apiExited) throw new Error('the API process exited');
     const deadline = performance.now() + SCENARIO_MAX_MS;
-    const ctx = { admin, products: letter === 'K' || letter === 'M' ? products : products.slice(0, 25), late: () => performance.now() > deadline };
+    const ctx = {
+      admin,
+      products: letter === 'K' || letter === 'M' ? products : products.slice(0, 25),
+      late: () => performance.now() > deadline,
+    };
     // prom-client resets its event-loop delay histogram on every scrape: this one starts the window.
-    await fetch(`${origin}/metrics`).then((r) => r.text()).catch(() => '');
+    await fetch(`${origin}/metrics`)
+      .then((r) => r.text())
+      .catch(() => '');
     poller.send({ type: 'start' });
     const t0 = performance.now();
     let outcome;
@@ -272,10 +361,25 @@ try {
     const elapsed = performance.now() - t0;
     const { latencies, failures } = await series();
     const sorted = [...latencies].sort((a, b) => a - b);
-    const metrics = await fetch(`${origin}/metrics`).then((r) => r.text()).catch(() => '');
+    const metrics = await fetch(`${origin}/metrics`)
+      .then((r) => r.text())
+      .catch(() => '');
     const heap = Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(metrics)?.[1] ?? NaN);
     const lag = Number(/^nodejs_eventloop_lag_max_seconds (\S+)/m.exec(metrics)?.[1] ?? NaN) * 1000;
-    const row = { letter, name: scenario.name, elapsed, polls: sorted.length, failures, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN, heap, lag, outcome, cut: ctx.late() };
+    const row = {
+      letter,
+      name: scenario.name,
+      elapsed,
+      polls: sorted.length,
+      failures,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted.at(-1) ?? NaN,
+      heap,
+      lag,
+      outcome,
+      cut: ctx.late(),
+    };
     rows.push(row);
     const statuses = (outcome.requests ?? []).map((r) => r.status).join(',');
     console.log(
@@ -305,7 +409,11 @@ function what(row) {
     const counts = {};
     for (const r of requests) counts[r.status] = (counts[r.status] ?? 0) + 1;
     const slowest = Math.max(...requests.map((r) => r.ms));
-    parts.push(`${Object.entries(counts).map(([s, n]) => `${n} x ${s}`).join(', ')}; slowest request ${(slowest / 1000).toFixed(2)} s`);
+    parts.push(
+      `${Object.entries(counts)
+        .map(([s, n]) => `${n} x ${s}`)
+        .join(', ')}; slowest request ${(slowest / 1000).toFixed(2)} s`,
+    );
   }
   if (o.recheck) parts.push(`re-check judged ${o.recheck.judged}/200 in ${(o.recheck.ms / 1000).toFixed(1)} s`);
   if (row.cut) parts.push(`cut short at ${SCENARIO_MAX_MS / 1000} s`);
@@ -317,7 +425,10 @@ const lines = [
   '',
   '| Scenario | Load: answers | /healthz polls | p50 | p99 | max | Event-loop delay max | Heap after |',
   '|---|---|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.letter}. ${r.name.replace(/\|/g, '\\|')} | ${what(r)} | ${r.polls} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.lag)} | ${Number.isFinite(r.heap) ? `${(r.heap / 1e6).toFixed(0)} MB` : 'n/a'} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.letter}. ${r.name.replace(/\|/g, '\\|')} | ${what(r)} | ${r.polls} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${ms(r.lag)} | ${Number.isFinite(r.heap) ? `${(r.heap / 1e6).toFixed(0)} MB` : 'n/a'} |`,
+  ),
 ];
 const table = lines.join('\n');
 console.log(`\n${table}\n`);

@@ -30,7 +30,10 @@ const TOPIC = 'inventory_items/update';
 const VERSION = 'v20260901';
 
 if (!process.env.BENCH_SKIP_BUILD) {
-  const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@platform/webhooks...', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
+  const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@platform/webhooks...', '--output-logs=errors-only'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) process.exit(1);
 }
 
@@ -59,7 +62,11 @@ async function startReceiver() {
     },
     times: async (ids) => (await ask('times', { ids })).times,
     maxOpen: async () => (await ask('maxOpen')).maxOpen,
-    close: () => new Promise((r) => { child.once('exit', r); child.send({ type: 'stop' }); }),
+    close: () =>
+      new Promise((r) => {
+        child.once('exit', r);
+        child.send({ type: 'stop' });
+      }),
   };
 }
 
@@ -87,22 +94,42 @@ async function database(kind) {
   };
 }
 
-const body = (i) => JSON.stringify({ inventory_item: { id: String(100000 + i), sku: `SKU-${i}`, tracked: true, cost: '12.50', updated_at: '2026-11-22T12:05:01+08:00' } });
+const body = (i) =>
+  JSON.stringify({
+    inventory_item: { id: String(100000 + i), sku: `SKU-${i}`, tracked: true, cost: '12.50', updated_at: '2026-11-22T12:05:01+08:00' },
+  });
 
 /** A store whose app (installed with read_inventory, as the outbox requires) has `count` subscriptions on the receiver. */
 async function storeWithSubscriptions(db, handle, receiverUrl, count) {
   const now = new Date();
   const store = await db.prisma.store.create({
-    data: { handle, name: handle, email: 'b@example.com', customerEmail: 'b@example.com', ianaTimezone: 'Asia/Shanghai', merchantId: 1n, updatedAt: now },
+    data: {
+      handle,
+      name: handle,
+      email: 'b@example.com',
+      customerEmail: 'b@example.com',
+      ianaTimezone: 'Asia/Shanghai',
+      merchantId: 1n,
+      updatedAt: now,
+    },
   });
   const secret = randomBytes(24).toString('hex');
-  const app = await db.prisma.app.create({ data: { name: handle, kind: 'private', appKey: handle, appSecret: secret, storeId: store.id, updatedAt: now } });
+  const app = await db.prisma.app.create({
+    data: { name: handle, kind: 'private', appKey: handle, appSecret: secret, storeId: store.id, updatedAt: now },
+  });
   await db.prisma.installation.create({ data: { storeId: store.id, appId: app.id, scopes: 'read_inventory', updatedAt: now } });
   const subs = [];
   for (let s = 0; s < count; s++) {
     subs.push(
       await db.prisma.webhookSubscription.create({
-        data: { storeId: store.id, appId: app.id, topic: TOPIC, address: `${receiverUrl}/${handle}/${s}/`, apiVersion: VERSION, updatedAt: now },
+        data: {
+          storeId: store.id,
+          appId: app.id,
+          topic: TOPIC,
+          address: `${receiverUrl}/${handle}/${s}/`,
+          apiVersion: VERSION,
+          updatedAt: now,
+        },
       }),
     );
   }
@@ -113,10 +140,23 @@ function startSender(url) {
   // BENCH_SENDER_NODE_ARGS='--cpu-prof' profiles the sender process
   const nodeArgs = (process.env.BENCH_SENDER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, join(root, 'apps/webhooks/dist/main.js')], {
-    env: { ...process.env, DATABASE_URL: url, PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_SENDER_PER_HOST: String(PER_HOST), LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
+      PLATFORM_SENDER_PER_HOST: String(PER_HOST),
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  return { child, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+  return {
+    child,
+    stop: () =>
+      new Promise((r) => {
+        child.once('exit', r);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 /** CPU time of a process so far, in ms (clock ticks of 10 ms, from /proc). */
@@ -134,8 +174,16 @@ async function drain(db, receiver, fixture, n) {
     ids.push(webhookId);
     const sub = fixture.subs[i % fixture.subs.length];
     return {
-      storeId: fixture.store.id, appId: fixture.app.id, subscriptionId: sub.id, topic: TOPIC, webhookId,
-      apiVersion: VERSION, body: body(i), triggeredAt: at, nextAttemptAt: at, updatedAt: at,
+      storeId: fixture.store.id,
+      appId: fixture.app.id,
+      subscriptionId: sub.id,
+      topic: TOPIC,
+      webhookId,
+      apiVersion: VERSION,
+      body: body(i),
+      triggeredAt: at,
+      nextAttemptAt: at,
+      updatedAt: at,
     };
   });
   // Counted before the commit: the sender may deliver some before the next line runs.
@@ -162,12 +210,19 @@ async function bareLoop(receiver, bodies, secret, workers) {
         const i = next++;
         const b = bodies[i];
         const res = await request(`${receiver.url}/bare`, {
-          method: 'POST', dispatcher: agent, body: b,
+          method: 'POST',
+          dispatcher: agent,
+          body: b,
           headers: {
-            'content-type': 'application/json', 'x-platform-topic': TOPIC,
-            'x-platform-hmac-sha256': signWebhookBody(Buffer.from(b), secret), 'x-platform-shop-domain': 'bench.localhost',
-            'x-platform-shop-id': '1', 'x-platform-merchant-id': '1', 'x-platform-api-version': VERSION,
-            'x-platform-webhook-id': `bare-${randomUUID()}`, 'x-platform-triggered-at': formatInZone(new Date(), 'Asia/Shanghai'),
+            'content-type': 'application/json',
+            'x-platform-topic': TOPIC,
+            'x-platform-hmac-sha256': signWebhookBody(Buffer.from(b), secret),
+            'x-platform-shop-domain': 'bench.localhost',
+            'x-platform-shop-id': '1',
+            'x-platform-merchant-id': '1',
+            'x-platform-api-version': VERSION,
+            'x-platform-webhook-id': `bare-${randomUUID()}`,
+            'x-platform-triggered-at': formatInZone(new Date(), 'Asia/Shanghai'),
           },
         });
         await res.body.dump();
@@ -200,7 +255,8 @@ async function latency(db, receiver, fixture) {
     const at = new Date();
     const webhookId = randomUUID();
     const values = [fixture.store.id, fixture.app.id, sub.id, TOPIC, webhookId, VERSION, body(i), at, at, at];
-    if (db.provider === 'postgresql') await db.query(`WITH ins AS (${insert} RETURNING id) SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM ins`, values);
+    if (db.provider === 'postgresql')
+      await db.query(`WITH ins AS (${insert} RETURNING id) SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM ins`, values);
     else {
       await db.query(insert, values);
       await wakeSenders(db);

@@ -52,7 +52,10 @@ describe('the architecture kept by lint (docs/architecture.md)', () => {
   it("a feature never reaches into another feature's repository; its own is fine", async () => {
     const messages = await lint('api', { 'api/src/orders/orders.service.ts': uses('../products/products.repository') });
     assert.match(messages.join('\n'), /another feature's repository/);
-    assert.match((await lint('api', { 'api/src/orders/pages/list.ts': uses('../../products/products.repository') })).join('\n'), /another feature's repository/);
+    assert.match(
+      (await lint('api', { 'api/src/orders/pages/list.ts': uses('../../products/products.repository') })).join('\n'),
+      /another feature's repository/,
+    );
     assert.deepEqual(await lint('api', { 'api/src/orders/pages/view.ts': uses('../orders.repository') }), []);
     assert.deepEqual(await lint('api', { 'api/src/orders/orders.controller.ts': uses('./orders.service') }), []);
   });

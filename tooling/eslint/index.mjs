@@ -15,16 +15,42 @@ const OURS = ['@platform/contract', '@platform/domain', '@platform/db', '@platfo
 /** What each layer may not import (package names; deep imports `@platform/x/...` too). */
 const FORBIDDEN = {
   domain: { packages: OURS, message: 'packages/domain imports nothing of ours (docs/architecture.md)' },
-  contract: { packages: OURS.filter((p) => p !== '@platform/contract' && p !== '@platform/domain'), message: 'packages/contract never imports the apps, db or sdk' },
-  sdk: { packages: ['@platform/db', '@platform/api', '@platform/webhooks', '@platform/sdk'], message: 'packages/sdk depends on contract and domain only' },
-  db: { packages: ['@platform/api', '@platform/webhooks', '@platform/sdk', '@platform/contract'], message: 'packages/db is below the apps: it imports none of them' },
+  contract: {
+    packages: OURS.filter((p) => p !== '@platform/contract' && p !== '@platform/domain'),
+    message: 'packages/contract never imports the apps, db or sdk',
+  },
+  sdk: {
+    packages: ['@platform/db', '@platform/api', '@platform/webhooks', '@platform/sdk'],
+    message: 'packages/sdk depends on contract and domain only',
+  },
+  db: {
+    packages: ['@platform/api', '@platform/webhooks', '@platform/sdk', '@platform/contract'],
+    message: 'packages/db is below the apps: it imports none of them',
+  },
   api: { packages: ['@platform/webhooks'], message: 'apps never import each other (code both need goes into a package)' },
-  webhooks: { packages: ['@platform/api', '@platform/contract'], message: 'apps never import each other (code both need goes into a package)' },
+  webhooks: {
+    packages: ['@platform/api', '@platform/contract'],
+    message: 'apps never import each other (code both need goes into a package)',
+  },
   tooling: { packages: OURS, message: 'tooling imports none of the packages' },
 };
 
 /** No I/O in the domain: the modules that would let it reach a disk, a network or a database. */
-const IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'dgram', 'child_process', 'worker_threads', 'pg', 'better-sqlite3', '@libsql/client', '@prisma/client'];
+const IO_MODULES = [
+  'fs',
+  'fs/promises',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'dgram',
+  'child_process',
+  'worker_threads',
+  'pg',
+  'better-sqlite3',
+  '@libsql/client',
+  '@prisma/client',
+];
 
 function restrictions(layer) {
   const forbidden = FORBIDDEN[layer];
@@ -36,14 +62,21 @@ function restrictions(layer) {
     // docs/architecture.md: features meet through services, never through another feature's repository.
     // `../other/x.repository` (or `../../other/...` from a feature's sub-folder); `../x.repository`
     // from a sub-folder is the feature's own.
-    patterns.push({ regex: '^(\\.\\./)+[^./][^/]*/.*\\.repository$', message: "a feature never imports another feature's repository: use that feature's service" });
+    patterns.push({
+      regex: '^(\\.\\./)+[^./][^/]*/.*\\.repository$',
+      message: "a feature never imports another feature's repository: use that feature's service",
+    });
   }
-  const paths = layer === 'domain' ? IO_MODULES.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'packages/domain does no I/O' })) : [];
+  const paths =
+    layer === 'domain'
+      ? IO_MODULES.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'packages/domain does no I/O' }))
+      : [];
   return { patterns, paths };
 }
 
 export function layered(layer) {
-  if (!(layer in FORBIDDEN)) throw new Error(`@platform/eslint-config: unknown layer '${layer}' (one of ${Object.keys(FORBIDDEN).join(', ')})`);
+  if (!(layer in FORBIDDEN))
+    throw new Error(`@platform/eslint-config: unknown layer '${layer}' (one of ${Object.keys(FORBIDDEN).join(', ')})`);
   return tseslint.config(
     { ignores: ['dist/**', 'generated/**', 'node_modules/**', '**/*.mjs'] },
     js.configs.recommended,

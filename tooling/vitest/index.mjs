@@ -9,7 +9,16 @@ const fastCheckSeed = fileURLToPath(new URL('./fast-check-seed.mjs', import.meta
 export function platformVitestConfig({ nest = false, ...test } = {}) {
   return defineConfig({
     plugins: nest
-      ? [swc.vite({ module: { type: 'es6' }, jsc: { target: 'es2022', parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true } } })]
+      ? [
+          swc.vite({
+            module: { type: 'es6' },
+            jsc: {
+              target: 'es2022',
+              parser: { syntax: 'typescript', decorators: true },
+              transform: { legacyDecorator: true, decoratorMetadata: true },
+            },
+          }),
+        ]
       : [],
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -143,7 +143,8 @@ export async function startCluster(basePort: number, env: Record<string, string>
 
 /** The operator API and a store with a private app, through `origin`. */
 export function operatorAt(origin: string) {
-  const op = (path: string, init: Parameters<typeof call>[1] = {}) => call(`${origin}/platform/v1${path}`, { token: OPERATOR_TOKEN, ...init });
+  const op = (path: string, init: Parameters<typeof call>[1] = {}) =>
+    call(`${origin}/platform/v1${path}`, { token: OPERATOR_TOKEN, ...init });
   return {
     call: op,
     async storeWithApp(handle: string, scopes = ['read_products', 'write_products', 'read_inventory']) {

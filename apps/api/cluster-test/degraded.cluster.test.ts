@@ -31,10 +31,14 @@ afterAll(async () => {
 
 const replicas = () => [cluster.replica(1), cluster.replica(2)];
 const listing = (origin: string, token: string) => call(admin(origin, '/products/products.json?limit=1'), { token });
-const warnings = (name: string) => cluster.log(name).split('\n').filter((line) => line.includes('Redis unreachable')).length;
+const warnings = (name: string) =>
+  cluster
+    .log(name)
+    .split('\n')
+    .filter((line) => line.includes('Redis unreachable')).length;
 
 describe('Redis killed (decisions §7.4)', () => {
-  it("each replica falls back to its own bucket, /readyz names redis, one warning; the shared bucket is back with Redis", async () => {
+  it('each replica falls back to its own bucket, /readyz names redis, one warning; the shared bucket is back with Redis', async () => {
     await cluster.ctl('stop-redis');
     const { token } = await operatorAt(cluster.lb).storeWithApp('no-redis');
     for (const origin of replicas()) {
@@ -66,12 +70,21 @@ describe('PostgreSQL stopped for 30 s, then started again', () => {
     const { token } = await operatorAt(cluster.lb).storeWithApp('outage', ['read_products', 'write_products', 'read_inventory']);
     const op = operatorAt(cluster.lb);
     const address = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    const subscribed = await call(admin(cluster.lb, '/webhooks.json'), { token, body: { webhook: { topic: 'inventory_items/update', address } } });
+    const subscribed = await call(admin(cluster.lb, '/webhooks.json'), {
+      token,
+      body: { webhook: { topic: 'inventory_items/update', address } },
+    });
     expect(subscribed.status).toBe(201);
-    const made = await op.call('/stores/outage/products', { body: { products: [1, 2, 3].map((i) => ({ title: `Kept ${i}`, variants: [{ sku: `K-${i}` }] })) } });
+    const made = await op.call('/stores/outage/products', {
+      body: { products: [1, 2, 3].map((i) => ({ title: `Kept ${i}`, variants: [{ sku: `K-${i}` }] })) },
+    });
     expect(made.status).toBe(201);
-    const items = made.body.products.map((p: { variants: { inventory_item_id: string }[] }) => p.variants[0]!.inventory_item_id) as string[];
-    expect((await op.call(`/stores/outage/inventory_items/${items[0]}`, { method: 'PUT', body: { inventory_item: { cost: '1.00' } } })).status).toBe(200);
+    const items = made.body.products.map(
+      (p: { variants: { inventory_item_id: string }[] }) => p.variants[0]!.inventory_item_id,
+    ) as string[];
+    expect(
+      (await op.call(`/stores/outage/inventory_items/${items[0]}`, { method: 'PUT', body: { inventory_item: { cost: '1.00' } } })).status,
+    ).toBe(200);
     const senderPids = [cluster.pid('sender1'), cluster.pid('sender2')];
 
     await cluster.ctl('stop-pg');
@@ -97,16 +110,22 @@ describe('PostgreSQL stopped for 30 s, then started again', () => {
 
     // Both replicas serve again without a restart (their pools reconnect), and HAProxy marks them up.
     await until(async () => (await listing(cluster.lb, token)).status === 200, 20_000, 'the API answers again');
-    await until(async () => {
-      const servers = await cluster.servers();
-      return servers.api1 === 'UP' && servers.api2 === 'UP';
-    }, 15_000, 'both replicas UP');
+    await until(
+      async () => {
+        const servers = await cluster.servers();
+        return servers.api1 === 'UP' && servers.api2 === 'UP';
+      },
+      15_000,
+      'both replicas UP',
+    );
     for (const origin of replicas()) expect((await listing(origin, token)).status).toBe(200);
     const all = await call(admin(cluster.lb, '/products/products.json?limit=250&fields=title'), { token });
     expect(all.body.products.map((p: { title: string }) => p.title)).toEqual(['Kept 1', 'Kept 2', 'Kept 3']);
 
     // The senders, the same processes, deliver the event from before the outage and one after it.
-    expect((await op.call(`/stores/outage/inventory_items/${items[1]}`, { method: 'PUT', body: { inventory_item: { cost: '2.00' } } })).status).toBe(200);
+    expect(
+      (await op.call(`/stores/outage/inventory_items/${items[1]}`, { method: 'PUT', body: { inventory_item: { cost: '2.00' } } })).status,
+    ).toBe(200);
     await until(() => received.size >= 2, 30_000, 'both events delivered');
     expect([cluster.pid('sender1'), cluster.pid('sender2')]).toEqual(senderPids);
     for (const pid of senderPids) expect(() => process.kill(pid, 0)).not.toThrow();
@@ -124,7 +143,9 @@ describe('SIGTERM to an API replica (decisions §12, issue 15)', () => {
       for (let i = 0; !stop; i++) {
         const variants = Array.from({ length: 20 }, (_, v) => ({ sku: `w${n}-${i}-${v}` }));
         try {
-          const answer = await operatorAt(cluster.lb).call('/stores/drain/products', { body: { product: { title: `w${n}-${i}`, variants } } });
+          const answer = await operatorAt(cluster.lb).call('/stores/drain/products', {
+            body: { product: { title: `w${n}-${i}`, variants } },
+          });
           answers.push({ ...answer, at: Date.now() });
         } catch (error) {
           errors.push((error as Error).message);
@@ -135,13 +156,17 @@ describe('SIGTERM to an API replica (decisions §12, issue 15)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const pid = cluster.pid('api1');
     process.kill(pid, 'SIGTERM');
-    await until(() => {
-      try {
-        return readFileSync(join(cluster.dir, 'api1.exit'), 'utf8').trim() !== '';
-      } catch {
-        return false;
-      }
-    }, 20_000, 'api1 exits');
+    await until(
+      () => {
+        try {
+          return readFileSync(join(cluster.dir, 'api1.exit'), 'utf8').trim() !== '';
+        } catch {
+          return false;
+        }
+      },
+      20_000,
+      'api1 exits',
+    );
     const exitedAt = Date.now();
     // The load goes on against the one replica left.
     await new Promise((resolve) => setTimeout(resolve, 3000));

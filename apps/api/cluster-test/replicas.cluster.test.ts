@@ -23,7 +23,9 @@ const other = () => cluster.replica(2);
 describe('one rate-limit bucket per (app, store) across replicas (decisions §7.4)', () => {
   it('a burst of 80 spread over both replicas gets exactly the capacity (40) through, then 429s', async () => {
     const { token } = await operatorAt(cluster.lb).storeWithApp('burst');
-    const answers = await Promise.all(Array.from({ length: 80 }, () => call(admin(cluster.lb, '/products/products.json?limit=1'), { token })));
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, () => call(admin(cluster.lb, '/products/products.json?limit=1'), { token })),
+    );
     const served = new Set(answers.map((a) => a.headers['x-served-by']));
     expect(served).toEqual(new Set(['api1', 'api2']));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(40);
@@ -61,7 +63,11 @@ describe('tokens across replicas (decisions §5.3, §5.4)', () => {
   it('a custom app cancelled through one replica: its token is refused by the other on the very next request', async () => {
     const op = operatorAt(one());
     expect((await op.call('/stores', { body: { store: { handle: 'cancel', name: 'Cancel' } } })).status).toBe(201);
-    const app = (await op.call('/apps', { body: { app: { name: 'Custom', kind: 'custom', scopes: ['read_products'], redirect_urls: ['https://app.example.com/cb'] } } })).body.app;
+    const app = (
+      await op.call('/apps', {
+        body: { app: { name: 'Custom', kind: 'custom', scopes: ['read_products'], redirect_urls: ['https://app.example.com/cb'] } },
+      })
+    ).body.app;
     const install = await op.call(`/stores/cancel/apps/${app.id}/install`, { body: { scopes: ['read_products'] } });
     expect(install.status).toBe(201);
     const now = Date.parse((await op.call('/clock')).body.now);

@@ -100,12 +100,17 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   // docs/idempotency.md: POSTs with an Idempotency-Key, after the access check, before the handler.
   installIdempotency(fastify, new IdempotencyService(new IdempotencyRepository(db), clock));
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register({ db, config, clock, metrics, rateLimiter, gates, access }), adapter, {
-    bodyParser: false,
-    logger: new PinoNestLogger(logger),
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register({ db, config, clock, metrics, rateLimiter, gates, access }),
+    adapter,
+    {
+      bodyParser: false,
+      logger: new PinoNestLogger(logger),
+    },
+  );
   await app.init();
-  const metricsListener = config.metrics.port > 0 ? await listenForMetrics(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
+  const metricsListener =
+    config.metrics.port > 0 ? await listenForMetrics(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
   return {
     app,
     db,

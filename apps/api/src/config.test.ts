@@ -71,8 +71,18 @@ describe(loadConfig.name, () => {
 
   it('connection limits have defaults, and a headers timeout longer than the request timeout is refused', () => {
     const config = loadConfig({ PLATFORM_OPERATOR_TOKEN: 'x'.repeat(16), PLATFORM_SECRET: 'y'.repeat(16) });
-    expect(config.http).toEqual({ requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, idleTimeoutMs: 60_000, maxConnections: 1024 });
-    const problems = problemsOf({ PLATFORM_REQUEST_TIMEOUT_MS: '1000', PLATFORM_HEADERS_TIMEOUT_MS: '5000', PLATFORM_MAX_CONNECTIONS: '0' });
+    expect(config.http).toEqual({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      idleTimeoutMs: 60_000,
+      maxConnections: 1024,
+    });
+    const problems = problemsOf({
+      PLATFORM_REQUEST_TIMEOUT_MS: '1000',
+      PLATFORM_HEADERS_TIMEOUT_MS: '5000',
+      PLATFORM_MAX_CONNECTIONS: '0',
+    });
     expect(problems.some((p) => p.startsWith('PLATFORM_HEADERS_TIMEOUT_MS:'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PLATFORM_MAX_CONNECTIONS:'))).toBe(true);
   });
@@ -95,7 +105,11 @@ describe(loadConfig.name, () => {
   it('checks the previous secret with the other variables, and reads it when it is right (issue 15)', () => {
     const problems = problemsOf({ ...REQUIRED, PLATFORM_SECRET_PREVIOUS: REQUIRED.PLATFORM_SECRET, PORT: '' });
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['PLATFORM_SECRET_PREVIOUS', 'PLATFORM_SECRET_PREVIOUS_UNTIL', 'PORT']);
-    const config = loadConfig({ ...REQUIRED, PLATFORM_SECRET_PREVIOUS: 'previous-0123456789', PLATFORM_SECRET_PREVIOUS_UNTIL: '2030-01-01T00:00:00Z' });
+    const config = loadConfig({
+      ...REQUIRED,
+      PLATFORM_SECRET_PREVIOUS: 'previous-0123456789',
+      PLATFORM_SECRET_PREVIOUS_UNTIL: '2030-01-01T00:00:00Z',
+    });
     expect(config.previousSecret).toEqual({ value: 'previous-0123456789', until: new Date('2030-01-01T00:00:00Z') });
   });
 });

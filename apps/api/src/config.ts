@@ -72,59 +72,57 @@ function requiredSecret(message: string) {
 }
 
 /** decisions §12.4: the API's variables beside the shared ones (docs/production.md lists them). */
-const ZApiEnv = ZSharedEnv
-  .extend({
-    HOST: env.text('127.0.0.1'),
-    // An empty PORT is refused, not taken as unset.
-    PORT: envVariable(3000, (raw = '3000') => {
-      const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
-      if (Number.isInteger(port) && port >= 0 && port <= 65535) return { ok: true, value: port };
-      return { ok: false, message: `must be an integer 0..65535 (got '${raw}')` };
-    }),
-    PLATFORM_OPERATOR_TOKEN: requiredSecret('required, at least 16 characters'),
-    PLATFORM_SECRET: requiredSecret('required, at least 16 characters (signs pagination cursors)'),
-    PLATFORM_SECRET_PREVIOUS: env.text(''),
-    PLATFORM_SECRET_PREVIOUS_UNTIL: env.text(''),
-    PLATFORM_SEED_DEMO: env.bool(true),
-    PLATFORM_DEMO_TOKEN: env.optionalMatching(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 URL-safe characters (A-Z a-z 0-9 _ -)'),
-    PLATFORM_SENDER: env.oneOf(['embedded', 'off'], 'embedded'),
-    PLATFORM_SHOW_OPERATOR_TOKEN: env.bool(false),
-    PLATFORM_TRUST_PROXY: env.bool(false),
-    PLATFORM_RATE_LIMIT_CAPACITY: env.positiveNumber(40),
-    PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: env.positiveNumber(4),
-    // Pause between polls when idle (0: no polling, passes run by hand), values per batch, claim lifetime.
-    PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: env.integer(250, 0),
-    PLATFORM_METAFIELD_RECHECK_BATCH_SIZE: env.integer(200, 1),
-    PLATFORM_METAFIELD_RECHECK_LEASE_MS: env.integer(30_000, 1000),
-    PLATFORM_REQUEST_TIMEOUT_MS: env.integer(30_000, 100),
-    PLATFORM_HEADERS_TIMEOUT_MS: env.integer(10_000, 100),
-    PLATFORM_KEEP_ALIVE_TIMEOUT_MS: env.integer(5_000, 100),
-    PLATFORM_IDLE_TIMEOUT_MS: env.integer(60_000, 100),
-    PLATFORM_MAX_CONNECTIONS: env.integer(1024, 1),
-    PLATFORM_TOKEN_REMINDER_INTERVAL_MS: env.integer(60_000, 0),
-    PLATFORM_DRAIN_DELAY_MS: env.integer(0, 0, 600_000),
-    PLATFORM_DRAIN_TIMEOUT_MS: env.integer(10_000, 0),
-    // docs/performance.md: answered product listing pages kept in memory, per process (0: none).
-    PLATFORM_LISTING_CACHE_MB: env.integer(64, 0, 65_536),
-    // decisions §12.3: /metrics on the main listener needs the operator token; this port (0: none)
-    // serves it without one, for an internal scraper, on a loopback address unless told otherwise.
-    PLATFORM_METRICS_PORT: env.integer(0, 0, 65_535),
-    PLATFORM_METRICS_HOST: env.text('127.0.0.1'),
-    REDIS_URL: env.optionalMatching(/^rediss?:\/\/.+/, 'must start with redis:// or rediss://'),
-    PLATFORM_SMTP_URL: env.optionalMatching(/^smtps?:\/\/.+/, 'must start with smtp:// or smtps://'),
-  })
-  .superRefine((e, ctx) => {
-    // Node refuses a headers timeout longer than the request timeout.
-    if (e.PLATFORM_HEADERS_TIMEOUT_MS > e.PLATFORM_REQUEST_TIMEOUT_MS) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PLATFORM_HEADERS_TIMEOUT_MS'],
-        message: `must not exceed PLATFORM_REQUEST_TIMEOUT_MS (${e.PLATFORM_REQUEST_TIMEOUT_MS})`,
-      });
-    }
-    const previous = previousSecretOf(e);
-    for (const [variable, message] of previous.problems) ctx.addIssue({ code: 'custom', path: [variable], message });
-  });
+const ZApiEnv = ZSharedEnv.extend({
+  HOST: env.text('127.0.0.1'),
+  // An empty PORT is refused, not taken as unset.
+  PORT: envVariable(3000, (raw = '3000') => {
+    const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (Number.isInteger(port) && port >= 0 && port <= 65535) return { ok: true, value: port };
+    return { ok: false, message: `must be an integer 0..65535 (got '${raw}')` };
+  }),
+  PLATFORM_OPERATOR_TOKEN: requiredSecret('required, at least 16 characters'),
+  PLATFORM_SECRET: requiredSecret('required, at least 16 characters (signs pagination cursors)'),
+  PLATFORM_SECRET_PREVIOUS: env.text(''),
+  PLATFORM_SECRET_PREVIOUS_UNTIL: env.text(''),
+  PLATFORM_SEED_DEMO: env.bool(true),
+  PLATFORM_DEMO_TOKEN: env.optionalMatching(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 URL-safe characters (A-Z a-z 0-9 _ -)'),
+  PLATFORM_SENDER: env.oneOf(['embedded', 'off'], 'embedded'),
+  PLATFORM_SHOW_OPERATOR_TOKEN: env.bool(false),
+  PLATFORM_TRUST_PROXY: env.bool(false),
+  PLATFORM_RATE_LIMIT_CAPACITY: env.positiveNumber(40),
+  PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: env.positiveNumber(4),
+  // Pause between polls when idle (0: no polling, passes run by hand), values per batch, claim lifetime.
+  PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: env.integer(250, 0),
+  PLATFORM_METAFIELD_RECHECK_BATCH_SIZE: env.integer(200, 1),
+  PLATFORM_METAFIELD_RECHECK_LEASE_MS: env.integer(30_000, 1000),
+  PLATFORM_REQUEST_TIMEOUT_MS: env.integer(30_000, 100),
+  PLATFORM_HEADERS_TIMEOUT_MS: env.integer(10_000, 100),
+  PLATFORM_KEEP_ALIVE_TIMEOUT_MS: env.integer(5_000, 100),
+  PLATFORM_IDLE_TIMEOUT_MS: env.integer(60_000, 100),
+  PLATFORM_MAX_CONNECTIONS: env.integer(1024, 1),
+  PLATFORM_TOKEN_REMINDER_INTERVAL_MS: env.integer(60_000, 0),
+  PLATFORM_DRAIN_DELAY_MS: env.integer(0, 0, 600_000),
+  PLATFORM_DRAIN_TIMEOUT_MS: env.integer(10_000, 0),
+  // docs/performance.md: answered product listing pages kept in memory, per process (0: none).
+  PLATFORM_LISTING_CACHE_MB: env.integer(64, 0, 65_536),
+  // decisions §12.3: /metrics on the main listener needs the operator token; this port (0: none)
+  // serves it without one, for an internal scraper, on a loopback address unless told otherwise.
+  PLATFORM_METRICS_PORT: env.integer(0, 0, 65_535),
+  PLATFORM_METRICS_HOST: env.text('127.0.0.1'),
+  REDIS_URL: env.optionalMatching(/^rediss?:\/\/.+/, 'must start with redis:// or rediss://'),
+  PLATFORM_SMTP_URL: env.optionalMatching(/^smtps?:\/\/.+/, 'must start with smtp:// or smtps://'),
+}).superRefine((e, ctx) => {
+  // Node refuses a headers timeout longer than the request timeout.
+  if (e.PLATFORM_HEADERS_TIMEOUT_MS > e.PLATFORM_REQUEST_TIMEOUT_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PLATFORM_HEADERS_TIMEOUT_MS'],
+      message: `must not exceed PLATFORM_REQUEST_TIMEOUT_MS (${e.PLATFORM_REQUEST_TIMEOUT_MS})`,
+    });
+  }
+  const previous = previousSecretOf(e);
+  for (const [variable, message] of previous.problems) ctx.addIssue({ code: 'custom', path: [variable], message });
+});
 
 type ApiEnv = z.output<typeof ZApiEnv>;
 
@@ -175,9 +173,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** PLATFORM_SECRET_PREVIOUS with PLATFORM_SECRET_PREVIOUS_UNTIL (an ISO 8601 instant): both or neither. */
-function previousSecretOf(
-  e: Pick<ApiEnv, 'PLATFORM_SECRET' | 'PLATFORM_SECRET_PREVIOUS' | 'PLATFORM_SECRET_PREVIOUS_UNTIL'>,
-): { value: Config['previousSecret']; problems: [string, string][] } {
+function previousSecretOf(e: Pick<ApiEnv, 'PLATFORM_SECRET' | 'PLATFORM_SECRET_PREVIOUS' | 'PLATFORM_SECRET_PREVIOUS_UNTIL'>): {
+  value: Config['previousSecret'];
+  problems: [string, string][];
+} {
   const value = e.PLATFORM_SECRET_PREVIOUS || undefined;
   const untilRaw = e.PLATFORM_SECRET_PREVIOUS_UNTIL || undefined;
   const problems: [string, string][] = [];

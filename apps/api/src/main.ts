@@ -22,7 +22,9 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const { applied } = await startupStep(config, () => prepareSchema(config.databaseUrl, config.migrate, { sqliteDriver: config.sqliteDriver }));
+  const { applied } = await startupStep(config, () =>
+    prepareSchema(config.databaseUrl, config.migrate, { sqliteDriver: config.sqliteDriver }),
+  );
   const platform = await startupStep(config, () => createPlatform(config));
   // Issue 15: SIGTERM drains. /readyz turns 503 at once; after PLATFORM_DRAIN_DELAY_MS (the time a
   // balancer takes to see that and stop sending new connections: closing the listener earlier
@@ -35,7 +37,10 @@ async function main(): Promise<void> {
     stopping = true;
     DRAINING.on = true;
     // warn, not info: a replica leaving is what an operator filtering on warnings still wants to see.
-    platform.logger.warn({ signal, drainDelayMs: config.drainDelayMs, drainTimeoutMs: config.drainTimeoutMs }, 'draining: not ready now; no new connections after the delay; requests in flight finish');
+    platform.logger.warn(
+      { signal, drainDelayMs: config.drainDelayMs, drainTimeoutMs: config.drainTimeoutMs },
+      'draining: not ready now; no new connections after the delay; requests in flight finish',
+    );
     if (config.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
     let cut = false;
     const deadline = setTimeout(() => {
@@ -96,7 +101,6 @@ async function main(): Promise<void> {
     }
   }
   console.log(lines.join('\n') + '\n');
-
 }
 
 /**

@@ -112,7 +112,10 @@ beforeAll(async () => {
   await migrate(database.url);
   api = await startApiProcess(database.url);
   host = `shop.localhost:${api.port}`;
-  const store = await call(`${api.origin}/platform/v1/stores`, { token: OPERATOR_TOKEN, body: { store: { handle: 'shop', name: 'Shop' } } });
+  const store = await call(`${api.origin}/platform/v1/stores`, {
+    token: OPERATOR_TOKEN,
+    body: { store: { handle: 'shop', name: 'Shop' } },
+  });
   expect(store.status).toBe(201);
 });
 afterAll(async () => {
@@ -123,7 +126,15 @@ afterAll(async () => {
 describe('anonymous bodies outside the two APIs (issue 14, finding 1)', () => {
   it('reads the route table: the merchant forms, the token calls and the pages are all there', () => {
     const paths = routes.map((r) => r.path);
-    for (const known of ['/admin/sign-out', '/admin/oauth/authorize', '/admin/oauth/token/create', '/admin/apps/1/deliveries/1/redeliver', ...MERCHANT_ADMIN_FORMS, '/docs', '/healthz']) {
+    for (const known of [
+      '/admin/sign-out',
+      '/admin/oauth/authorize',
+      '/admin/oauth/token/create',
+      '/admin/apps/1/deliveries/1/redeliver',
+      ...MERCHANT_ADMIN_FORMS,
+      '/docs',
+      '/healthz',
+    ]) {
       expect(paths).toContain(known);
     }
   });
@@ -180,7 +191,12 @@ describe('bodies over a route limit from a caller the headers admit (issue 14, f
   it('refuses a signed-in merchant form of 8 MB (413), also chunked, and still signs out with a real one', async () => {
     const cookie = await signIn(api, 'shop');
     for (const chunked of [false, true]) {
-      const r = await send(api.port, head('POST', '/admin/sign-out', host, { cookie, 'content-type': 'application/x-www-form-urlencoded' }), EIGHT_MB, chunked);
+      const r = await send(
+        api.port,
+        head('POST', '/admin/sign-out', host, { cookie, 'content-type': 'application/x-www-form-urlencoded' }),
+        EIGHT_MB,
+        chunked,
+      );
       expect(r.status).toBe(413);
       expect(r.ms).toBeLessThan(1000);
     }
@@ -192,7 +208,12 @@ describe('bodies over a route limit from a caller the headers admit (issue 14, f
     const timestamp = String(Date.parse(clock.body.now));
     const sign = signTokenRequest({ secret: app.app_secret, rawBody: body, timestamp });
     for (const chunked of [false, true]) {
-      const r = await send(api.port, head('POST', '/admin/oauth/token/create', host, { appkey: app.app_key, timestamp, sign }), body, chunked);
+      const r = await send(
+        api.port,
+        head('POST', '/admin/oauth/token/create', host, { appkey: app.app_key, timestamp, sign }),
+        body,
+        chunked,
+      );
       expect(r.status).toBe(413);
     }
   });

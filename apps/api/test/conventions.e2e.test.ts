@@ -126,10 +126,20 @@ describe('request bodies (decisions §3.1)', () => {
     const a = await call(admin('/products/products.json'), { method: 'GET', token, rawBody: 'abc', headers });
     expect(a.status).toBe(400);
     expect(a.body.errors).toBe("Content-Type must be application/json; charset=utf-8 (got 'text/plain')");
-    const o = await call(`${t.origin}/platform/v1/clock`, { method: 'GET', token: 'test-operator-token-0123456789', rawBody: 'abc', headers });
+    const o = await call(`${t.origin}/platform/v1/clock`, {
+      method: 'GET',
+      token: 'test-operator-token-0123456789',
+      rawBody: 'abc',
+      headers,
+    });
     expect(o.status).toBe(400);
     // A JSON body on a GET is read by nobody, and refused by nobody.
-    const json = await call(admin('/products/products.json'), { method: 'GET', token, rawBody: '{}', headers: { 'content-type': 'application/json' } });
+    const json = await call(admin('/products/products.json'), {
+      method: 'GET',
+      token,
+      rawBody: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(json.status).toBe(200);
   });
 

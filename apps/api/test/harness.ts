@@ -166,7 +166,11 @@ export function operator(t: Served) {
 }
 
 /** A store with a private app holding `scopes`, ready for Admin API calls. */
-export async function storeWithApp(t: Served, handle: string, scopes: string[] = ['read_products', 'write_products', 'read_store_information']) {
+export async function storeWithApp(
+  t: Served,
+  handle: string,
+  scopes: string[] = ['read_products', 'write_products', 'read_store_information'],
+) {
   const op = operator(t);
   const store = await op.createStore(handle);
   const app = await op.createPrivateApp(handle, scopes);

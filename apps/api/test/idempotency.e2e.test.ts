@@ -23,7 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const subscriptions = async (admin = shop.admin) => ((await admin('/webhooks.json')).body.webhooks as { address: string }[]).map((w) => w.address);
+const subscriptions = async (admin = shop.admin) =>
+  ((await admin('/webhooks.json')).body.webhooks as { address: string }[]).map((w) => w.address);
 const keysStored = (key: string) => t.db.prisma.idempotencyKey.count({ where: { key } });
 
 describe('a repeat of an Admin API POST with the same key and body', () => {
@@ -93,7 +94,16 @@ describe('refusals', () => {
   it('refuses the header sent twice (400) rather than reading the two joined', async () => {
     const response = await request(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, {
       method: 'POST',
-      headers: ['authorization', `Bearer ${shop.token}`, 'content-type', 'application/json', 'idempotency-key', 'a', 'idempotency-key', 'b'],
+      headers: [
+        'authorization',
+        `Bearer ${shop.token}`,
+        'content-type',
+        'application/json',
+        'idempotency-key',
+        'a',
+        'idempotency-key',
+        'b',
+      ],
       body: JSON.stringify(hook('twice')),
     });
     expect(response.statusCode).toBe(400);
@@ -104,12 +114,18 @@ describe('refusals', () => {
     const key = `${'~!@#$%^&*() '.repeat(21)}abc`;
     expect(key).toHaveLength(255);
     expect((await shop.admin('/webhooks.json', { body: hook('long-key'), headers: withKey(key) })).status).toBe(201);
-    expect((await shop.admin('/webhooks.json', { body: hook('long-key'), headers: withKey(key) })).headers.get('idempotent-replayed')).toBe('true');
+    expect((await shop.admin('/webhooks.json', { body: hook('long-key'), headers: withKey(key) })).headers.get('idempotent-replayed')).toBe(
+      'true',
+    );
   });
 
   it('checks the token first: a caller without a valid token gets 401 and stores nothing', async () => {
     const key = newKey();
-    const r = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, { token: 'not-a-token', body: hook('anonymous'), headers: withKey(key) });
+    const r = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, {
+      token: 'not-a-token',
+      body: hook('anonymous'),
+      headers: withKey(key),
+    });
     expect(r.status).toBe(401);
     expect(await keysStored(key)).toBe(0);
   });
@@ -146,7 +162,9 @@ describe('a first request still running, or lost with its replica', () => {
     await running(key, hook('taken-over'), new Date(Date.now() - 1_000));
     const r = await shop.admin('/webhooks.json', { body: hook('taken-over'), headers: withKey(key) });
     expect([r.status, r.headers.get('idempotent-replayed')]).toEqual([201, null]);
-    expect((await shop.admin('/webhooks.json', { body: hook('taken-over'), headers: withKey(key) })).headers.get('idempotent-replayed')).toBe('true');
+    expect(
+      (await shop.admin('/webhooks.json', { body: hook('taken-over'), headers: withKey(key) })).headers.get('idempotent-replayed'),
+    ).toBe('true');
   });
 });
 
@@ -169,7 +187,11 @@ describe('who shares a key', () => {
     const tokens = [await installWithToken(t, 'idem-two', app), await installWithToken(t, 'idem-three', app)];
     const key = newKey();
     for (const { accessToken } of tokens) {
-      const r = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, { token: accessToken, body: hook('per-store'), headers: withKey(key) });
+      const r = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, {
+        token: accessToken,
+        body: hook('per-store'),
+        headers: withKey(key),
+      });
       expect([r.status, r.headers.get('idempotent-replayed')]).toEqual([201, null]);
     }
   });
@@ -193,11 +215,15 @@ describe('expiry and failures', () => {
     const first = await op().call('/stores/idem-clock/products', { body, headers: withKey(key) });
     expect(first.status).toBe(201);
     await op().advanceClock(24 * 3600 - 1);
-    expect((await op().call('/stores/idem-clock/products', { body, headers: withKey(key) })).headers.get('idempotent-replayed')).toBe('true');
+    expect((await op().call('/stores/idem-clock/products', { body, headers: withKey(key) })).headers.get('idempotent-replayed')).toBe(
+      'true',
+    );
     // Past the 24 hours, and a minute after the last purge: any keyed POST purges what has expired
     // (at most once a minute of the service clock).
     await op().advanceClock(61);
-    expect((await op().call('/stores/idem-clock/products', { body: { product: { title: 'Purger' } }, headers: withKey(newKey()) })).status).toBe(201);
+    expect(
+      (await op().call('/stores/idem-clock/products', { body: { product: { title: 'Purger' } }, headers: withKey(newKey()) })).status,
+    ).toBe(201);
     expect(await keysStored(key)).toBe(0);
     const later = await op().call('/stores/idem-clock/products', { body, headers: withKey(key) });
     expect([later.status, later.headers.get('idempotent-replayed')]).toEqual([201, null]);
@@ -210,9 +236,13 @@ describe('expiry and failures', () => {
     const body = { product: { title: 'After the outage' } };
     const table = 'products';
     if (t.db.provider === 'sqlite') {
-      await t.db.prisma.$executeRawUnsafe(`CREATE TRIGGER idem_fail BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'forced failure'); END`);
+      await t.db.prisma.$executeRawUnsafe(
+        `CREATE TRIGGER idem_fail BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+      );
     } else {
-      await t.db.prisma.$executeRawUnsafe(`CREATE FUNCTION idem_fail() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$ LANGUAGE plpgsql`);
+      await t.db.prisma.$executeRawUnsafe(
+        `CREATE FUNCTION idem_fail() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$ LANGUAGE plpgsql`,
+      );
       await t.db.prisma.$executeRawUnsafe(`CREATE TRIGGER idem_fail BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION idem_fail()`);
     }
     try {
@@ -235,7 +265,11 @@ describe('expiry and failures', () => {
     const ids = await op().createProducts('idem', [{ title: 'Patch target' }]);
     const key = newKey();
     for (const title of ['One', 'Two']) {
-      const r = await op().call(`/stores/idem/products/${ids[0]}`, { method: 'PATCH', body: { product: { title } }, headers: withKey(key) });
+      const r = await op().call(`/stores/idem/products/${ids[0]}`, {
+        method: 'PATCH',
+        body: { product: { title } },
+        headers: withKey(key),
+      });
       expect([r.status, r.body.product.title, r.headers.get('idempotent-replayed')]).toEqual([200, title, null]);
     }
   });

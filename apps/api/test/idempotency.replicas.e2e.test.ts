@@ -20,7 +20,9 @@ beforeAll(async () => {
   two = await listen(config);
   const operatorCall = (path: string, body: unknown) => call(`${one.origin}/platform/v1${path}`, { token: OPERATOR_TOKEN, body });
   await operatorCall('/stores', { store: { handle: 'replicas', name: 'Replicas' } });
-  const app = await operatorCall('/apps', { app: { name: 'Replicated', kind: 'private', scopes: ['read_inventory'], store_handle: 'replicas' } });
+  const app = await operatorCall('/apps', {
+    app: { name: 'Replicated', kind: 'private', scopes: ['read_inventory'], store_handle: 'replicas' },
+  });
   token = app.body.access_token;
 });
 afterAll(async () => {
@@ -36,16 +38,20 @@ const subscribe = (t: TestPlatform, key: string, address: string) =>
     headers: { 'idempotency-key': key },
   });
 const addresses = async () =>
-  ((await call(`${two.origin}/admin/openapi/${VERSION}/webhooks.json`, { token })).body.webhooks as { address: string }[]).map((w) => w.address);
+  ((await call(`${two.origin}/admin/openapi/${VERSION}/webhooks.json`, { token })).body.webhooks as { address: string }[]).map(
+    (w) => w.address,
+  );
 
 describe('two API instances on one database', () => {
-  it("replays on one instance the answer the other gave, and refuses there another body under the key", async () => {
+  it('replays on one instance the answer the other gave, and refuses there another body under the key', async () => {
     const first = await subscribe(one, 'shared-key', 'shared');
     expect(first.status).toBe(201);
     const repeat = await subscribe(two, 'shared-key', 'shared');
     expect([repeat.status, repeat.headers.get('idempotent-replayed'), repeat.text]).toEqual([201, 'true', first.text]);
     expect((await subscribe(two, 'shared-key', 'another')).status).toBe(422);
-    expect((await addresses()).filter((a) => a.endsWith('/shared') || a.endsWith('/another'))).toEqual(['https://hooks.example.com/shared']);
+    expect((await addresses()).filter((a) => a.endsWith('/shared') || a.endsWith('/another'))).toEqual([
+      'https://hooks.example.com/shared',
+    ]);
   });
 
   it('runs duplicates sent at once to both instances exactly once: one answer, the others replays or 409', async () => {

@@ -14,14 +14,18 @@ let itemId: string;
 let otherItemId: string;
 
 async function subscribe(s: typeof shop, name: string, webhook: Record<string, unknown>) {
-  const r = await s.admin('/webhooks.json', { body: { webhook: { topic: 'inventory_items/update', address: `https://${name}.example.com/in`, ...webhook } } });
+  const r = await s.admin('/webhooks.json', {
+    body: { webhook: { topic: 'inventory_items/update', address: `https://${name}.example.com/in`, ...webhook } },
+  });
   if (r.status !== 201) throw new Error(`subscribe ${r.status} ${r.text}`);
   subs[name] = r.body.webhook.id;
   return r.body.webhook.id as string;
 }
 
 async function firstItem(handle: string): Promise<string> {
-  const r = await op().call(`/stores/${handle}/products`, { body: { product: { title: 'Mug', variants: [{ sku: 'MUG-1', price: '9.90', cost: '3.10' }] } } });
+  const r = await op().call(`/stores/${handle}/products`, {
+    body: { product: { title: 'Mug', variants: [{ sku: 'MUG-1', price: '9.90', cost: '3.10' }] } },
+  });
   return r.body.product.variants[0].inventory_item_id;
 }
 
@@ -52,7 +56,14 @@ describe('inventory_items/update (decisions §10, §11.6)', () => {
       body: { inventory_item: { sku: 'MUG-2', cost: '4.25', tracked: false } },
     });
     expect(r.status).toBe(200);
-    expect(r.body.inventory_item).toMatchObject({ id: itemId, sku: 'MUG-2', cost: '4.25', tracked: false, location_type: 'normal', fulfillment_location_id: null });
+    expect(r.body.inventory_item).toMatchObject({
+      id: itemId,
+      sku: 'MUG-2',
+      cost: '4.25',
+      tracked: false,
+      location_type: 'normal',
+      fulfillment_location_id: null,
+    });
 
     const rows = await deliveriesOf(shop.store.id);
     expect(rows.map((d) => d.subscriptionId.toString())).toEqual([subs['first'], subs['second']]);
@@ -75,7 +86,10 @@ describe('inventory_items/update (decisions §10, §11.6)', () => {
 
   it('emits for the other store only to its own subscriptions', async () => {
     const before = (await deliveriesOf(shop.store.id)).length;
-    const r = await op().call(`/stores/events-other/inventory_items/${otherItemId}`, { method: 'PUT', body: { inventory_item: { sku: 'X' } } });
+    const r = await op().call(`/stores/events-other/inventory_items/${otherItemId}`, {
+      method: 'PUT',
+      body: { inventory_item: { sku: 'X' } },
+    });
     expect(r.status).toBe(200);
     const rows = await deliveriesOf(other.store.id);
     expect(rows.map((d) => d.subscriptionId.toString())).toEqual([subs['elsewhere']]);
@@ -85,7 +99,10 @@ describe('inventory_items/update (decisions §10, §11.6)', () => {
   it('sends nothing to an app that lost the scope or was removed', async () => {
     const narrowed = await op().createPrivateApp('events', ALL);
     const removed = await op().createPrivateApp('events', ALL);
-    for (const [app, name] of [[narrowed, 'narrowed'], [removed, 'removed']] as const) {
+    for (const [app, name] of [
+      [narrowed, 'narrowed'],
+      [removed, 'removed'],
+    ] as const) {
       const r = await call(`${t.origin}/admin/openapi/v20260901/webhooks.json`, {
         token: app.access_token,
         body: { webhook: { topic: 'inventory_items/update', address: `https://${name}.example.com/` } },
@@ -112,7 +129,9 @@ describe('inventory_items/update (decisions §10, §11.6)', () => {
   it('five concurrent changes give five different times and five events per subscription', async () => {
     const before = (await deliveriesOf(shop.store.id)).length;
     const answers = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => op().call(`/stores/events/inventory_items/${itemId}`, { method: 'PUT', body: { inventory_item: { sku: `C-${i}` } } })),
+      Array.from({ length: 5 }, (_, i) =>
+        op().call(`/stores/events/inventory_items/${itemId}`, { method: 'PUT', body: { inventory_item: { sku: `C-${i}` } } }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(new Set(answers.map((a) => a.body.inventory_item.updated_at)).size).toBe(5);
@@ -131,7 +150,10 @@ describe('inventory_items/update (decisions §10, §11.6)', () => {
     expect(r.body.inventory_item).toMatchObject({ location_type: 'fulfillment', fulfillment_location_id: '77' });
     const last = (await deliveriesOf(shop.store.id)).at(-1)!;
     expect(JSON.parse(last.body).inventory_item.fulfillment_location_id).toBe('77');
-    const back = await op().call(`/stores/events/inventory_items/${itemId}`, { method: 'PUT', body: { inventory_item: { location_type: 'normal' } } });
+    const back = await op().call(`/stores/events/inventory_items/${itemId}`, {
+      method: 'PUT',
+      body: { inventory_item: { location_type: 'normal' } },
+    });
     expect(back.body.inventory_item.fulfillment_location_id).toBeNull();
   });
 
@@ -178,17 +200,24 @@ describe('the outbox rolls back with its change (decisions §11.6)', () => {
       await t.db.prisma.$executeRawUnsafe(
         `CREATE FUNCTION outbox_fail() RETURNS trigger AS $$ BEGIN IF NEW.subscription_id = ${second} THEN RAISE EXCEPTION 'forced failure'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
       );
-      await t.db.prisma.$executeRawUnsafe('CREATE TRIGGER outbox_fail BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION outbox_fail()');
+      await t.db.prisma.$executeRawUnsafe(
+        'CREATE TRIGGER outbox_fail BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION outbox_fail()',
+      );
     }
     try {
       const errorsBefore = serverErrors.length;
-      const r = await op().call(`/stores/events/inventory_items/${itemId}`, { method: 'PUT', body: { inventory_item: { sku: 'ROLLED-BACK' } } });
+      const r = await op().call(`/stores/events/inventory_items/${itemId}`, {
+        method: 'PUT',
+        body: { inventory_item: { sku: 'ROLLED-BACK' } },
+      });
       expect(r.status).toBe(500);
       expect(r.body).toEqual({ errors: 'Internal Server Error' });
       // Expected here: the failure is forced; every other 500 still fails the suite.
       serverErrors.splice(errorsBefore);
     } finally {
-      await t.db.prisma.$executeRawUnsafe(t.db.provider === 'sqlite' ? 'DROP TRIGGER outbox_fail' : 'DROP TRIGGER outbox_fail ON webhook_deliveries');
+      await t.db.prisma.$executeRawUnsafe(
+        t.db.provider === 'sqlite' ? 'DROP TRIGGER outbox_fail' : 'DROP TRIGGER outbox_fail ON webhook_deliveries',
+      );
       if (t.db.provider !== 'sqlite') await t.db.prisma.$executeRawUnsafe('DROP FUNCTION outbox_fail()');
     }
     expect(await deliveriesOf(shop.store.id)).toEqual(before);
@@ -249,14 +278,18 @@ describe('fulfillment orders (decisions §10)', () => {
     const created = await op().call('/stores/events/fulfillment_orders', { body: {} });
     const id = created.body.fulfillment_order.id as string;
     const before = (await deliveriesOf(shop.store.id)).length;
-    const answers = await Promise.all(Array.from({ length: 5 }, () => op().call(`/stores/events/fulfillment_orders/${id}/release`, { method: 'POST' })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => op().call(`/stores/events/fulfillment_orders/${id}/release`, { method: 'POST' })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 422, 422, 422, 422]);
     expect((await deliveriesOf(shop.store.id)).length).toBe(before + 1);
   });
 
   it("answers 404 for an unknown order or another store's", async () => {
     const theirs = await op().call('/stores/events-other/fulfillment_orders', { body: {} });
-    expect((await op().call(`/stores/events/fulfillment_orders/${theirs.body.fulfillment_order.id}/release`, { method: 'POST' })).status).toBe(404);
+    expect(
+      (await op().call(`/stores/events/fulfillment_orders/${theirs.body.fulfillment_order.id}/release`, { method: 'POST' })).status,
+    ).toBe(404);
     expect((await op().call('/stores/events/fulfillment_orders/999999/release', { method: 'POST' })).status).toBe(404);
     expect((await op().call('/stores/nowhere/fulfillment_orders', { body: {} })).status).toBe(404);
   });

@@ -46,7 +46,9 @@ describe('logs (issue 15)', () => {
   });
 
   it("carry the request's traceId: the caller's trace id from traceparent, or the one made for it", async () => {
-    await call(`${api.origin}/admin/openapi/v20260901/products/products.json`, { headers: { traceparent: `00-${TRACE}-00f067aa0ba902b7-01` } });
+    await call(`${api.origin}/admin/openapi/v20260901/products/products.json`, {
+      headers: { traceparent: `00-${TRACE}-00f067aa0ba902b7-01` },
+    });
     const refused = await call(`${api.origin}/platform/v1/clock`, { token: `${OPERATOR_TOKEN}-wrong` });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const entries = logLines().map((l) => JSON.parse(l) as { traceId?: string; url?: string; status?: number });

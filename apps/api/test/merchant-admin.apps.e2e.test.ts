@@ -44,7 +44,7 @@ describe('private apps (decisions §5.4)', () => {
     expect(apps.text).toContain('Not sent yet');
   });
 
-  it('refuses a blank name and an unknown scope with the API\'s messages beside the fields (422), creating nothing', async () => {
+  it("refuses a blank name and an unknown scope with the API's messages beside the fields (422), creating nothing", async () => {
     const r = await m.post('/admin/private_apps', { name: '', 'scope.read_everything': 'on' });
     expectPage(r, 422, /The app was not created/);
     expect(errorsBeside(r, 'name')).toBe("name: can't be blank");
@@ -66,7 +66,10 @@ describe('private apps (decisions §5.4)', () => {
     await operator(t).advanceClock(301);
     expect([await works(old), await works(fresh)]).toEqual([401, 200]);
     // decisions §5.4: the page says whether the current token's expiry reminder was sent.
-    await t.db.prisma.accessToken.updateMany({ where: { installation: { appId: app.id }, supersededAt: null }, data: { reminderSentAt: new Date('2029-10-23T04:00:00Z') } });
+    await t.db.prisma.accessToken.updateMany({
+      where: { installation: { appId: app.id }, supersededAt: null },
+      data: { reminderSentAt: new Date('2029-10-23T04:00:00Z') },
+    });
     expect((await m.get('/admin/apps')).text).toContain('Sent <time datetime="2029-10-23T12:00:00+08:00">');
   });
 
@@ -85,7 +88,12 @@ describe('private apps (decisions §5.4)', () => {
 
   it("answers another store's app, a custom app on the private routes and unknown ids with the 404 page", async () => {
     const foreign = await operatorPrivateApp(t, 'elsewhere', 'Foreign', ['read_products']);
-    for (const path of [`/admin/private_apps/${foreign.id}/delete`, `/admin/private_apps/${foreign.id}/refresh`, '/admin/private_apps/999/delete', '/admin/apps/abc/uninstall']) {
+    for (const path of [
+      `/admin/private_apps/${foreign.id}/delete`,
+      `/admin/private_apps/${foreign.id}/refresh`,
+      '/admin/private_apps/999/delete',
+      '/admin/apps/abc/uninstall',
+    ]) {
       expectPage(await m.get(path), 404);
       expectPage(await m.post(path, {}), 404);
     }
@@ -97,7 +105,9 @@ describe('installed apps: uninstall has the cancel-authorization effect (decisio
   it('uninstalls after a confirmation: tokens refused at once, webhook subscriptions removed', async () => {
     const app = await createOAuthApp(t, 'custom', ['read_products', 'read_inventory', 'read_store_information'], { store_handle: 'shop' });
     const { accessToken } = await installWithToken(t, 'shop', app);
-    const sub = await adminApi(t, accessToken)('/webhooks.json', { body: { webhook: { topic: 'inventory_items/update', address: 'https://app.example.com/hooks' } } });
+    const sub = await adminApi(t, accessToken)('/webhooks.json', {
+      body: { webhook: { topic: 'inventory_items/update', address: 'https://app.example.com/hooks' } },
+    });
     expect(sub.status, sub.text).toBe(201);
     expect((await m.get('/admin/apps')).text).toContain(`href="/admin/apps/${app.id}/uninstall"`);
     // A custom app is uninstalled, never "deleted" on the private routes.
@@ -110,8 +120,8 @@ describe('installed apps: uninstall has the cancel-authorization effect (decisio
   });
 });
 
-describe('bodies over a form\'s limit (docs/security.md)', () => {
-  it('refuses a signed-in post over its route\'s limit with the 413 page: 16 KB, 1 MB for rules and values', async () => {
+describe("bodies over a form's limit (docs/security.md)", () => {
+  it("refuses a signed-in post over its route's limit with the 413 page: 16 KB, 1 MB for rules and values", async () => {
     expectPage(await m.post('/admin/private_apps', { name: 'x'.repeat(17 * 1024) }), 413, /larger than this route&#39;s limit of 16 KB/);
     const big = { name: 'Big', 'rule.0.name': 'regex', 'rule.0.value': 'x'.repeat(1024 * 1024) };
     expectPage(await m.post('/admin/metafield_definitions', big), 413, /larger than this route&#39;s limit of 1024 KB/);
@@ -126,7 +136,15 @@ describe('CSRF on every new form (docs/security.md)', () => {
     const keep = await operatorPrivateApp(t, 'shop', 'Kept', ['read_products']);
     const [product] = await operator(t).createProducts('shop', [{ title: 'Kept product' }]);
     const def = await t.db.prisma.metafieldDefinition.create({
-      data: { storeId: (await t.db.prisma.store.findUniqueOrThrow({ where: { handle: 'shop' } })).id, ownerResource: 'products', namespace: 'kept', key: 'kept', name: 'Kept', type: 'single_line_text_field', updatedAt: new Date() },
+      data: {
+        storeId: (await t.db.prisma.store.findUniqueOrThrow({ where: { handle: 'shop' } })).id,
+        ownerResource: 'products',
+        namespace: 'kept',
+        key: 'kept',
+        name: 'Kept',
+        type: 'single_line_text_field',
+        updatedAt: new Date(),
+      },
     });
     const routes = [
       '/admin/private_apps',

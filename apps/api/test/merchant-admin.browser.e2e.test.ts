@@ -39,33 +39,71 @@ async function open(p: Page, path: string): Promise<void> {
 
 beforeAll(async () => {
   browser = await launchChromium();
-  t = await startPlatform({ PLATFORM_BASE_DOMAIN: 'localhost', PLATFORM_RATE_LIMIT_CAPACITY: '100000', PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '50' });
+  t = await startPlatform({
+    PLATFORM_BASE_DOMAIN: 'localhost',
+    PLATFORM_RATE_LIMIT_CAPACITY: '100000',
+    PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '50',
+  });
   origin = `http://demo.localhost:${t.port}`;
   await setClock(t, START);
   const op = operator(t);
   await op.createStore('demo', { name: 'Demo Store', iana_timezone: 'Europe/Berlin' });
-  const helper = await operatorPrivateApp(t, 'demo', 'Catalog Helper', ['read_products', 'write_products', 'read_metafields', 'write_metafields', 'read_inventory']);
+  const helper = await operatorPrivateApp(t, 'demo', 'Catalog Helper', [
+    'read_products',
+    'write_products',
+    'read_metafields',
+    'write_metafields',
+    'read_inventory',
+  ]);
   const ids = await op.createProducts('demo', [
     { title: 'Oak desk lamp with a rather long product title', vendor: 'Lumen & Co', product_type: 'Lighting' },
     { title: 'Walnut side table' },
     { title: 'Linen cushion cover' },
   ]);
   lampId = ids[0]!;
-  await feedbackApi(t, helper.token).post(lampId, { state: 'require_actions', feedback_generated_at: at(-30), messages: ['Add at least one image'] });
+  await feedbackApi(t, helper.token).post(lampId, {
+    state: 'require_actions',
+    feedback_generated_at: at(-30),
+    messages: ['Add at least one image'],
+  });
   await feedbackApi(t, helper.token).post(ids[1]!, { state: 'success', feedback_generated_at: at(-5) });
   const api = adminApi(t, helper.token);
-  for (const [key, access] of [['care', 'MERCHANT_READ_WRITE'], ['material', 'MERCHANT_READ'], ['secret', 'PRIVATE']] as const) {
+  for (const [key, access] of [
+    ['care', 'MERCHANT_READ_WRITE'],
+    ['material', 'MERCHANT_READ'],
+    ['secret', 'PRIVATE'],
+  ] as const) {
     const d = await api('/metafield_definition.json', {
-      body: { definition: { owner_resource: 'products', namespace: 'catalog', key, name: `${key[0]!.toUpperCase()}${key.slice(1)}`, type: 'single_line_text_field', access: { admin: access } } },
+      body: {
+        definition: {
+          owner_resource: 'products',
+          namespace: 'catalog',
+          key,
+          name: `${key[0]!.toUpperCase()}${key.slice(1)}`,
+          type: 'single_line_text_field',
+          access: { admin: access },
+        },
+      },
     });
     expect(d.status, d.text).toBe(201);
     await api(`/products/${lampId}/metafields.json`, { body: { metafield: { namespace: 'catalog', key, value: `${key} of the lamp` } } });
   }
-  const sub = await api('/webhooks.json', { body: { webhook: { topic: 'inventory_items/update', address: 'https://helper.example.com/webhooks/inventory' } } });
-  await t.db.prisma.webhookSubscription.update({ where: { id: BigInt(sub.body.webhook.id) }, data: { status: 'disabled', disabledReason: 'failures', failureStreak: 8 } });
+  const sub = await api('/webhooks.json', {
+    body: { webhook: { topic: 'inventory_items/update', address: 'https://helper.example.com/webhooks/inventory' } },
+  });
+  await t.db.prisma.webhookSubscription.update({
+    where: { id: BigInt(sub.body.webhook.id) },
+    data: { status: 'disabled', disabledReason: 'failures', failureStreak: 8 },
+  });
   // A private token 20 days from expiry: the home page counts it (decisions §5.4).
-  await t.db.prisma.accessToken.updateMany({ where: { installation: { appId: BigInt(helper.id) } }, data: { expiresAt: new Date(Date.parse(START) + 20 * 86_400_000) } });
-  const custom = await createOAuthApp(t, 'custom', ['read_products', 'read_store_information'], { store_handle: 'demo', name: 'Review Widgets' });
+  await t.db.prisma.accessToken.updateMany({
+    where: { installation: { appId: BigInt(helper.id) } },
+    data: { expiresAt: new Date(Date.parse(START) + 20 * 86_400_000) },
+  });
+  const custom = await createOAuthApp(t, 'custom', ['read_products', 'read_store_information'], {
+    store_handle: 'demo',
+    name: 'Review Widgets',
+  });
   await installWithToken(t, 'demo', custom);
 
   desktop = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
@@ -85,7 +123,11 @@ describe('the merchant admin in Chromium (issue 18)', () => {
   it('shows what needs attention at home, each count linking to its list', async () => {
     await page.getByRole('heading', { name: 'Needs your attention' }).waitFor();
     await expectAccessible(page);
-    for (const text of ['1 product an app says needs action', '1 webhook subscription disabled or failing', '1 private app token expiring within 30 days']) {
+    for (const text of [
+      '1 product an app says needs action',
+      '1 webhook subscription disabled or failing',
+      '1 private app token expiring within 30 days',
+    ]) {
       expect(await page.getByRole('link', { name: text }).count(), text).toBe(1);
     }
     const nav = page.getByRole('navigation', { name: 'Merchant admin' });
@@ -104,9 +146,9 @@ describe('the merchant admin in Chromium (issue 18)', () => {
     MAIN_PAGES.push(['products', '/admin/products']);
   });
 
-  it('creates a definition with the keyboard alone: refused with the rule\'s message first, then listed', async () => {
+  it("creates a definition with the keyboard alone: refused with the rule's message first, then listed", async () => {
     await open(page, '/admin/metafield_definitions');
-    expect(await page.getByText('Read-only: This definition\'s access (admin: MERCHANT_READ) does not let you update it').count()).toBe(1);
+    expect(await page.getByText("Read-only: This definition's access (admin: MERCHANT_READ) does not let you update it").count()).toBe(1);
     expect(await page.getByRole('cell', { name: 'Secret', exact: true }).count()).toBe(0);
     expect(await page.getByRole('cell', { name: 'Material', exact: true }).count()).toBe(1);
     await screenshot(page, 'definitions');

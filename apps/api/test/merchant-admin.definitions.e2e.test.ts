@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operator, startPlatform, type TestPlatform } from './harness';
-import { adminApi, errorsBeside, expectPage, merchantOf, operatorPrivateApp, type Json, type MerchantClient } from './merchant-admin.helpers';
+import {
+  adminApi,
+  errorsBeside,
+  expectPage,
+  merchantOf,
+  operatorPrivateApp,
+  type Json,
+  type MerchantClient,
+} from './merchant-admin.helpers';
 import { eventually } from './metafields.helpers';
 
 /**
@@ -22,17 +30,33 @@ beforeAll(async () => {
   t = await startPlatform({ PLATFORM_RATE_LIMIT_CAPACITY: '100000', PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '50' });
   await operator(t).createStore('shop', { name: 'Corner Shop' });
   await operator(t).createStore('elsewhere');
-  const app = await operatorPrivateApp(t, 'shop', 'Catalog Helper', ['read_products', 'write_products', 'read_metafields', 'write_metafields']);
+  const app = await operatorPrivateApp(t, 'shop', 'Catalog Helper', [
+    'read_products',
+    'write_products',
+    'read_metafields',
+    'write_metafields',
+  ]);
   api = adminApi(t, app.token);
   productId = (await operator(t).createProducts('shop', [{ title: 'Desk lamp' }]))[0]!;
   for (const access of ACCESS) {
     const key = access.toLowerCase();
     const r = await api('/metafield_definition.json', {
-      body: { definition: { owner_resource: 'products', namespace: 'acc', key, name: `Access ${access}`, type: 'single_line_text_field', access: { admin: access } } },
+      body: {
+        definition: {
+          owner_resource: 'products',
+          namespace: 'acc',
+          key,
+          name: `Access ${access}`,
+          type: 'single_line_text_field',
+          access: { admin: access },
+        },
+      },
     });
     expect(r.status, r.text).toBe(201);
     defs[access] = r.body.definition.id;
-    const v = await api(`/products/${productId}/metafields.json`, { body: { metafield: { namespace: 'acc', key, value: `value of ${key}` } } });
+    const v = await api(`/products/${productId}/metafields.json`, {
+      body: { metafield: { namespace: 'acc', key, value: `value of ${key}` } },
+    });
     expect(v.status, v.text).toBe(201);
   }
   m = await merchantOf(t, 'shop');
@@ -41,9 +65,18 @@ afterAll(async () => t?.close());
 
 describe('signed out, and bad queries', () => {
   it('shows the 401 sign-in page and nothing of the store on every page of the merchant admin', async () => {
-    const paths = ['/admin', '/admin/products', `/admin/products/${productId}`, '/admin/metafield_definitions', '/admin/metafield_definitions/new',
-      `/admin/metafield_definitions/${defs.NONE}`, `/admin/metafield_definitions/${defs.NONE}/delete`, '/admin/metafields?valid=false',
-      '/admin/apps', '/admin/private_apps/new'];
+    const paths = [
+      '/admin',
+      '/admin/products',
+      `/admin/products/${productId}`,
+      '/admin/metafield_definitions',
+      '/admin/metafield_definitions/new',
+      `/admin/metafield_definitions/${defs.NONE}`,
+      `/admin/metafield_definitions/${defs.NONE}/delete`,
+      '/admin/metafields?valid=false',
+      '/admin/apps',
+      '/admin/private_apps/new',
+    ];
     for (const path of paths) {
       const r = await m.get(path, false);
       expectPage(r, 401, /Sign in to continue/);
@@ -137,7 +170,7 @@ describe('the access table, page by page (spec "Access permission values", decis
   });
 });
 
-describe('Create definition: every rule of decisions §8, with the API\'s messages beside the fields', () => {
+describe("Create definition: every rule of decisions §8, with the API's messages beside the fields", () => {
   const form = (extra: Record<string, string> = {}) => ({
     owner_resource: 'products',
     namespace: 'specs',
@@ -154,7 +187,11 @@ describe('Create definition: every rule of decisions §8, with the API\'s messag
       [{ namespace: '$app:mine' }, 'namespace', /^namespace: is an app's reserved namespace/],
       [{ type: 'colour' }, 'type', /^type: /],
       [{ access: 'PRIVATE' }, 'access', /^access\.admin: PRIVATE would keep the merchant from managing/],
-      [{ 'rule.0.name': 'min', 'rule.0.value': '9', 'rule.1.name': 'max', 'rule.1.value': '3' }, 'rules', /^validations: min must be less than or equal to max$/],
+      [
+        { 'rule.0.name': 'min', 'rule.0.value': '9', 'rule.1.name': 'max', 'rule.1.value': '3' },
+        'rules',
+        /^validations: min must be less than or equal to max$/,
+      ],
       [{ 'rule.0.name': 'choices', 'rule.0.value': 'not json' }, 'rule.0.value', /^validations\[0\]\.value: /],
       [{ namespace: 'acc', key: 'merchant_read_write' }, 'key', /^key: has already been taken/],
     ];
@@ -178,7 +215,9 @@ describe('Create definition: every rule of decisions §8, with the API\'s messag
     const seen: Json = await api('/metafield_definitions.json?namespace=specs');
     expect(seen.body.metafield_definitions.map((d: Json) => d.access)).toEqual([{ admin: 'PUBLIC_READ' }]);
     // PUBLIC_READ: other apps read only.
-    const write = await api(`/products/${productId}/metafields.json`, { body: { metafield: { namespace: 'specs', key: 'subtitle', value: 'x' } } });
+    const write = await api(`/products/${productId}/metafields.json`, {
+      body: { metafield: { namespace: 'specs', key: 'subtitle', value: 'x' } },
+    });
     expect(write.status).toBe(403);
   });
 });
@@ -187,7 +226,10 @@ describe("a product's values: two levels of validation, all or nothing (decision
   it('saves nothing when one value is refused, with the rule beside its field; saves all when each passes', async () => {
     const mine = (await t.db.prisma.metafieldDefinition.findFirstOrThrow({ where: { namespace: 'specs', key: 'subtitle' } })).id.toString();
     const writable = `d${defs.MERCHANT_READ_WRITE}`;
-    const refused = await m.post(`/admin/products/${productId}/metafields`, { [writable]: 'changed', [`d${mine}`]: 'far longer than twelve' });
+    const refused = await m.post(`/admin/products/${productId}/metafields`, {
+      [writable]: 'changed',
+      [`d${mine}`]: 'far longer than twelve',
+    });
     expectPage(refused, 422, /Nothing was saved/);
     expect(errorsBeside(refused, `d${mine}`)).toBe('value: has a maximum length of 12 (rule max)');
     // What the merchant typed is kept in the fields.
@@ -216,17 +258,29 @@ describe('invalid values after a rule change (decisions §8.12)', () => {
   it('flags a value that breaks the new rule, lists it with the rule, counts it at home, and clears it once fixed', async () => {
     const mine = (await t.db.prisma.metafieldDefinition.findFirstOrThrow({ where: { namespace: 'specs', key: 'subtitle' } })).id.toString();
     expect((await m.get('/admin/metafields?valid=false')).text).toContain('No value is marked invalid.');
-    const edit = await m.post(`/admin/metafield_definitions/${mine}`, { name: 'Subtitle', description: '', access: 'PUBLIC_READ', 'rule.0.name': 'max', 'rule.0.value': '5' });
+    const edit = await m.post(`/admin/metafield_definitions/${mine}`, {
+      name: 'Subtitle',
+      description: '',
+      access: 'PUBLIC_READ',
+      'rule.0.name': 'max',
+      'rule.0.value': '5',
+    });
     expect(edit.status, edit.text).toBe(303);
-    const list = await eventually(async () => {
-      const r = await m.get('/admin/metafields?valid=false');
-      return r.text.includes('rule max') ? r : undefined;
-    }, 15_000, 'the re-check to flag the value');
+    const list = await eventually(
+      async () => {
+        const r = await m.get('/admin/metafields?valid=false');
+        return r.text.includes('rule max') ? r : undefined;
+      },
+      15_000,
+      'the re-check to flag the value',
+    );
     expectPage(list, 200, /Desk lamp/);
     expect(list.text).toContain('value: has a maximum length of 5 (rule max)');
     expect(list.text).toContain(`href="/admin/products/${productId}"`);
     const home = await m.get('/admin');
-    expect(home.text).toMatch(/<a href="\/admin\/metafields\?valid=false"><span class="count">1<\/span> metafield value marked invalid<\/a>/);
+    expect(home.text).toMatch(
+      /<a href="\/admin\/metafields\?valid=false"><span class="count">1<\/span> metafield value marked invalid<\/a>/,
+    );
     const product = await m.get(`/admin/products/${productId}`);
     expect(product.text).toContain('Marked invalid');
     expect((await m.get('/admin/products')).text).toContain('Invalid value');

@@ -13,7 +13,11 @@ export async function merchantOf(t: TestPlatform, handle: string) {
   const get = (path: string, withCookie = true) => call(`${t.origin}${path}`, { headers: { host, ...(withCookie ? { cookie } : {}) } });
   let token: string | undefined;
   const formToken = async () => (token ??= formTokenOf(await get('/admin')));
-  const post = async (path: string, fields: Record<string, string>, options: { token?: string | null; headers?: Record<string, string> } = {}) => {
+  const post = async (
+    path: string,
+    fields: Record<string, string>,
+    options: { token?: string | null; headers?: Record<string, string> } = {},
+  ) => {
     const formTokenValue = options.token === undefined ? await formToken() : options.token;
     const body = new URLSearchParams({ ...(formTokenValue === null ? {} : { form_token: formTokenValue }), ...fields });
     return call(`${t.origin}${path}`, {
@@ -44,7 +48,13 @@ export function expectPage(r: Answer, status: number, text?: RegExp) {
 /** The text of the error list beside a form field (`<ul class="field-errors" id="{name}-error">`). */
 export function errorsBeside(page: Answer, name: string): string {
   const match = new RegExp(`id="${name.replace(/\./g, '\\.')}-error">([\\s\\S]*?)</ul>`).exec(page.text);
-  return match ? match[1]!.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/\s+/g, ' ').trim() : '';
+  return match
+    ? match[1]!
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/&#39;/g, "'")
+        .replace(/\s+/g, ' ')
+        .trim()
+    : '';
 }
 
 /** One app's Admin API calls. */

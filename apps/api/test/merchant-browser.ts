@@ -14,7 +14,10 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
  * Screenshots go to docs/images/ (shown in the README) when UPDATE_SCREENSHOTS=1, else to a temp
  * folder: an ordinary run leaves the work tree as it was (a fresh token on a page differs each run).
  */
-export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(__dirname, '..', '..', '..', 'docs', 'images') : join(tmpdir(), 'merchant-admin-screenshots');
+export const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(__dirname, '..', '..', '..', 'docs', 'images')
+    : join(tmpdir(), 'merchant-admin-screenshots');
 mkdirSync(SCREENSHOTS, { recursive: true });
 
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -30,7 +33,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export async function expectAccessible(page: Page): Promise<void> {
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
   });
@@ -76,7 +88,11 @@ export async function expectTidyLayout(page: Page): Promise<void> {
           const range = document.createRange();
           range.setStart(node, match.index!);
           range.setEnd(node, match.index! + match[0].length);
-          const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          const lines = new Set(
+            Array.from(range.getClientRects())
+              .filter((r) => r.width > 0)
+              .map((r) => Math.round(r.top)),
+          );
           if (lines.size > 1) broken.push(match[0]);
         }
       }

@@ -28,7 +28,9 @@ beforeAll(async () => {
   const checker = await privateApp(t, 'demo', 'Listing Checker', scopes);
   const seo = await privateApp(t, 'demo', 'SEO Helper', scopes);
   appId = checker.id;
-  const created = await op.call('/stores/demo/products', { body: { product: { title: 'Oak desk lamp with a rather long product title' } } });
+  const created = await op.call('/stores/demo/products', {
+    body: { product: { title: 'Oak desk lamp with a rather long product title' } },
+  });
   productId = created.body.product.id;
   await feedbackApi(t, checker.token).post(productId, {
     state: 'require_actions',
@@ -43,19 +45,48 @@ beforeAll(async () => {
   expect(sub.status).toBe(201);
   const itemId = created.body.product.variants[0].inventory_item_id;
   for (const sku of ['LAMP-1', 'LAMP-2']) {
-    expect((await op.call(`/stores/demo/inventory_items/${itemId}`, { method: 'PUT', body: { inventory_item: { sku } } })).status).toBe(200);
+    expect((await op.call(`/stores/demo/inventory_items/${itemId}`, { method: 'PUT', body: { inventory_item: { sku } } })).status).toBe(
+      200,
+    );
   }
   const [first, second] = await t.db.prisma.webhookDelivery.findMany({ orderBy: { id: 'asc' } });
   failedId = first!.id;
   await t.db.prisma.webhookAttempt.createMany({
     data: [
-      { deliveryId: failedId, number: 1, startedAt: new Date(START), durationMs: 5000, responseStatus: null, error: 'timeout after 5 s', responseBody: null },
-      { deliveryId: failedId, number: 2, startedAt: new Date(START), durationMs: 48, responseStatus: 503, error: 'HTTP 503', responseBody: 'busy' },
-      { deliveryId: second!.id, number: 1, startedAt: new Date(START), durationMs: 35, responseStatus: 200, error: null, responseBody: 'ok' },
+      {
+        deliveryId: failedId,
+        number: 1,
+        startedAt: new Date(START),
+        durationMs: 5000,
+        responseStatus: null,
+        error: 'timeout after 5 s',
+        responseBody: null,
+      },
+      {
+        deliveryId: failedId,
+        number: 2,
+        startedAt: new Date(START),
+        durationMs: 48,
+        responseStatus: 503,
+        error: 'HTTP 503',
+        responseBody: 'busy',
+      },
+      {
+        deliveryId: second!.id,
+        number: 1,
+        startedAt: new Date(START),
+        durationMs: 35,
+        responseStatus: 200,
+        error: null,
+        responseBody: 'ok',
+      },
     ],
   });
   await t.db.prisma.webhookDelivery.update({ where: { id: failedId }, data: { status: 'failed', attempts: 2, lastError: 'HTTP 503' } });
-  await t.db.prisma.webhookDelivery.update({ where: { id: second!.id }, data: { status: 'delivered', attempts: 1, deliveredAt: new Date(START) } });
+  await t.db.prisma.webhookDelivery.update({
+    where: { id: second!.id },
+    data: { status: 'delivered', attempts: 1, deliveredAt: new Date(START) },
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -64,7 +95,7 @@ afterAll(async () => {
 });
 
 describe('the merchant pages in Chromium at phone width', () => {
-  it('opens a product\'s feedback and an app\'s deliveries, and redelivers a failed delivery', async () => {
+  it("opens a product's feedback and an app's deliveries, and redelivers a failed delivery", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const link = await operator(t).call('/stores/demo/admin_sessions', { method: 'POST' });
     const page = await context.newPage();

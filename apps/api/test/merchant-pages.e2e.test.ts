@@ -49,7 +49,10 @@ async function subscribeAndEmit(handle: string, token: string, itemId: string, a
     body: { webhook: { topic: 'inventory_items/update', address } },
   });
   if (sub.status !== 201) throw new Error(`webhook ${sub.status} ${sub.text}`);
-  const r = await op().call(`/stores/${handle}/inventory_items/${itemId}`, { method: 'PUT', body: { inventory_item: { sku: `S-${address.length}` } } });
+  const r = await op().call(`/stores/${handle}/inventory_items/${itemId}`, {
+    method: 'PUT',
+    body: { inventory_item: { sku: `S-${address.length}` } },
+  });
   if (r.status !== 200) throw new Error(`emit ${r.status} ${r.text}`);
 }
 
@@ -66,7 +69,10 @@ beforeAll(async () => {
   productId = created.body.product.id;
   const foreign = await op().call('/stores/elsewhere/products', { body: { product: { title: 'Foreign' } } });
   otherProductId = foreign.body.product.id;
-  await op().createProducts('shop', Array.from({ length: 60 }, (_, i) => ({ title: `Filler ${i + 1}` })));
+  await op().createProducts(
+    'shop',
+    Array.from({ length: 60 }, (_, i) => ({ title: `Filler ${i + 1}` })),
+  );
 
   const one = await feedbackApi(t, checker.token).post(productId, {
     state: 'require_actions',
@@ -75,31 +81,63 @@ beforeAll(async () => {
   });
   expect(one.status).toBe(201);
   expect((await feedbackApi(t, lister.token).post(productId, { state: 'success', feedback_generated_at: at(-10) })).status).toBe(201);
-  expect((await feedbackApi(t, foreignApp.token).post(otherProductId, { state: 'success', feedback_generated_at: at(-10) })).status).toBe(201);
+  expect((await feedbackApi(t, foreignApp.token).post(otherProductId, { state: 'success', feedback_generated_at: at(-10) })).status).toBe(
+    201,
+  );
 
   await subscribeAndEmit('shop', checker.token, created.body.product.variants[0].inventory_item_id, 'https://checker.example.com/in');
   await subscribeAndEmit('shop', checker.token, created.body.product.variants[0].inventory_item_id, 'https://checker.example.com/in2');
-  await subscribeAndEmit('elsewhere', foreignApp.token, foreign.body.product.variants[0].inventory_item_id, 'https://foreign.example.com/in');
+  await subscribeAndEmit(
+    'elsewhere',
+    foreignApp.token,
+    foreign.body.product.variants[0].inventory_item_id,
+    'https://foreign.example.com/in',
+  );
   const mine = await t.db.prisma.webhookDelivery.findMany({ where: { appId: BigInt(checker.id) }, orderBy: { id: 'asc' } });
   // The first delivery failed its attempts (as the sender records them); the last was delivered.
   failedId = mine[0]!.id;
   deliveredId = mine[mine.length - 1]!.id;
   await t.db.prisma.webhookAttempt.createMany({
     data: [
-      { deliveryId: failedId, number: 1, startedAt: new Date(START), durationMs: 5000, responseStatus: null, error: 'timeout after 5 s', responseBody: null },
-      { deliveryId: failedId, number: 2, startedAt: new Date(START), durationMs: 37, responseStatus: 500, error: 'HTTP 500 <oops>', responseBody: 'no' },
+      {
+        deliveryId: failedId,
+        number: 1,
+        startedAt: new Date(START),
+        durationMs: 5000,
+        responseStatus: null,
+        error: 'timeout after 5 s',
+        responseBody: null,
+      },
+      {
+        deliveryId: failedId,
+        number: 2,
+        startedAt: new Date(START),
+        durationMs: 37,
+        responseStatus: 500,
+        error: 'HTTP 500 <oops>',
+        responseBody: 'no',
+      },
     ],
   });
-  await t.db.prisma.webhookDelivery.update({ where: { id: failedId }, data: { status: 'failed', attempts: 2, lastError: 'HTTP 500 <oops>' } });
-  await t.db.prisma.webhookDelivery.update({ where: { id: deliveredId }, data: { status: 'delivered', attempts: 1, deliveredAt: new Date(START) } });
+  await t.db.prisma.webhookDelivery.update({
+    where: { id: failedId },
+    data: { status: 'failed', attempts: 2, lastError: 'HTTP 500 <oops>' },
+  });
+  await t.db.prisma.webhookDelivery.update({
+    where: { id: deliveredId },
+    data: { status: 'delivered', attempts: 1, deliveredAt: new Date(START) },
+  });
   foreignDeliveryId = (await t.db.prisma.webhookDelivery.findFirstOrThrow({ where: { appId: BigInt(foreignApp.id) } })).id;
-  await t.db.prisma.webhookDelivery.update({ where: { id: foreignDeliveryId }, data: { status: 'failed', lastError: 'foreign secret error' } });
+  await t.db.prisma.webhookDelivery.update({
+    where: { id: foreignDeliveryId },
+    data: { status: 'failed', lastError: 'foreign secret error' },
+  });
   cookie = await signIn(t, 'shop');
 }, 120_000);
 afterAll(async () => t?.close());
 
 describe('signed out', () => {
-  it('shows the sign-in page (401) and none of the store\'s data on every new page', async () => {
+  it("shows the sign-in page (401) and none of the store's data on every new page", async () => {
     for (const path of ['/admin/products', `/admin/products/${productId}/resource_feedback`, '/admin/apps', deliveriesPath(checker.id)]) {
       const r = await page('shop', path, '');
       expectPage(r, 401, /Sign in to continue/);
@@ -140,7 +178,7 @@ describe('products and their resource feedback (issue 9)', () => {
     expectPage(await page('shop', '/admin/products?after=1&before=2'), 400, /not both/);
   });
 
-  it('shows every app\'s feedback on a product: names, states in words, messages as text, times in the store\'s zone', async () => {
+  it("shows every app's feedback on a product: names, states in words, messages as text, times in the store's zone", async () => {
     const r = await page('shop', `/admin/products/${productId}/resource_feedback`);
     expectPage(r, 200, /Desk &lt;Lamp&gt;/);
     expect(r.text).toContain('Checker &lt;b&gt;One&lt;/b&gt;');
@@ -165,7 +203,7 @@ describe('products and their resource feedback (issue 9)', () => {
     expectPage(r, 200, /2026-11-25T10:00\+08/);
   });
 
-  it('answers another store\'s product, an unknown or malformed id with the 404 page', async () => {
+  it("answers another store's product, an unknown or malformed id with the 404 page", async () => {
     for (const id of [otherProductId, '999999', 'abc', '-1']) {
       const r = await page('shop', `/admin/products/${id}/resource_feedback`);
       expectPage(r, 404, /Not found/);
@@ -203,12 +241,15 @@ describe('apps and their deliveries (issue 10)', () => {
     expect(r.text).toContain(`action="${redeliverPath(checker.id, failedId)}"`);
     expect(r.text).not.toContain(`action="${redeliverPath(checker.id, deliveredId)}"`);
     expect(r.text).not.toContain('foreign secret error');
-    await t.db.prisma.webhookSubscription.updateMany({ where: { appId: BigInt(checker.id) }, data: { status: 'enabled', disabledReason: null } });
+    await t.db.prisma.webhookSubscription.updateMany({
+      where: { appId: BigInt(checker.id) },
+      data: { status: 'enabled', disabledReason: null },
+    });
     const none = await page('shop', deliveriesPath(lister.id));
     expectPage(none, 200, /No deliveries yet/);
   });
 
-  it('answers another store\'s app, an app not installed here, and unknown ids with the 404 page', async () => {
+  it("answers another store's app, an app not installed here, and unknown ids with the 404 page", async () => {
     for (const id of [foreignApp.id, '999999', 'x']) expectPage(await page('shop', deliveriesPath(id)), 404, /Not found/);
   });
 
@@ -216,11 +257,18 @@ describe('apps and their deliveries (issue 10)', () => {
     const token = formToken(await page('shop', deliveriesPath(checker.id)));
     expectPage(await post('shop', redeliverPath(checker.id, failedId), ''), 403, /not sent from your signed-in page/);
     expectPage(await post('shop', redeliverPath(checker.id, failedId), 'form_token=forged'), 403, /not sent from your signed-in page/);
-    expectPage(await post('shop', redeliverPath(checker.id, failedId), `form_token=${token}`, { origin: 'https://evil.example.com' }), 403, /another site/);
+    expectPage(
+      await post('shop', redeliverPath(checker.id, failedId), `form_token=${token}`, { origin: 'https://evil.example.com' }),
+      403,
+      /another site/,
+    );
     expectPage(await post('shop', redeliverPath(foreignApp.id, foreignDeliveryId), `form_token=${token}`), 404, /Not found/);
     expectPage(await post('shop', redeliverPath(checker.id, foreignDeliveryId), `form_token=${token}`), 404, /Not found/);
     expectPage(await post('shop', redeliverPath(lister.id, failedId), `form_token=${token}`), 404, /Not found/);
-    const statuses = await t.db.prisma.webhookDelivery.findMany({ where: { id: { in: [failedId, foreignDeliveryId] } }, select: { status: true } });
+    const statuses = await t.db.prisma.webhookDelivery.findMany({
+      where: { id: { in: [failedId, foreignDeliveryId] } },
+      select: { status: true },
+    });
     expect(statuses.map((s) => s.status)).toEqual(['failed', 'failed']);
   });
 
@@ -254,10 +302,13 @@ describe('apps and their deliveries (issue 10)', () => {
     expect((await page('shop', `${deliveriesPath(checker.id)}?redelivered=${foreignDeliveryId}`)).text).not.toContain('pending again');
   });
 
-  it('refuses a redelivery when the delivery\'s subscription is disabled, with a notice (422)', async () => {
+  it("refuses a redelivery when the delivery's subscription is disabled, with a notice (422)", async () => {
     await t.db.prisma.webhookDelivery.update({ where: { id: failedId }, data: { status: 'failed' } });
     const row = await t.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failedId } });
-    await t.db.prisma.webhookSubscription.update({ where: { id: row.subscriptionId }, data: { status: 'disabled', disabledReason: 'failures' } });
+    await t.db.prisma.webhookSubscription.update({
+      where: { id: row.subscriptionId },
+      data: { status: 'disabled', disabledReason: 'failures' },
+    });
     const shown = await page('shop', deliveriesPath(checker.id));
     // No button that can only fail: the page says why instead.
     expect(shown.text).not.toContain(`action="${redeliverPath(checker.id, failedId)}"`);

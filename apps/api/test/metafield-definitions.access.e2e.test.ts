@@ -25,7 +25,8 @@ async function createdBy(app: AppHandle, overrides: Record<string, unknown> = {}
 
 const listedIds = async (app: AppHandle, query = '') =>
   ((await app.defs.list(`?limit=1000${query}`)).body.metafield_definitions as { id: string }[]).map((d) => d.id);
-const merchantIds = async () => ((await merchantView(t, HANDLE, '?limit=1000')).body.metafield_definitions as { id: string }[]).map((d) => d.id);
+const merchantIds = async () =>
+  ((await merchantView(t, HANDLE, '?limit=1000')).body.metafield_definitions as { id: string }[]).map((d) => d.id);
 
 /** access.admin as sent (undefined: omitted), and what another app and the merchant may do in a shared namespace. */
 const MATRIX = [
@@ -178,8 +179,12 @@ describe('app namespaces: $app: (decisions §8.2)', () => {
   it("refuses another app's reserved namespace on create: 403, whichever key", async () => {
     const r = await b.defs.create(aDefinition({ namespace: `app--${a.appId}--settings` }));
     expect(r.status).toBe(403);
-    expect(r.body.errors).toBe(`namespace: app--${a.appId}--settings is reserved to another app; only that app may create, change or delete definitions and values there`);
-    expect(await t.db.prisma.metafieldDefinition.count({ where: { appId: BigInt(b.appId), namespace: { startsWith: `app--${a.appId}--` } } })).toBe(0);
+    expect(r.body.errors).toBe(
+      `namespace: app--${a.appId}--settings is reserved to another app; only that app may create, change or delete definitions and values there`,
+    );
+    expect(
+      await t.db.prisma.metafieldDefinition.count({ where: { appId: BigInt(b.appId), namespace: { startsWith: `app--${a.appId}--` } } }),
+    ).toBe(0);
   });
 
   it("gives each app its own $app:x: b's $app:settings is app--{b}--settings, apart from a's", async () => {
@@ -209,7 +214,12 @@ describe('app namespaces: $app: (decisions §8.2)', () => {
       expect(created.status, created.text).toBe(201);
       expect(created.body.definition.namespace).toBe(`app--${a.appId}--${long}`);
       for (const spelling of [`app--${a.appId}--${long}`, `$app:${long}`]) {
-        const updated = await a.defs.update({ owner_resource: 'products', namespace: spelling, key: `long_${i}`, name: `Renamed via ${spelling.slice(0, 8)}` });
+        const updated = await a.defs.update({
+          owner_resource: 'products',
+          namespace: spelling,
+          key: `long_${i}`,
+          name: `Renamed via ${spelling.slice(0, 8)}`,
+        });
         expect(updated.status, updated.text).toBe(200);
         expect(updated.body.definition.id).toBe(created.body.definition.id);
       }
@@ -230,14 +240,20 @@ describe('app namespaces: $app: (decisions §8.2)', () => {
     expect(await listedIds(b, `&namespace=${d.namespace}`)).toEqual([d.id]);
     const r = await b.defs.update({ owner_resource: 'products', namespace: d.namespace, key: d.key, name: 'Changed by b' });
     expect(r.status).toBe(403);
-    expect(r.body.errors).toBe(`namespace: ${d.namespace} is reserved to another app; only that app may create, change or delete definitions and values there`);
+    expect(r.body.errors).toBe(
+      `namespace: ${d.namespace} is reserved to another app; only that app may create, change or delete definitions and values there`,
+    );
     const removed = await b.defs.remove(d.id, '&delete_all_associated_metafields=true');
     expect(removed.status).toBe(403);
-    expect(removed.body.errors).toBe(`namespace: ${d.namespace} is reserved to another app; only that app may create, change or delete definitions and values there`);
+    expect(removed.body.errors).toBe(
+      `namespace: ${d.namespace} is reserved to another app; only that app may create, change or delete definitions and values there`,
+    );
     const kept = await a.defs.get(d.id);
     expect(kept.body.definition.name).toBe(d.name);
     // The owner still manages it.
-    expect((await a.defs.update({ owner_resource: 'products', namespace: '$app:open', key: d.key, name: 'Changed by a' })).status).toBe(200);
+    expect((await a.defs.update({ owner_resource: 'products', namespace: '$app:open', key: d.key, name: 'Changed by a' })).status).toBe(
+      200,
+    );
     expect((await a.defs.remove(d.id)).status).toBe(200);
   });
 

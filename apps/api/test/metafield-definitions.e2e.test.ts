@@ -1,7 +1,15 @@
 import { ZMetafieldDefinition } from '@platform/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, operator, storeWithApp, VERSION, type TestPlatform } from './harness';
-import { aDefinition, definitionsOf, insertValue, METAFIELD_SCOPES, startDefinitionsPlatform, rechecksOf, type Definitions } from './metafield-definitions.fixtures';
+import {
+  aDefinition,
+  definitionsOf,
+  insertValue,
+  METAFIELD_SCOPES,
+  startDefinitionsPlatform,
+  rechecksOf,
+  type Definitions,
+} from './metafield-definitions.fixtures';
 
 let t: TestPlatform;
 let defs: Definitions;
@@ -50,10 +58,16 @@ describe('create: POST /metafield_definition.json (spec "Metafield definition op
   it('echoes validations and access, and answers null description when none was given', async () => {
     const d = await created({
       type: 'number_integer',
-      validations: [{ name: 'min', value: '1' }, { name: 'max', value: '10' }],
+      validations: [
+        { name: 'min', value: '1' },
+        { name: 'max', value: '10' },
+      ],
       access: { admin: 'PUBLIC_READ' },
     });
-    expect(d.validations).toEqual([{ name: 'min', value: '1' }, { name: 'max', value: '10' }]);
+    expect(d.validations).toEqual([
+      { name: 'min', value: '1' },
+      { name: 'max', value: '10' },
+    ]);
     expect(d.access).toEqual({ admin: 'PUBLIC_READ' });
     expect(d.description).toBeNull();
   });
@@ -105,7 +119,12 @@ describe('create: POST /metafield_definition.json (spec "Metafield definition op
 
   it('400s malformed JSON and a body that is not JSON, on create and update (decisions §3.1)', async () => {
     const url = `${t.origin}/admin/openapi/${VERSION}/metafield_definition.json`;
-    const malformed = await call(url, { method: 'POST', token, rawBody: '{"definition":', headers: { 'content-type': 'application/json' } });
+    const malformed = await call(url, {
+      method: 'POST',
+      token,
+      rawBody: '{"definition":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     const text = await call(url, { method: 'POST', token, rawBody: 'definition', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(400);
@@ -263,7 +282,12 @@ describe('delete: DELETE /metafield_definition.json?id= (decisions §8.4)', () =
 
   it('closes the pending re-checks of the deleted definition', async () => {
     const d = await created({ key: 'recheck_then_delete', type: 'number_integer' });
-    await defs.update({ owner_resource: 'products', namespace: 'custom', key: 'recheck_then_delete', validations: [{ name: 'max', value: '3' }] });
+    await defs.update({
+      owner_resource: 'products',
+      namespace: 'custom',
+      key: 'recheck_then_delete',
+      validations: [{ name: 'max', value: '3' }],
+    });
     expect((await rechecksOf(t, d.id)).map((r) => r.status)).toEqual(['pending']);
     await defs.remove(d.id);
     expect((await rechecksOf(t, d.id)).map((r) => r.status)).toEqual(['done']);

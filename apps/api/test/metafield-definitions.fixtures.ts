@@ -59,7 +59,12 @@ export async function storeWithTwoApps(t: TestPlatform, handle: string, scopes: 
     (path, init = {}) =>
       call(`${t.origin}/admin/openapi/${VERSION}${path}`, { token, ...init });
   const a: AppHandle = { appId: first.app.app.id, token: first.token, admin: first.admin, defs: definitionsOf(first.admin) };
-  const b: AppHandle = { appId: second.app.id, token: second.access_token, admin: adminOf(second.access_token), defs: definitionsOf(adminOf(second.access_token)) };
+  const b: AppHandle = {
+    appId: second.app.id,
+    token: second.access_token,
+    admin: adminOf(second.access_token),
+    defs: definitionsOf(adminOf(second.access_token)),
+  };
   return { store: first.store, a, b };
 }
 
@@ -69,7 +74,9 @@ export async function merchantView(t: TestPlatform, handle: string, query = ''):
 }
 
 export async function createMetaobjectDefinition(t: TestPlatform, handle: string, type: string): Promise<string> {
-  const r = await operator(t).call(`/stores/${handle}/metaobject_definitions`, { body: { metaobject_definition: { type, name: `Type ${type}` } } });
+  const r = await operator(t).call(`/stores/${handle}/metaobject_definitions`, {
+    body: { metaobject_definition: { type, name: `Type ${type}` } },
+  });
   if (r.status !== 201) throw new Error(`metaobject definition ${r.status} ${r.text}`);
   return r.body.metaobject_definition.id as string;
 }
@@ -78,7 +85,15 @@ export async function createMetaobjectDefinition(t: TestPlatform, handle: string
 export async function insertValue(
   t: TestPlatform,
   storeId: string,
-  fields: { namespace: string; key: string; ownerId?: number; definitionId?: string | null; value?: string; type?: string; valid?: boolean },
+  fields: {
+    namespace: string;
+    key: string;
+    ownerId?: number;
+    definitionId?: string | null;
+    value?: string;
+    type?: string;
+    valid?: boolean;
+  },
 ) {
   return t.db.prisma.metafield.create({
     data: {

@@ -1,7 +1,14 @@
 import { parseLinkHeader } from '@platform/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, storeWithApp, VERSION, type Answer, type TestPlatform } from './harness';
-import { aDefinition, definitionsOf, METAFIELD_SCOPES, startDefinitionsPlatform, storeWithTwoApps, type AppHandle } from './metafield-definitions.fixtures';
+import {
+  aDefinition,
+  definitionsOf,
+  METAFIELD_SCOPES,
+  startDefinitionsPlatform,
+  storeWithTwoApps,
+  type AppHandle,
+} from './metafield-definitions.fixtures';
 
 // GET /metafield_definitions.json (decisions §8.6), paginated like every listing (spec Pagination, decisions §6).
 
@@ -148,7 +155,11 @@ describe('listing and pagination (decisions §6, §8.6)', () => {
     const products = await other.admin('/products/products.json?limit=1');
     const productCursor = new URL(parseLinkHeader(products.headers.get('link')).next!).searchParams.get('page_info')!;
     const merchantCursor = new URL(
-      parseLinkHeader((await call(`${t.origin}/platform/v1/stores/listing/metafield_definitions?limit=1`, { token: 'test-operator-token-0123456789' })).headers.get('link')).next!,
+      parseLinkHeader(
+        (
+          await call(`${t.origin}/platform/v1/stores/listing/metafield_definitions?limit=1`, { token: 'test-operator-token-0123456789' })
+        ).headers.get('link'),
+      ).next!,
     ).searchParams.get('page_info')!;
     for (const bad of [flipped, 'garbage', `${cursor}x`, '', foreign, merchantCursor]) {
       const r = await a.defs.list(`?page_info=${encodeURIComponent(bad)}`);

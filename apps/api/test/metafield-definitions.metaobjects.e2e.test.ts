@@ -57,7 +57,7 @@ describe('POST /platform/v1/stores/{handle}/metaobject_definitions', () => {
     expect(short.body.errors).toBe('type: is too short (minimum is 3 characters); name: is too long (maximum is 255 characters)');
   });
 
-  it('422s a body that is not wrapped in metaobject_definition, or lacks a field, in the service\'s words (decisions §4)', async () => {
+  it("422s a body that is not wrapped in metaobject_definition, or lacks a field, in the service's words (decisions §4)", async () => {
     const cases: [unknown, string][] = [
       [{ type: 'designer', name: 'D' }, "metaobject_definition: can't be blank"],
       [{ metaobject_definition: null }, 'metaobject_definition: must be an object'],
@@ -111,7 +111,8 @@ describe('POST /platform/v1/stores/{handle}/metaobject_definitions/{id}/metaobje
     const again = await createMetaobject('objects', definitionId, { metaobject: { handle: 'blue' } });
     expect(again.status).toBe(422);
     expect(again.body.errors).toMatch(/^handle: has already been taken/);
-    const other = (await createDefinition('objects', { metaobject_definition: { type: 'mood', name: 'Mood' } })).body.metaobject_definition.id;
+    const other = (await createDefinition('objects', { metaobject_definition: { type: 'mood', name: 'Mood' } })).body.metaobject_definition
+      .id;
     expect((await createMetaobject('objects', other, { metaobject: { handle: 'blue' } })).status).toBe(201);
   });
 
@@ -125,8 +126,15 @@ describe('POST /platform/v1/stores/{handle}/metaobject_definitions/{id}/metaobje
   });
 
   it("404s an unknown definition, another store's, a non-numeric id and an unknown store", async () => {
-    const foreign = (await createDefinition('objects-other', { metaobject_definition: { type: 'colour', name: 'Colour' } })).body.metaobject_definition.id;
-    for (const [handle, id] of [['objects', '999999'], ['objects', foreign], ['objects', 'colour'], ['objects', '99999999999999999999'], ['nope-store', definitionId]]) {
+    const foreign = (await createDefinition('objects-other', { metaobject_definition: { type: 'colour', name: 'Colour' } })).body
+      .metaobject_definition.id;
+    for (const [handle, id] of [
+      ['objects', '999999'],
+      ['objects', foreign],
+      ['objects', 'colour'],
+      ['objects', '99999999999999999999'],
+      ['nope-store', definitionId],
+    ]) {
       const r = await createMetaobject(handle!, id!, { metaobject: { handle: 'green' } });
       expect(r.status, `${handle} ${id}`).toBe(404);
     }

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeWithApp, type TestPlatform } from './harness';
-import { aDefinition, createMetaobjectDefinition, definitionsOf, METAFIELD_SCOPES, startDefinitionsPlatform, type Definitions } from './metafield-definitions.fixtures';
+import {
+  aDefinition,
+  createMetaobjectDefinition,
+  definitionsOf,
+  METAFIELD_SCOPES,
+  startDefinitionsPlatform,
+  type Definitions,
+} from './metafield-definitions.fixtures';
 
 // The spec's "Metafield definition", "Validation rule object" and "Limits" tables, and decisions
 // §8.1-§8.3, §8.11, §8.13, §8.14, each checked through the API (the domain package has the unit tests).
@@ -18,17 +25,55 @@ afterAll(() => t.close());
 
 /** Every data type the spec names ("Data types named anywhere"). */
 const SPEC_TYPES = [
-  'single_line_text_field', 'multi_line_text_field', 'boolean', 'date', 'date_time', 'weight', 'volume', 'dimension',
-  'number_integer', 'number_decimal', 'url', 'link', 'file_reference', 'rating', 'json', 'metaobject_reference',
-  'list.single_line_text_field', 'list.date', 'list.date_time', 'list.weight', 'list.volume', 'list.dimension',
-  'list.number_integer', 'list.number_decimal', 'list.url', 'list.link', 'list.file_reference', 'list.rating',
+  'single_line_text_field',
+  'multi_line_text_field',
+  'boolean',
+  'date',
+  'date_time',
+  'weight',
+  'volume',
+  'dimension',
+  'number_integer',
+  'number_decimal',
+  'url',
+  'link',
+  'file_reference',
+  'rating',
+  'json',
+  'metaobject_reference',
+  'list.single_line_text_field',
+  'list.date',
+  'list.date_time',
+  'list.weight',
+  'list.volume',
+  'list.dimension',
+  'list.number_integer',
+  'list.number_decimal',
+  'list.url',
+  'list.link',
+  'list.file_reference',
+  'list.rating',
   'list.metaobject_reference',
 ];
 const LIST_TYPES = SPEC_TYPES.filter((type) => type.startsWith('list.'));
 const BOUNDED = [
-  'single_line_text_field', 'multi_line_text_field', 'date', 'list.date', 'date_time', 'list.date_time', 'weight', 'list.weight',
-  'volume', 'list.volume', 'dimension', 'list.dimension', 'number_integer', 'list.number_integer', 'number_decimal',
-  'list.number_decimal', 'list.single_line_text_field',
+  'single_line_text_field',
+  'multi_line_text_field',
+  'date',
+  'list.date',
+  'date_time',
+  'list.date_time',
+  'weight',
+  'list.weight',
+  'volume',
+  'list.volume',
+  'dimension',
+  'list.dimension',
+  'number_integer',
+  'list.number_integer',
+  'number_decimal',
+  'list.number_decimal',
+  'list.single_line_text_field',
 ];
 
 /** The spec's rules table, column "Applies to types". */
@@ -52,17 +97,28 @@ const APPLIES_TO: Record<string, string[]> = {
 function validValue(rule: string, type: string): string {
   const element = type.replace(/^list\./, '');
   switch (rule) {
-    case 'choices': return '["S","M","L"]';
-    case 'allowed_domains': return '["https://example.com"]';
-    case 'file_type_options': return '["Image","Video"]';
-    case 'list.min': return '1';
-    case 'list.max': return '5';
-    case 'max_precision': return '2';
-    case 'regex': return '^[A-Z]';
-    case 'scale_min': return '1';
-    case 'scale_max': return '5';
-    case 'schema': return '{"type":"object","properties":{"a":{"type":"string"}}}';
-    case 'metaobject_definition_id': return metaobjectDefinitionId;
+    case 'choices':
+      return '["S","M","L"]';
+    case 'allowed_domains':
+      return '["https://example.com"]';
+    case 'file_type_options':
+      return '["Image","Video"]';
+    case 'list.min':
+      return '1';
+    case 'list.max':
+      return '5';
+    case 'max_precision':
+      return '2';
+    case 'regex':
+      return '^[A-Z]';
+    case 'scale_min':
+      return '1';
+    case 'scale_max':
+      return '5';
+    case 'schema':
+      return '{"type":"object","properties":{"a":{"type":"string"}}}';
+    case 'metaobject_definition_id':
+      return metaobjectDefinitionId;
   }
   const low = rule === 'min';
   if (element.endsWith('text_field')) return low ? '1' : '10';
@@ -108,11 +164,31 @@ describe('the rules table: rule value formats and limits', () => {
   it.each([
     ['choices not JSON', 'single_line_text_field', [{ name: 'choices', value: 'S,M' }], /validations\[0\]\.value: .*\(rule choices\)/],
     ['choices empty', 'single_line_text_field', [{ name: 'choices', value: '[]' }], /at least one choice \(rule choices\)/],
-    ['choices with a duplicate', 'single_line_text_field', [{ name: 'choices', value: '["a","a"]' }], /duplicate choice "a" \(rule choices\)/],
+    [
+      'choices with a duplicate',
+      'single_line_text_field',
+      [{ name: 'choices', value: '["a","a"]' }],
+      /duplicate choice "a" \(rule choices\)/,
+    ],
     ['choices with a newline', 'single_line_text_field', [{ name: 'choices', value: '["a\\nb"]' }], /line breaks \(rule choices\)/],
-    ['129 choices', 'single_line_text_field', [{ name: 'choices', value: JSON.stringify(Array.from({ length: 129 }, (_, i) => `c${i}`)) }], /\(rule choices\)/],
-    ['a bare domain', 'url', [{ name: 'allowed_domains', value: '["example.com"]' }], /bare domain names are not supported\) \(rule allowed_domains\)/],
-    ['101 allowed domains', 'link', [{ name: 'allowed_domains', value: JSON.stringify(Array.from({ length: 101 }, (_, i) => `https://d${i}.example`)) }], /\(rule allowed_domains\)/],
+    [
+      '129 choices',
+      'single_line_text_field',
+      [{ name: 'choices', value: JSON.stringify(Array.from({ length: 129 }, (_, i) => `c${i}`)) }],
+      /\(rule choices\)/,
+    ],
+    [
+      'a bare domain',
+      'url',
+      [{ name: 'allowed_domains', value: '["example.com"]' }],
+      /bare domain names are not supported\) \(rule allowed_domains\)/,
+    ],
+    [
+      '101 allowed domains',
+      'link',
+      [{ name: 'allowed_domains', value: JSON.stringify(Array.from({ length: 101 }, (_, i) => `https://d${i}.example`)) }],
+      /\(rule allowed_domains\)/,
+    ],
     ['an unknown file type', 'file_reference', [{ name: 'file_type_options', value: '["Pdf"]' }], /\(rule file_type_options\)/],
     ['list.min above 128', 'list.url', [{ name: 'list.min', value: '129' }], /from 0 to 128 \(rule list\.min\)/],
     ['list.max negative', 'list.url', [{ name: 'list.max', value: '-1' }], /\(rule list\.max\)/],
@@ -124,10 +200,23 @@ describe('the rules table: rule value formats and limits', () => {
     ['max_precision above 9', 'number_decimal', [{ name: 'max_precision', value: '10' }], /from 0 to 9 \(rule max_precision\)/],
     ['a lookahead regex (RE2, decisions §8.11)', 'single_line_text_field', [{ name: 'regex', value: '^(?=a)' }], /RE2 .*\(rule regex\)/],
     ['a backreference regex', 'multi_line_text_field', [{ name: 'regex', value: '(a)\\1' }], /\(rule regex\)/],
-    ['a scale that is not decimal', 'rating', [{ name: 'scale_min', value: 'one' }, { name: 'scale_max', value: '5' }], /\(rule scale_min\)/],
+    [
+      'a scale that is not decimal',
+      'rating',
+      [
+        { name: 'scale_min', value: 'one' },
+        { name: 'scale_max', value: '5' },
+      ],
+      /\(rule scale_min\)/,
+    ],
     ['schema that is not JSON', 'json', [{ name: 'schema', value: '{' }], /not valid JSON \(rule schema\)/],
     ['schema that is not a JSON Schema', 'json', [{ name: 'schema', value: '{"type":12}' }], /not a valid JSON Schema.*\(rule schema\)/],
-    ['a malformed metaobject definition id', 'metaobject_reference', [{ name: 'metaobject_definition_id', value: 'designer' }], /\(rule metaobject_definition_id\)/],
+    [
+      'a malformed metaobject definition id',
+      'metaobject_reference',
+      [{ name: 'metaobject_definition_id', value: 'designer' }],
+      /\(rule metaobject_definition_id\)/,
+    ],
   ])('422s %s', async (_label, type, validations, message) => {
     const r = await defs.create(aDefinition({ type, validations }));
     expect(r.status).toBe(422);
@@ -138,7 +227,13 @@ describe('the rules table: rule value formats and limits', () => {
     const ok = [
       ['single_line_text_field', [{ name: 'choices', value: JSON.stringify(Array.from({ length: 128 }, (_, i) => `c${i}`)) }]],
       ['list.url', [{ name: 'allowed_domains', value: JSON.stringify(Array.from({ length: 100 }, (_, i) => `https://d${i}.example`)) }]],
-      ['list.link', [{ name: 'list.min', value: '0' }, { name: 'list.max', value: '128' }]],
+      [
+        'list.link',
+        [
+          { name: 'list.min', value: '0' },
+          { name: 'list.max', value: '128' },
+        ],
+      ],
       ['number_decimal', [{ name: 'max_precision', value: '9' }]],
       ['list.number_decimal', [{ name: 'max_precision', value: '0' }]],
       ['file_reference', [{ name: 'file_type_options', value: '[]' }]],
@@ -156,19 +251,30 @@ describe('the rules table: rule value formats and limits', () => {
       'validations[0].value: is too large a regular expression: its compiled program has more than 50000 instructions (at most 600) (rule regex)',
     );
     const one = await defs.create(aDefinition({ validations: [{ name: 'regex', value: '^[\\s\\S]{1000}$' }] }));
-    expect(one.body.errors).toBe('validations[0].value: is too large a regular expression: its compiled program has 1004 instructions (at most 600) (rule regex)');
+    expect(one.body.errors).toBe(
+      'validations[0].value: is too large a regular expression: its compiled program has 1004 instructions (at most 600) (rule regex)',
+    );
     expect((await defs.create(aDefinition({ validations: [{ name: 'regex', value: '^.{1,255}$' }] }))).status).toBe(201);
   });
 
   it('decisions §8.11: 422s a schema whose pattern is too large, naming the rule', async () => {
-    const r = await defs.create(aDefinition({ type: 'json', validations: [{ name: 'schema', value: JSON.stringify({ properties: { code: { pattern: '[\\s\\S]{1000}' } } }) }] }));
+    const r = await defs.create(
+      aDefinition({
+        type: 'json',
+        validations: [{ name: 'schema', value: JSON.stringify({ properties: { code: { pattern: '[\\s\\S]{1000}' } } }) }],
+      }),
+    );
     expect(r.status).toBe(422);
-    expect(r.body.errors).toBe('validations[0].value: has a pattern too large, "[\\\\s\\\\S]{1000}": its compiled program has 1002 instructions (at most 600) (rule schema)');
+    expect(r.body.errors).toBe(
+      'validations[0].value: has a pattern too large, "[\\\\s\\\\S]{1000}": its compiled program has 1002 instructions (at most 600) (rule schema)',
+    );
   });
 
-  it('accepts a schema rule value of 300,000 characters (the spec\'s bound of any rule value)', async () => {
+  it("accepts a schema rule value of 300,000 characters (the spec's bound of any rule value)", async () => {
     // At most 300 objects and arrays (issue 8: compile time), so the rest of the text is descriptions.
-    const properties = Object.fromEntries(Array.from({ length: 290 }, (_, i) => [`p${i}`, { type: 'string', description: `Field ${i} of the specification sheet` }]));
+    const properties = Object.fromEntries(
+      Array.from({ length: 290 }, (_, i) => [`p${i}`, { type: 'string', description: `Field ${i} of the specification sheet` }]),
+    );
     const base = JSON.stringify({ type: 'object', properties });
     const schema = `${base.slice(0, -1)},"description":${JSON.stringify('d'.repeat(300_000 - base.length - 17))}}`;
     expect(schema.length).toBe(300_000);
@@ -190,13 +296,63 @@ describe('the rules table: rule value formats and limits', () => {
 
 describe('rules on the array', () => {
   it.each([
-    ['min above max (text lengths)', 'single_line_text_field', [{ name: 'min', value: '5' }, { name: 'max', value: '4' }], 'validations: min must be less than or equal to max'],
-    ['min above max (dates)', 'date', [{ name: 'min', value: '2025-01-02' }, { name: 'max', value: '2025-01-01' }], 'validations: min must be less than or equal to max'],
-    ['min above max across units (1 kg > 500 g, decisions §8.13)', 'weight', [{ name: 'min', value: '{"unit":"kg","value":1}' }, { name: 'max', value: '{"unit":"g","value":500}' }], 'validations: min must be less than or equal to max'],
-    ['list.min above list.max', 'list.date', [{ name: 'list.min', value: '3' }, { name: 'list.max', value: '2' }], 'validations: list.min must be less than or equal to list.max'],
-    ['scale_min above scale_max', 'rating', [{ name: 'scale_min', value: '5' }, { name: 'scale_max', value: '1' }], 'validations: scale_min must be less than or equal to scale_max'],
-    ['scale_min without scale_max', 'rating', [{ name: 'scale_min', value: '1' }], 'validations: scale_min must be configured together with scale_max'],
-    ['scale_max without scale_min', 'list.rating', [{ name: 'scale_max', value: '5' }], 'validations: scale_max must be configured together with scale_min'],
+    [
+      'min above max (text lengths)',
+      'single_line_text_field',
+      [
+        { name: 'min', value: '5' },
+        { name: 'max', value: '4' },
+      ],
+      'validations: min must be less than or equal to max',
+    ],
+    [
+      'min above max (dates)',
+      'date',
+      [
+        { name: 'min', value: '2025-01-02' },
+        { name: 'max', value: '2025-01-01' },
+      ],
+      'validations: min must be less than or equal to max',
+    ],
+    [
+      'min above max across units (1 kg > 500 g, decisions §8.13)',
+      'weight',
+      [
+        { name: 'min', value: '{"unit":"kg","value":1}' },
+        { name: 'max', value: '{"unit":"g","value":500}' },
+      ],
+      'validations: min must be less than or equal to max',
+    ],
+    [
+      'list.min above list.max',
+      'list.date',
+      [
+        { name: 'list.min', value: '3' },
+        { name: 'list.max', value: '2' },
+      ],
+      'validations: list.min must be less than or equal to list.max',
+    ],
+    [
+      'scale_min above scale_max',
+      'rating',
+      [
+        { name: 'scale_min', value: '5' },
+        { name: 'scale_max', value: '1' },
+      ],
+      'validations: scale_min must be less than or equal to scale_max',
+    ],
+    [
+      'scale_min without scale_max',
+      'rating',
+      [{ name: 'scale_min', value: '1' }],
+      'validations: scale_min must be configured together with scale_max',
+    ],
+    [
+      'scale_max without scale_min',
+      'list.rating',
+      [{ name: 'scale_max', value: '5' }],
+      'validations: scale_max must be configured together with scale_min',
+    ],
   ])('422s %s', async (_label, type, validations, message) => {
     const r = await defs.create(aDefinition({ type, validations }));
     expect(r.status).toBe(422);
@@ -204,12 +360,27 @@ describe('rules on the array', () => {
   });
 
   it('accepts equal bounds (bounds are inclusive, decisions §8.13)', async () => {
-    const r = await defs.create(aDefinition({ type: 'number_integer', validations: [{ name: 'min', value: '3' }, { name: 'max', value: '3' }] }));
+    const r = await defs.create(
+      aDefinition({
+        type: 'number_integer',
+        validations: [
+          { name: 'min', value: '3' },
+          { name: 'max', value: '3' },
+        ],
+      }),
+    );
     expect(r.status).toBe(201);
   });
 
   it('422s a rule name that appears twice (spec Errors 4)', async () => {
-    const r = await defs.create(aDefinition({ validations: [{ name: 'regex', value: 'a' }, { name: 'regex', value: 'b' }] }));
+    const r = await defs.create(
+      aDefinition({
+        validations: [
+          { name: 'regex', value: 'a' },
+          { name: 'regex', value: 'b' },
+        ],
+      }),
+    );
     expect(r.status).toBe(422);
     expect(r.body.errors).toMatch(/^validations\[1\]\.name: 'regex' appears more than once/);
   });
@@ -251,13 +422,28 @@ describe('definition fields (spec "Metafield definition" and Limits, decisions �
   });
 
   it.each([
-    ['key', 'abc', true], ['key', 'a-B_9', true], ['key', 'k'.repeat(64), true],
-    ['key', 'ab', false], ['key', 'k'.repeat(65), false], ['key', 'has space', false], ['key', 'dot.ted', false],
-    ['namespace', 'abc', true], ['namespace', 'n'.repeat(255), true], ['namespace', 'my-app_1', true],
-    ['namespace', 'ab', false], ['namespace', 'n'.repeat(256), false], ['namespace', 'a:b:c', false], ['namespace', '$app:ab', false],
-    ['name', 'N', true], ['name', 'n'.repeat(255), true], ['name', '😀'.repeat(255), true],
-    ['name', 'n'.repeat(256), false], ['name', '   ', false],
-    ['description', 'd'.repeat(255), true], ['description', '😀'.repeat(255), true], ['description', 'd'.repeat(256), false],
+    ['key', 'abc', true],
+    ['key', 'a-B_9', true],
+    ['key', 'k'.repeat(64), true],
+    ['key', 'ab', false],
+    ['key', 'k'.repeat(65), false],
+    ['key', 'has space', false],
+    ['key', 'dot.ted', false],
+    ['namespace', 'abc', true],
+    ['namespace', 'n'.repeat(255), true],
+    ['namespace', 'my-app_1', true],
+    ['namespace', 'ab', false],
+    ['namespace', 'n'.repeat(256), false],
+    ['namespace', 'a:b:c', false],
+    ['namespace', '$app:ab', false],
+    ['name', 'N', true],
+    ['name', 'n'.repeat(255), true],
+    ['name', '😀'.repeat(255), true],
+    ['name', 'n'.repeat(256), false],
+    ['name', '   ', false],
+    ['description', 'd'.repeat(255), true],
+    ['description', '😀'.repeat(255), true],
+    ['description', 'd'.repeat(256), false],
   ])('%s %j: accepted %s', async (field, value, accepted) => {
     const r = await defs.create(aDefinition({ [field]: value }));
     expect(r.status, r.text).toBe(accepted ? 201 : 422);
@@ -290,7 +476,9 @@ describe('definition fields (spec "Metafield definition" and Limits, decisions �
     }
     const bad = await defs.create(aDefinition({ access: { admin: 'merchant_read' } }));
     expect(bad.status).toBe(422);
-    expect(bad.body.errors).toMatch(/^access\.admin: is not included in the list \(MERCHANT_READ_WRITE, MERCHANT_READ, PUBLIC_READ, PRIVATE, NONE\)/);
+    expect(bad.body.errors).toMatch(
+      /^access\.admin: is not included in the list \(MERCHANT_READ_WRITE, MERCHANT_READ, PUBLIC_READ, PRIVATE, NONE\)/,
+    );
     expect((await defs.create(aDefinition({ access: 'PRIVATE' }))).status).toBe(422);
   });
 
@@ -302,7 +490,11 @@ describe('definition fields (spec "Metafield definition" and Limits, decisions �
       name: '',
       description: 7,
       type: 'single_line_text_field',
-      validations: [{ name: 'choices', value: '[]' }, { name: 'nope', value: '1' }, { name: 'choices', value: '["a"]' }],
+      validations: [
+        { name: 'choices', value: '[]' },
+        { name: 'nope', value: '1' },
+        { name: 'choices', value: '["a"]' },
+      ],
       access: { admin: 'ALL' },
     });
     expect(r.status).toBe(422);
@@ -323,7 +515,9 @@ describe('definition fields (spec "Metafield definition" and Limits, decisions �
 describe('references to metaobject definitions (decisions §8.14)', () => {
   it('accepts an existing metaobject definition by numeric id or global id', async () => {
     for (const value of [metaobjectDefinitionId, `gid://platform/MetaobjectDefinition/${metaobjectDefinitionId}`]) {
-      const r = await defs.create(aDefinition({ type: 'list.metaobject_reference', validations: [{ name: 'metaobject_definition_id', value }] }));
+      const r = await defs.create(
+        aDefinition({ type: 'list.metaobject_reference', validations: [{ name: 'metaobject_definition_id', value }] }),
+      );
       expect(r.status).toBe(201);
       expect(r.body.definition.validations).toEqual([{ name: 'metaobject_definition_id', value }]);
     }
@@ -333,7 +527,9 @@ describe('references to metaobject definitions (decisions §8.14)', () => {
     await storeWithApp(t, 'rules-other', METAFIELD_SCOPES);
     const foreign = await createMetaobjectDefinition(t, 'rules-other', 'designer');
     for (const id of ['987654321', foreign]) {
-      const r = await defs.create(aDefinition({ type: 'metaobject_reference', validations: [{ name: 'metaobject_definition_id', value: id }] }));
+      const r = await defs.create(
+        aDefinition({ type: 'metaobject_reference', validations: [{ name: 'metaobject_definition_id', value: id }] }),
+      );
       expect(r.status).toBe(422);
       expect(r.body.errors).toBe(`validations[0].value: metaobject definition ${id} does not exist (rule metaobject_definition_id)`);
     }

@@ -24,7 +24,10 @@ async function stored(overrides: Record<string, unknown> = {}) {
   const body = aDefinition({
     type: 'single_line_text_field',
     description: 'Original description',
-    validations: [{ name: 'min', value: '2' }, { name: 'max', value: '20' }],
+    validations: [
+      { name: 'min', value: '2' },
+      { name: 'max', value: '20' },
+    ],
     access: { admin: 'MERCHANT_READ' },
     ...overrides,
   });
@@ -81,7 +84,13 @@ describe('update: PUT /metafield_definition.json (spec "Metafield definition ope
     const answers = await Promise.all([
       defs.update({ ...target, name: 'Renamed at once' }),
       defs.update({ ...target, description: 'Described at once' }),
-      defs.update({ ...target, validations: [{ name: 'min', value: '3' }, { name: 'max', value: '30' }] }),
+      defs.update({
+        ...target,
+        validations: [
+          { name: 'min', value: '3' },
+          { name: 'max', value: '30' },
+        ],
+      }),
       defs.update({ ...target, access: { admin: 'MERCHANT_READ_WRITE' } }),
     ]);
     for (const r of answers) expect(r.status, r.text).toBe(200);
@@ -89,7 +98,10 @@ describe('update: PUT /metafield_definition.json (spec "Metafield definition ope
     expect(after).toMatchObject({
       name: 'Renamed at once',
       description: 'Described at once',
-      validations: [{ name: 'min', value: '3' }, { name: 'max', value: '30' }],
+      validations: [
+        { name: 'min', value: '3' },
+        { name: 'max', value: '30' },
+      ],
       access: { admin: 'MERCHANT_READ_WRITE' },
     });
     // The rules changed once (a new definition starts at revision 0).
@@ -161,7 +173,10 @@ describe('update: PUT /metafield_definition.json (spec "Metafield definition ope
       ...target,
       name: 'x'.repeat(256),
       description: 'y'.repeat(256),
-      validations: [{ name: 'choices', value: '["a"]' }, { name: 'min', value: '' }],
+      validations: [
+        { name: 'choices', value: '["a"]' },
+        { name: 'min', value: '' },
+      ],
       access: { admin: 'EVERYONE' },
     });
     expect(r.status).toBe(422);
@@ -180,12 +195,24 @@ describe('update: PUT /metafield_definition.json (spec "Metafield definition ope
 
   it('applies the rules on the array to the new set: duplicates, unsupported names, min > max', async () => {
     const { target } = await stored({ type: 'number_integer', validations: [] });
-    const dup = await defs.update({ ...target, validations: [{ name: 'max', value: '3' }, { name: 'max', value: '4' }] });
+    const dup = await defs.update({
+      ...target,
+      validations: [
+        { name: 'max', value: '3' },
+        { name: 'max', value: '4' },
+      ],
+    });
     expect(dup.status).toBe(422);
     expect(dup.body.errors).toMatch(/validations\[1\]\.name: 'max' appears more than once/);
     const unsupported = await defs.update({ ...target, validations: [{ name: 'maximum', value: '3' }] });
     expect(unsupported.body.errors).toMatch(/'maximum' is not a supported rule/);
-    const crossed = await defs.update({ ...target, validations: [{ name: 'min', value: '5' }, { name: 'max', value: '4' }] });
+    const crossed = await defs.update({
+      ...target,
+      validations: [
+        { name: 'min', value: '5' },
+        { name: 'max', value: '4' },
+      ],
+    });
     expect(crossed.body.errors).toMatch(/min must be less than or equal to max/);
   });
 
@@ -195,7 +222,10 @@ describe('update: PUT /metafield_definition.json (spec "Metafield definition ope
     const r = await defs.update({ ...target, validations: [{ name: 'metaobject_definition_id', value: '987654321' }] });
     expect(r.status).toBe(422);
     expect(r.body.errors).toMatch(/validations\[0\]\.value: metaobject definition 987654321 does not exist/);
-    const ok = await defs.update({ ...target, validations: [{ name: 'metaobject_definition_id', value: `gid://platform/MetaobjectDefinition/${mod}` }] });
+    const ok = await defs.update({
+      ...target,
+      validations: [{ name: 'metaobject_definition_id', value: `gid://platform/MetaobjectDefinition/${mod}` }],
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -209,7 +239,11 @@ describe('update: PUT /metafield_definition.json (spec "Metafield definition ope
 
   it('404s a target that does not exist', async () => {
     const { target } = await stored();
-    for (const miss of [{ ...target, key: 'nope_nope' }, { ...target, namespace: 'elsewhere' }, { ...target, owner_resource: 'orders' }]) {
+    for (const miss of [
+      { ...target, key: 'nope_nope' },
+      { ...target, namespace: 'elsewhere' },
+      { ...target, owner_resource: 'orders' },
+    ]) {
       expect((await defs.update({ ...miss, name: 'x' })).status).toBe(404);
     }
   });
@@ -232,7 +266,13 @@ describe('re-check after validations change (spec "Rules on the array" 7, decisi
   it('writes none when the validations do not change', async () => {
     const { definition, target } = await stored();
     await defs.update({ ...target, name: 'New name', description: 'New description', access: { admin: 'PUBLIC_READ' } });
-    await defs.update({ ...target, validations: [{ name: 'min', value: '2' }, { name: 'max', value: '20' }] });
+    await defs.update({
+      ...target,
+      validations: [
+        { name: 'min', value: '2' },
+        { name: 'max', value: '20' },
+      ],
+    });
     await defs.update({ ...target, validations: null });
     expect((await rowOf(definition.id)).rulesRevision).toBe(0);
     expect(await rechecksOf(t, definition.id)).toEqual([]);

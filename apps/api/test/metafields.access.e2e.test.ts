@@ -101,7 +101,12 @@ describe('app namespaces (decisions §8.2)', () => {
     const r = await a.create(product, { namespace: '$app:prefs', key: 'theme', type: 'single_line_text_field', value: 'dark' });
     expect(r.status).toBe(201);
     expect(r.body.metafield.namespace).toBe(`app--${appA}--prefs`);
-    const again = await a.create(product, { namespace: `app--${appA}--prefs`, key: 'theme', type: 'single_line_text_field', value: 'light' });
+    const again = await a.create(product, {
+      namespace: `app--${appA}--prefs`,
+      key: 'theme',
+      type: 'single_line_text_field',
+      value: 'light',
+    });
     expect(again.status).toBe(200);
     expect(again.body.metafield.id).toBe(r.body.metafield.id);
     expect(ids(await a.list(product, '?namespace=$app:prefs'))).toEqual([r.body.metafield.id]);
@@ -126,7 +131,7 @@ describe('app namespaces (decisions §8.2)', () => {
     expect([short.status, short.body.errors]).toEqual([422, 'namespace: is too short (minimum is 3 characters)']);
   });
 
-  it("another app may not use it, even without a definition: its values are invisible (404), writes there 403; its own $app:x is its own", async () => {
+  it('another app may not use it, even without a definition: its values are invisible (404), writes there 403; its own $app:x is its own', async () => {
     const mine = await a.create(product, { namespace: '$app:private', key: 'token', type: 'single_line_text_field', value: 'secret' });
     const id = mine.body.metafield.id as string;
     expect((await b.get(product, id)).status).toBe(404);
@@ -137,13 +142,24 @@ describe('app namespaces (decisions §8.2)', () => {
     for (const key of ['token', 'never_used']) {
       const intrude = await b.create(product, { namespace: `app--${appA}--private`, key, type: 'single_line_text_field', value: 'x' });
       expect(intrude.status).toBe(403);
-      expect(intrude.body.errors).toBe(`namespace: app--${appA}--private is reserved to another app; only that app may create, change or delete definitions and values there`);
+      expect(intrude.body.errors).toBe(
+        `namespace: app--${appA}--private is reserved to another app; only that app may create, change or delete definitions and values there`,
+      );
     }
     const intrudeBulk = await b.set([
-      { owner_resource: 'products', owner_id: product, namespace: `app--${appA}--private`, key: 'token', type: 'single_line_text_field', value: 'x' },
+      {
+        owner_resource: 'products',
+        owner_id: product,
+        namespace: `app--${appA}--private`,
+        key: 'token',
+        type: 'single_line_text_field',
+        value: 'x',
+      },
     ]);
     expect(intrudeBulk.status).toBe(403);
-    expect(intrudeBulk.body.errors).toBe(`metafields[0].namespace: app--${appA}--private is reserved to another app; only that app may create, change or delete definitions and values there`);
+    expect(intrudeBulk.body.errors).toBe(
+      `metafields[0].namespace: app--${appA}--private is reserved to another app; only that app may create, change or delete definitions and values there`,
+    );
     const own = await b.create(product, { namespace: '$app:private', key: 'token', type: 'single_line_text_field', value: 'mine' });
     expect(own.status).toBe(201);
     expect(own.body.metafield.namespace).toBe(`app--${appB}--private`);
@@ -151,7 +167,12 @@ describe('app namespaces (decisions §8.2)', () => {
   });
 
   it('a definition in an app namespace with PUBLIC_READ lets other apps read its values, not write them', async () => {
-    const def = await a.define({ namespace: '$app:catalog', key: 'badge', type: 'single_line_text_field', access: { admin: 'PUBLIC_READ' } });
+    const def = await a.define({
+      namespace: '$app:catalog',
+      key: 'badge',
+      type: 'single_line_text_field',
+      access: { admin: 'PUBLIC_READ' },
+    });
     expect(def.namespace).toBe(`app--${appA}--catalog`);
     const value = await a.create(product, { namespace: '$app:catalog', key: 'badge', value: 'new' });
     expect(value.status).toBe(201);
@@ -171,7 +192,9 @@ describe('app namespaces (decisions §8.2)', () => {
     expect([put.status, put.body.errors]).toEqual([403, reserved]);
     const post = await b.create(product, { namespace: `app--${appA}--open`, key: 'note', value: 'by B' });
     expect([post.status, post.body.errors]).toEqual([403, reserved]);
-    const bulk = await b.set([{ owner_resource: 'products', owner_id: product, namespace: `app--${appA}--open`, key: 'note', value: 'by B' }]);
+    const bulk = await b.set([
+      { owner_resource: 'products', owner_id: product, namespace: `app--${appA}--open`, key: 'note', value: 'by B' },
+    ]);
     expect([bulk.status, bulk.body.errors]).toEqual([403, `metafields[0].${reserved}`]);
     const removed = await b.remove(product, id);
     expect([removed.status, removed.body.errors]).toEqual([403, reserved]);

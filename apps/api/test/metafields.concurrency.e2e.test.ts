@@ -53,13 +53,21 @@ describe('metafield value writes beside concurrent edits', () => {
   it('are never refused for edits of the name or description, which decide nothing about a value', async () => {
     const { statuses, bad } = await writesWhileEdited((e, i) => ({ description: `edit ${e}.${i}`, name: `Code ${e}.${i}` }));
     expect(bad).toEqual([]);
-    expect(Object.keys(statuses).map(Number).every((s) => s === 200 || s === 201)).toBe(true);
+    expect(
+      Object.keys(statuses)
+        .map(Number)
+        .every((s) => s === 200 || s === 201),
+    ).toBe(true);
   });
 
   it('answer 2xx or 409 with {"errors"}, never 500, while their rules are edited without pause', async () => {
     const { statuses, bad } = await writesWhileEdited((e, i) => ({ validations: [{ name: 'max', value: String(100 + ((e + i) % 2)) }] }));
     console.log('value writes while the rules are edited:', statuses);
     expect(bad).toEqual([]);
-    expect(Object.keys(statuses).map(Number).every((s) => s === 200 || s === 201 || s === 409)).toBe(true);
+    expect(
+      Object.keys(statuses)
+        .map(Number)
+        .every((s) => s === 200 || s === 201 || s === 409),
+    ).toBe(true);
   });
 });

@@ -32,7 +32,19 @@ describe('POST /products/{id}/metafields.json (decisions §8.9)', () => {
     expect(r.status).toBe(201);
     const m = r.body.metafield;
     expect(Object.keys(m).sort()).toEqual(
-      ['admin_graphql_api_id', 'created_at', 'description', 'id', 'key', 'namespace', 'owner_id', 'owner_resource', 'type', 'updated_at', 'value'].sort(),
+      [
+        'admin_graphql_api_id',
+        'created_at',
+        'description',
+        'id',
+        'key',
+        'namespace',
+        'owner_id',
+        'owner_resource',
+        'type',
+        'updated_at',
+        'value',
+      ].sort(),
     );
     expect(m).toMatchObject({
       namespace: 'custom',
@@ -75,7 +87,7 @@ describe('POST /products/{id}/metafields.json (decisions §8.9)', () => {
     expect(r.body.metafield.description).toBe('Shown to merchants');
   });
 
-  it('404 for an unknown product, another store\'s product, or an id that is not a decimal', async () => {
+  it("404 for an unknown product, another store's product, or an id that is not a decimal", async () => {
     for (const id of ['999999', foreignProduct, 'abc', '-1', '99999999999999999999']) {
       const r = await api.create(id, text('nowhere'));
       expect(r.status, id).toBe(404);
@@ -194,7 +206,16 @@ describe('PUT /products/{id}/metafields/{mid}.json', () => {
     const post = await api.create(productA, text('same-second', 'three'));
     expect(post.status).toBe(200);
     times.push(post.body.metafield.updated_at);
-    const bulk = await api.set([{ owner_resource: 'products', owner_id: productA, namespace: 'custom', key: 'same-second', type: 'single_line_text_field', value: 'four' }]);
+    const bulk = await api.set([
+      {
+        owner_resource: 'products',
+        owner_id: productA,
+        namespace: 'custom',
+        key: 'same-second',
+        type: 'single_line_text_field',
+        value: 'four',
+      },
+    ]);
     expect(bulk.status, bulk.text).toBe(200);
     times.push(bulk.body.metafields[0].updated_at);
     for (let i = 1; i < times.length; i++) expect(Date.parse(times[i]!), `write ${i}`).toBeGreaterThan(Date.parse(times[i - 1]!));
@@ -208,7 +229,9 @@ describe('PUT /products/{id}/metafields/{mid}.json', () => {
       if (i % 3 === 0) return api.update(productA, id, { value }).then((r) => ({ r, metafield: r.body.metafield }));
       if (i % 3 === 1) return api.create(productA, text('at-once', value)).then((r) => ({ r, metafield: r.body.metafield }));
       return api
-        .set([{ owner_resource: 'products', owner_id: productA, namespace: 'custom', key: 'at-once', type: 'single_line_text_field', value }])
+        .set([
+          { owner_resource: 'products', owner_id: productA, namespace: 'custom', key: 'at-once', type: 'single_line_text_field', value },
+        ])
         .then((r) => ({ r, metafield: r.body.metafields?.[0] }));
     });
     const answers = await Promise.all(writes);

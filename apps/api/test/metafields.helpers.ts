@@ -77,7 +77,9 @@ export async function metaobjects(t: TestPlatform, handle: string, type: string,
   const definitionId = d.body.metaobject_definition.id as string;
   const gids: string[] = [];
   for (const h of handles) {
-    const m = await op.call(`/stores/${handle}/metaobject_definitions/${definitionId}/metaobjects`, { body: { metaobject: { handle: h } } });
+    const m = await op.call(`/stores/${handle}/metaobject_definitions/${definitionId}/metaobjects`, {
+      body: { metaobject: { handle: h } },
+    });
     if (m.status !== 201) throw new Error(`metaobject ${m.status} ${m.text}`);
     gids.push(m.body.metaobject.admin_graphql_api_id as string);
   }

@@ -9,12 +9,13 @@ import { eventually, persistentDatabase, PLATFORM_ENV, storeValues, storeWithPro
 
 const MANUAL = { PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '0', PLATFORM_METAFIELD_RECHECK_BATCH_SIZE: '3' };
 
-
 /** A store with `count` products each holding a number_integer value 1..count under a max-100 definition. */
 async function seed(t: TestPlatform, handle: string, count: number) {
   const s = await storeWithProducts(t, handle, count);
   const def = await s.api.define({ namespace: 'jobs', key: 'qty', type: 'number_integer', validations: [{ name: 'max', value: '100' }] });
-  const written = await s.api.set(s.productIds.map((p, i) => ({ owner_resource: 'products', owner_id: p, namespace: 'jobs', key: 'qty', value: String(i + 1) })));
+  const written = await s.api.set(
+    s.productIds.map((p, i) => ({ owner_resource: 'products', owner_id: p, namespace: 'jobs', key: 'qty', value: String(i + 1) })),
+  );
   expect(written.status).toBe(200);
   return { ...s, definitionId: BigInt(def.id), valueIds: written.body.metafields.map((m: { id: string }) => BigInt(m.id)) as bigint[] };
 }
@@ -50,7 +51,13 @@ describe('claims and supersession (manual passes)', () => {
     let [job] = (await jobsOf(s.definitionId)).filter((j) => j.revision === definition.rulesRevision);
     expect(job).toMatchObject({ status: 'pending', cursor: s.valueIds[2], leaseUntil: null });
     expect((await valuesOf(s.definitionId)).map((v) => v.checkedRevision === definition.rulesRevision)).toEqual([
-      true, true, true, false, false, false, false,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
     ]);
     expect(await workerOf(t).runOnce()).toBe('done');
     [job] = (await jobsOf(s.definitionId)).filter((j) => j.revision === definition.rulesRevision);
@@ -112,7 +119,9 @@ describe('claims and supersession (manual passes)', () => {
     const takenOver = await repository.claim(new Date(now.getTime() + 2000), 1000);
     expect(takenOver?.job.id).toBe(job!.id);
     const verdict = { id: s.valueIds[0]!, type: 'number_integer', value: '1', valid: false, reasons: ['stale'] };
-    await expect(repository.commitBatch(job!.id, claimed!.lease, new Date(), s.valueIds[0]!, 99, [verdict])).rejects.toThrow(/no longer ours/);
+    await expect(repository.commitBatch(job!.id, claimed!.lease, new Date(), s.valueIds[0]!, 99, [verdict])).rejects.toThrow(
+      /no longer ours/,
+    );
     expect(await repository.finish(job!.id, claimed!.lease)).toBe(false);
     const values = await valuesOf(s.definitionId);
     expect(values[0]).toMatchObject({ valid: true, invalidReasons: '[]' });
@@ -124,17 +133,30 @@ describe('claims and supersession (manual passes)', () => {
   it('decisions §8.1, §8.9: a definition of another owner_resource adopts, judges and deletes no product value', async () => {
     const s = await storeWithProducts(t, 'jobs-cross', 1);
     const written = await s.api.set([
-      { owner_resource: 'products', owner_id: s.productIds[0], namespace: 'cross', key: 'vkey', type: 'single_line_text_field', value: 'a product value' },
+      {
+        owner_resource: 'products',
+        owner_id: s.productIds[0],
+        namespace: 'cross',
+        key: 'vkey',
+        type: 'single_line_text_field',
+        value: 'a product value',
+      },
     ]);
     expect(written.status).toBe(200);
     const id = BigInt(written.body.metafields[0].id);
     const stored = () => t.db.prisma.metafield.findUniqueOrThrow({ where: { id } });
     const variants = { owner_resource: 'variants', namespace: 'cross', key: 'vkey' };
     const tighten = async (max: string) => {
-      const r = await s.admin('/metafield_definition.json', { method: 'PUT', body: { definition: { ...variants, validations: [{ name: 'max', value: max }] } } });
+      const r = await s.admin('/metafield_definition.json', {
+        method: 'PUT',
+        body: { definition: { ...variants, validations: [{ name: 'max', value: max }] } },
+      });
       expect(r.status).toBe(200);
     };
-    const created = await s.admin('/metafield_definition.json', { method: 'POST', body: { definition: { ...variants, name: 'Variant key', type: 'single_line_text_field' } } });
+    const created = await s.admin('/metafield_definition.json', {
+      method: 'POST',
+      body: { definition: { ...variants, name: 'Variant key', type: 'single_line_text_field' } },
+    });
     expect(created.status).toBe(201);
     const variantsId = BigInt(created.body.definition.id);
     await tighten('1');
@@ -153,7 +175,9 @@ describe('claims and supersession (manual passes)', () => {
     expect(invalid).toEqual([]);
 
     // Deleting the variants definition with its values releases the product value, never deletes it.
-    const removed = await s.admin(`/metafield_definition.json?id=${variantsId}&delete_all_associated_metafields=true`, { method: 'DELETE' });
+    const removed = await s.admin(`/metafield_definition.json?id=${variantsId}&delete_all_associated_metafields=true`, {
+      method: 'DELETE',
+    });
     expect(removed.status).toBe(200);
     expect(await stored()).toMatchObject({ definitionId: null, value: 'a product value' });
     expect((await s.api.get(s.productIds[0]!, id.toString())).body.metafield).toMatchObject({ value: 'a product value' });
@@ -183,13 +207,23 @@ describe("a value's updated_at moves only when the value is written", () => {
   it('adopting it into a new definition, re-checking it and deleting its definition leave updated_at alone', async () => {
     const s = await storeWithProducts(t, 'values-untouched', 1);
     const product = s.productIds[0]!;
-    const written = await s.api.create(product, { namespace: 'still', key: 'orphan', type: 'single_line_text_field', value: 'longer than five' });
+    const written = await s.api.create(product, {
+      namespace: 'still',
+      key: 'orphan',
+      type: 'single_line_text_field',
+      value: 'longer than five',
+    });
     expect(written.status).toBe(201);
     const { id, updated_at: writtenAt } = written.body.metafield as { id: string; updated_at: string };
     const updatedAt = async () => (await s.api.get(product, id)).body.metafield.updated_at as string;
 
     await operator(t).advanceClock(60);
-    const def = await s.api.define({ namespace: 'still', key: 'orphan', type: 'single_line_text_field', validations: [{ name: 'max', value: '5' }] });
+    const def = await s.api.define({
+      namespace: 'still',
+      key: 'orphan',
+      type: 'single_line_text_field',
+      validations: [{ name: 'max', value: '5' }],
+    });
     expect((await t.db.prisma.metafield.findUniqueOrThrow({ where: { id: BigInt(id) } })).definitionId).toBe(BigInt(def.id));
     expect(await updatedAt()).toBe(writtenAt);
 
@@ -230,7 +264,9 @@ describe("a value's updated_at moves only when the value is written", () => {
     const next = new Date(Date.now() + 60_000);
     const verdicts = rows.map((r) => ({ ...r, valid: false, reasons: ['judged by the re-check'] }));
     await repository.commitBatch(claimed!.job.id, claimed!.lease, next, BigInt(id), rulesRevision, verdicts);
-    expect(await t.db.prisma.metafield.findUniqueOrThrow({ where: { id: BigInt(id) } })).toMatchObject({ invalidReasons: '["judged by the re-check"]' });
+    expect(await t.db.prisma.metafield.findUniqueOrThrow({ where: { id: BigInt(id) } })).toMatchObject({
+      invalidReasons: '["judged by the re-check"]',
+    });
     expect((await s.api.get(product, id)).body.metafield.updated_at).toBe(rewrittenAt);
     await repository.release(claimed!.job.id, next);
     await workerOf(t).drain();
@@ -287,10 +323,14 @@ describe('restart and shutdown (decisions §8.12: the job is in the database)', 
 
       const second = await database.start({ PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '50', PLATFORM_METAFIELD_RECHECK_BATCH_SIZE: '3' });
       try {
-        const finished = await eventually(async () => {
-          const row = await second.db.prisma.metafieldRecheck.findUniqueOrThrow({ where: { id: job!.id } });
-          return row.status === 'done' ? row : undefined;
-        }, 15_000, 'the job to finish after the restart');
+        const finished = await eventually(
+          async () => {
+            const row = await second.db.prisma.metafieldRecheck.findUniqueOrThrow({ where: { id: job!.id } });
+            return row.status === 'done' ? row : undefined;
+          },
+          15_000,
+          'the job to finish after the restart',
+        );
         expect(finished.cursor).toBe(s.valueIds[9]);
         const invalid = (await storeValues(second, 'jobs-restart', '?valid=false')).body.metafields.map((m: { value: string }) => m.value);
         expect(invalid).toEqual(['5', '7', '8', '9', '10']);
@@ -316,7 +356,11 @@ describe('restart and shutdown (decisions §8.12: the job is in the database)', 
 
       const db = createDb(database.url);
       try {
-        const [job] = await db.prisma.metafieldRecheck.findMany({ where: { definitionId: s.definitionId }, orderBy: { id: 'desc' }, take: 1 });
+        const [job] = await db.prisma.metafieldRecheck.findMany({
+          where: { definitionId: s.definitionId },
+          orderBy: { id: 'desc' },
+          take: 1,
+        });
         expect(job!.leaseUntil).toBeNull();
         const revision = job!.revision;
         const values = await db.prisma.metafield.findMany({ where: { definitionId: s.definitionId }, orderBy: { id: 'asc' } });

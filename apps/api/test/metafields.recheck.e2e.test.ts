@@ -33,7 +33,12 @@ const byId = (rows: Listed[], id: string) => rows.find((m) => m.id === id);
 
 describe('background re-check end to end (decisions §8.12, spec rule 7)', () => {
   it('tightened rules mark existing values invalid with reasons; loosened rules make them valid again', async () => {
-    const def = await api.define({ namespace: 'recheck', key: 'stock', type: 'number_integer', validations: [{ name: 'max', value: '100' }] });
+    const def = await api.define({
+      namespace: 'recheck',
+      key: 'stock',
+      type: 'number_integer',
+      validations: [{ name: 'max', value: '100' }],
+    });
     const written = await api.set(
       products.flatMap((p, i) => [
         { owner_resource: 'products', owner_id: p, namespace: 'recheck', key: 'stock', value: String(10 + i) },
@@ -49,10 +54,14 @@ describe('background re-check end to end (decisions §8.12, spec rule 7)', () =>
     await operator(t).advanceClock(60);
     await api.redefine({ namespace: 'recheck', key: 'stock', validations: [{ name: 'max', value: '10' }] });
 
-    const invalid = await eventually(async () => {
-      const rows = await listed('?valid=false');
-      return rows.length === 2 ? rows : undefined;
-    }, 15_000, 'two invalid values');
+    const invalid = await eventually(
+      async () => {
+        const rows = await listed('?valid=false');
+        return rows.length === 2 ? rows : undefined;
+      },
+      15_000,
+      'two invalid values',
+    );
     expect(invalid.map((m) => m.id)).toEqual([v11, v12]);
     expect(byId(invalid, v11)).toMatchObject({ value: '11', valid: false, invalid_reasons: ['value: has a maximum of 10 (rule max)'] });
     // The re-check judges; it does not change the value, so updated_at stays.
@@ -90,20 +99,28 @@ describe('background re-check end to end (decisions §8.12, spec rule 7)', () =>
     expect(byId(await listed('?valid=true&limit=1000'), fresh.body.metafield.id)).toMatchObject({ valid: true });
   });
 
-  it('an empty value written before v20260901 stays valid: emptiness is the writing version\'s rule, not the definition\'s (decisions §2.6)', async () => {
+  it("an empty value written before v20260901 stays valid: emptiness is the writing version's rule, not the definition's (decisions §2.6)", async () => {
     await api.define({ namespace: 'recheck', key: 'blurb', type: 'single_line_text_field', validations: [{ name: 'max', value: '20' }] });
     const long = await api.create(products[0]!, { namespace: 'recheck', key: 'blurb', value: 'fifteen chars!!' });
     expect(long.status).toBe(201);
     const empty = await apiOf(adminAt(t, token, 'v20260601')).create(products[1]!, { namespace: 'recheck', key: 'blurb', value: '' });
     expect(empty.status, empty.text).toBe(201);
     await api.redefine({ namespace: 'recheck', key: 'blurb', validations: [{ name: 'max', value: '10' }] });
-    const invalid = await eventually(async () => byId(await listed('?valid=false'), long.body.metafield.id), 15_000, 'the long value marked invalid');
+    const invalid = await eventually(
+      async () => byId(await listed('?valid=false'), long.body.metafield.id),
+      15_000,
+      'the long value marked invalid',
+    );
     expect(invalid.invalid_reasons).toEqual(['value: has a maximum length of 10 (rule max)']);
     const all = await listed('?limit=1000');
     expect(byId(all, empty.body.metafield.id)).toMatchObject({ value: '', valid: true, invalid_reasons: [] });
     expect(byId(await listed('?valid=false'), empty.body.metafield.id)).toBeUndefined();
     // The job finishes: no value of the definition is left unjudged.
-    await eventually(async () => ((await t.db.prisma.metafieldRecheck.count({ where: { status: 'pending' } })) === 0 ? true : undefined), 15_000, 'the job to finish');
+    await eventually(
+      async () => ((await t.db.prisma.metafieldRecheck.count({ where: { status: 'pending' } })) === 0 ? true : undefined),
+      15_000,
+      'the job to finish',
+    );
   });
 
   it('list values: element rules and list rules give reasons per element', async () => {
@@ -118,7 +135,10 @@ describe('background re-check end to end (decisions §8.12, spec rule 7)', () =>
       ],
     });
     const row = await eventually(async () => byId(await listed('?valid=false'), r.body.metafield.id));
-    expect(row.invalid_reasons).toEqual(['value: has a maximum of 2 elements (rule list.max)', 'value[2]: has a maximum length of 2 (rule max)']);
+    expect(row.invalid_reasons).toEqual([
+      'value: has a maximum of 2 elements (rule list.max)',
+      'value[2]: has a maximum length of 2 (rule max)',
+    ]);
   });
 
   it('a value written before its definition existed is judged by it (its type too)', async () => {
@@ -147,7 +167,9 @@ describe('re-check and writes at the same time', () => {
     const s = await storeWithProducts(t, handle, 60);
     await s.api.define({ namespace: 'race', key: 'num', type: 'number_integer', validations: [{ name: 'max', value: '100' }] });
     for (let i = 0; i < 60; i += 25) {
-      const chunk = s.productIds.slice(i, i + 25).map((p, j) => ({ owner_resource: 'products', owner_id: p, namespace: 'race', key: 'num', value: String(i + j + 1) }));
+      const chunk = s.productIds
+        .slice(i, i + 25)
+        .map((p, j) => ({ owner_resource: 'products', owner_id: p, namespace: 'race', key: 'num', value: String(i + j + 1) }));
       expect((await s.api.set(chunk)).status).toBe(200);
     }
     await s.api.redefine({ namespace: 'race', key: 'num', validations: [{ name: 'max', value: '30' }] });
@@ -158,11 +180,15 @@ describe('re-check and writes at the same time', () => {
       .map((p) => s.api.set([{ owner_resource: 'products', owner_id: p, namespace: 'race', key: 'num', value: '7' }]));
     const statuses = (await Promise.all(rewrites)).map((r) => r.status);
     expect(new Set(statuses)).toEqual(new Set([200]));
-    const rows = await eventually(async () => {
-      const all = (await storeValues(t, handle, '?limit=1000')).body.metafields as Listed[];
-      const jobs = await t.db.prisma.metafieldRecheck.count({ where: { storeId: BigInt(s.store.id), status: 'pending' } });
-      return jobs === 0 ? all : undefined;
-    }, 20_000, 'the re-check to finish');
+    const rows = await eventually(
+      async () => {
+        const all = (await storeValues(t, handle, '?limit=1000')).body.metafields as Listed[];
+        const jobs = await t.db.prisma.metafieldRecheck.count({ where: { storeId: BigInt(s.store.id), status: 'pending' } });
+        return jobs === 0 ? all : undefined;
+      },
+      20_000,
+      'the re-check to finish',
+    );
     expect(rows).toHaveLength(60);
     expect(rows.filter((m) => !m.valid)).toEqual([]);
     expect(rows.every((m) => Number(m.value) <= 30)).toBe(true);

@@ -158,11 +158,12 @@ describe('measures (decisions §8.10, §8.13)', () => {
 
 describe('json with schema (decisions §8.11)', () => {
   it('the value must conform to the schema', async () => {
-    const write = await defined('json', [
-      ['schema', '{"type":"object","properties":{"size":{"enum":["S","M"]}},"required":["size"]}'],
-    ]);
+    const write = await defined('json', [['schema', '{"type":"object","properties":{"size":{"enum":["S","M"]}},"required":["size"]}']]);
     await expectAccepted(write('{"size":"M"}'));
-    await expectRefused(write('{"size":"XL"}'), 'value: does not conform to the schema: /size must be equal to one of the allowed values (rule schema)');
+    await expectRefused(
+      write('{"size":"XL"}'),
+      'value: does not conform to the schema: /size must be equal to one of the allowed values (rule schema)',
+    );
     await expectRefused(write('[1]'), 'value: does not conform to the schema: must be object (rule schema)');
     await expectRefused(write('{size:'), 'value: is not valid JSON');
   });
@@ -184,7 +185,9 @@ describe('references (decisions §8.14)', () => {
     );
     await expectRefused(write('gid://platform/Product/1'), /^value: /);
 
-    const list = await defined('list.metaobject_reference', [['metaobject_definition_id', `gid://platform/MetaobjectDefinition/${colors.definitionId}`]]);
+    const list = await defined('list.metaobject_reference', [
+      ['metaobject_definition_id', `gid://platform/MetaobjectDefinition/${colors.definitionId}`],
+    ]);
     await expectAccepted(list(JSON.stringify(colors.gids)));
     await expectRefused(
       list(JSON.stringify([colors.gids[0], sizes.gids[0]])),
@@ -199,7 +202,10 @@ describe('references (decisions §8.14)', () => {
     await expectRefused(write('gid://platform/Metaobject/999998'), 'value: must reference an existing metaobject');
     const undefinedKey = { namespace: 'rules', key: 'no_definition_ref', type: 'metaobject_reference' };
     await expectAccepted(api.create(product, { ...undefinedKey, value: kinds.gids[0] }));
-    await expectRefused(api.create(product, { ...undefinedKey, value: 'gid://platform/Metaobject/999998' }), 'value: must reference an existing metaobject');
+    await expectRefused(
+      api.create(product, { ...undefinedKey, value: 'gid://platform/Metaobject/999998' }),
+      'value: must reference an existing metaobject',
+    );
   });
 
   it('file_reference: file_type_options reads the kind from the global id', async () => {
@@ -219,7 +225,10 @@ describe('rating, url, date (decisions §8.8, §8.13)', () => {
     await expectAccepted(write('{"value":"4.5","scale_min":"1","scale_max":"5"}'));
     await expectAccepted(write('{"value":"4.5","scale_min":"1.0","scale_max":"5"}'));
     await expectRefused(write('{"value":"6","scale_min":"1","scale_max":"10"}'), 'value: has a maximum of 5 (rule scale_max)');
-    await expectRefused(write('{"value":"2","scale_min":"0","scale_max":"5"}'), "value: must have scale_min 1, the definition's scale (rule scale_min)");
+    await expectRefused(
+      write('{"value":"2","scale_min":"0","scale_max":"5"}'),
+      "value: must have scale_min 1, the definition's scale (rule scale_min)",
+    );
     await expectRefused(write('{"value":"6","scale_min":"1","scale_max":"5"}'), 'value.value: must be between scale_min and scale_max');
   });
 
@@ -244,13 +253,19 @@ describe('without a definition only the basic check runs (decisions §8.9)', () 
     await expectAccepted(api.create(product, { ...base, value: '123456.123456789' }));
     await expectRefused(api.create(product, { ...base, value: '1.1234567891' }), /^value: /);
     await expectAccepted(api.create(product, { namespace: 'loose', key: 'flag', type: 'boolean', value: 'false' }));
-    await expectRefused(api.create(product, { namespace: 'loose', key: 'flag', type: 'boolean', value: 'yes' }), 'value: must be true or false');
+    await expectRefused(
+      api.create(product, { namespace: 'loose', key: 'flag', type: 'boolean', value: 'yes' }),
+      'value: must be true or false',
+    );
   });
 
   it('a value of another type already stored under a key now defined is re-judged on its next write', async () => {
     await expectAccepted(api.create(product, { namespace: 'later', key: 'size', type: 'single_line_text_field', value: 'big' }));
     await api.define({ namespace: 'later', key: 'size', type: 'number_integer' });
-    await expectRefused(api.create(product, { namespace: 'later', key: 'size', value: 'big' }), 'value: must be an integer (digits with an optional leading -)');
+    await expectRefused(
+      api.create(product, { namespace: 'later', key: 'size', value: 'big' }),
+      'value: must be an integer (digits with an optional leading -)',
+    );
     const r = await api.create(product, { namespace: 'later', key: 'size', value: '3' });
     expect(r.status).toBe(200);
     expect(r.body.metafield.type).toBe('number_integer');
@@ -299,7 +314,9 @@ describe('regex on a linear-time engine (decisions §8.11)', () => {
 describe('a schema rule cannot stall the service (decisions §8.11)', () => {
   it('refuses, as too costly to check, a large value whose check would take far longer (the work budget stops it; bench/stress times it)', async () => {
     // 290 subschemas applied to each of 60,000 items (17 million applications) take seconds unbounded.
-    const write = await defined('json', [['schema', JSON.stringify({ items: { allOf: Array.from({ length: 290 }, (_, i) => ({ minimum: -i })) } })]]);
+    const write = await defined('json', [
+      ['schema', JSON.stringify({ items: { allOf: Array.from({ length: 290 }, (_, i) => ({ minimum: -i })) } })],
+    ]);
     await expectRefused(
       write(`[${Array(60_000).fill('1').join(',')}]`),
       'value: does not conform to the schema: is too costly to check against this schema (it would take more than the work one value may cost) (rule schema)',

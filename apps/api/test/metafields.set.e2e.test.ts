@@ -63,7 +63,11 @@ describe('POST /metafields_set.json (decisions §8.9)', () => {
     // stored: (p0, cross.b), the pair not named; (p1, cross.a), overwritten
     const stored = await api.set([entry(products[0]!, 'cross_b', 'keep'), entry(products[1]!, 'cross_a', 'old')]);
     expect(stored.status).toBe(200);
-    const r = await api.set([entry(products[0]!, 'cross_a', 'new 0'), entry(products[1]!, 'cross_a', 'new 1'), entry(products[1]!, 'cross_b', 'new 2')]);
+    const r = await api.set([
+      entry(products[0]!, 'cross_a', 'new 0'),
+      entry(products[1]!, 'cross_a', 'new 1'),
+      entry(products[1]!, 'cross_b', 'new 2'),
+    ]);
     expect(r.status).toBe(200);
     expect(r.body.metafields.map((m: { owner_id: unknown; key: string; value: string }) => [String(m.owner_id), m.key, m.value])).toEqual([
       [products[0], 'cross_a', 'new 0'],
@@ -181,7 +185,7 @@ describe('POST /metafields_set.json (decisions §8.9)', () => {
     expect(twice.body.errors).toBe('metafields[1]: has the same owner, namespace and key as metafields[0]');
   });
 
-  it('422 in the service\'s words, naming the field, for an entry or a body of the wrong JSON type (decisions §4)', async () => {
+  it("422 in the service's words, naming the field, for an entry or a body of the wrong JSON type (decisions §4)", async () => {
     const cases: [unknown, string][] = [
       [{ metafields: [null] }, 'metafields[0]: must be an object'],
       [{ metafields: [entry(products[0]!, 'shaped', 'x'), 'x'] }, 'metafields[1]: must be an object'],

@@ -42,8 +42,18 @@ const entries = (key: string, values: string[]) =>
 
 describe('the cost of checking values (issue 8, finding 2; decisions §8.11)', () => {
   it("refuses the reviewer's bulk set (25 x 64 KB against a case-folded exponential pattern) as too costly, without searching", async () => {
-    await api.define({ namespace: 'cost', key: 'folded', type: 'multi_line_text_field', validations: [{ name: 'regex', value: REVIEWER }] });
-    const r = await api.set(entries('folded', Array.from({ length: 25 }, () => ab(65_536))));
+    await api.define({
+      namespace: 'cost',
+      key: 'folded',
+      type: 'multi_line_text_field',
+      validations: [{ name: 'regex', value: REVIEWER }],
+    });
+    const r = await api.set(
+      entries(
+        'folded',
+        Array.from({ length: 25 }, () => ab(65_536)),
+      ),
+    );
     expect(r.status).toBe(422);
     expect(r.body.errors).toMatch(
       /^metafields\[0\]\.value: is too costly to check against this regular expression \(it would take more than the work one value may cost\) \(rule regex\); metafields\[1\]\.value: is too costly/,
@@ -51,22 +61,47 @@ describe('the cost of checking values (issue 8, finding 2; decisions §8.11)', (
   });
 
   it('refuses the same pattern as a JSON schema pattern on strings of 100,000 characters', async () => {
-    await api.define({ namespace: 'cost', key: 'schema', type: 'json', validations: [{ name: 'schema', value: JSON.stringify({ type: 'string', pattern: REVIEWER }) }] });
-    const r = await api.set(entries('schema', Array.from({ length: 25 }, () => JSON.stringify(ab(100_000)))));
+    await api.define({
+      namespace: 'cost',
+      key: 'schema',
+      type: 'json',
+      validations: [{ name: 'schema', value: JSON.stringify({ type: 'string', pattern: REVIEWER }) }],
+    });
+    const r = await api.set(
+      entries(
+        'schema',
+        Array.from({ length: 25 }, () => JSON.stringify(ab(100_000))),
+      ),
+    );
     expect(r.status).toBe(422);
     expect(r.body.errors).toMatch(/^metafields\[0\]\.value: does not conform to the schema: is too costly to check against this schema/);
   });
 
   it('refuses a request whose values together would cost more than one request may, naming the limit', async () => {
-    await api.define({ namespace: 'cost', key: 'smaller', type: 'multi_line_text_field', validations: [{ name: 'regex', value: SMALLER }] });
+    await api.define({
+      namespace: 'cost',
+      key: 'smaller',
+      type: 'multi_line_text_field',
+      validations: [{ name: 'regex', value: SMALLER }],
+    });
     // Each value fits its own budget (about 31 million units); 25 of them do not fit one request's.
-    const r = await api.set(entries('smaller', Array.from({ length: 25 }, () => ab(5_000))));
+    const r = await api.set(
+      entries(
+        'smaller',
+        Array.from({ length: 25 }, () => ab(5_000)),
+      ),
+    );
     expect(r.status).toBe(422);
     expect(r.body.errors).toBe(
       `metafields: are too costly to check together in one request (their checks would take more than ${REQUEST_CHECK_BUDGET.toLocaleString('en-US')} units of work, about 0.8 s; send fewer or smaller values per request)`,
     );
     // Fewer of them are judged as usual.
-    const few = await api.set(entries('smaller', Array.from({ length: 3 }, () => ab(5_000))));
+    const few = await api.set(
+      entries(
+        'smaller',
+        Array.from({ length: 3 }, () => ab(5_000)),
+      ),
+    );
     expect(few.status).toBe(422);
     expect(few.body.errors).toMatch(/^metafields\[0\]\.value: does not match the regular expression \(rule regex\)/);
   });
@@ -97,7 +132,12 @@ describe('the cost of checking values (issue 8, finding 2; decisions §8.11)', (
     };
     try {
       setImmediate(tick);
-      const r = await api.set(entries('paced', Array.from({ length: 10 }, () => ab(2_000))));
+      const r = await api.set(
+        entries(
+          'paced',
+          Array.from({ length: 10 }, () => ab(2_000)),
+        ),
+      );
       expect(r.status).toBe(422);
       expect(r.body.errors).toMatch(/^metafields\[0\]\.value: does not match/);
     } finally {
@@ -110,11 +150,22 @@ describe('the cost of checking values (issue 8, finding 2; decisions §8.11)', (
 
   it('re-checks in bounded steps: a step judges values up to its work budget, and the next step goes on from there', async () => {
     await api.define({ namespace: 'cost', key: 'later', type: 'multi_line_text_field' });
-    expect((await api.set(entries('later', Array.from({ length: 6 }, () => ab(5_000))))).status).toBe(200);
+    expect(
+      (
+        await api.set(
+          entries(
+            'later',
+            Array.from({ length: 6 }, () => ab(5_000)),
+          ),
+        )
+      ).status,
+    ).toBe(200);
     await api.redefine({ namespace: 'cost', key: 'later', validations: [{ name: 'regex', value: SMALLER }] });
     const worker = workerOf(t);
     const budget = worker.stepBudget;
-    const judged = async () => ((await storeValues(t, HANDLE, '?valid=false&limit=1000')).body.metafields as { key: string }[]).filter((m) => m.key === 'later').length;
+    const judged = async () =>
+      ((await storeValues(t, HANDLE, '?valid=false&limit=1000')).body.metafields as { key: string }[]).filter((m) => m.key === 'later')
+        .length;
     try {
       // Two values of about 31 million units each fill a step of 60 million: the step stops there.
       worker.stepBudget = 60_000_000;
@@ -127,7 +178,9 @@ describe('the cost of checking values (issue 8, finding 2; decisions §8.11)', (
     } finally {
       worker.stepBudget = budget;
     }
-    const reasons = ((await storeValues(t, HANDLE, '?valid=false&limit=1000')).body.metafields as { key: string; invalid_reasons: string[] }[])
+    const reasons = (
+      (await storeValues(t, HANDLE, '?valid=false&limit=1000')).body.metafields as { key: string; invalid_reasons: string[] }[]
+    )
       .filter((m) => m.key === 'later')
       .map((m) => m.invalid_reasons);
     expect(reasons.every((r) => r[0] === 'value: does not match the regular expression (rule regex)')).toBe(true);
@@ -141,8 +194,20 @@ describe('the memory of compiled validators (issue 8, finding 3)', () => {
         method: 'POST',
         body: {
           definition: {
-            owner_resource: 'products', namespace: 'cost', key: 'patterns', name: 'Patterns', type: 'json',
-            validations: [{ name: 'schema', value: JSON.stringify({ type: 'object', patternProperties: Object.fromEntries(Array.from({ length: 1_400 }, (_, i) => [`^k${i}$`, subschema])) }) }],
+            owner_resource: 'products',
+            namespace: 'cost',
+            key: 'patterns',
+            name: 'Patterns',
+            type: 'json',
+            validations: [
+              {
+                name: 'schema',
+                value: JSON.stringify({
+                  type: 'object',
+                  patternProperties: Object.fromEntries(Array.from({ length: 1_400 }, (_, i) => [`^k${i}$`, subschema])),
+                }),
+              },
+            ],
           },
         },
       });
@@ -160,10 +225,17 @@ describe('the memory of compiled validators (issue 8, finding 3)', () => {
     const bound = validators.maxBytes;
     try {
       validators.maxBytes = 3 * 1024 * 1024;
-      const schema = (k: number) => JSON.stringify({ type: 'object', patternProperties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`^k${k}_${i}[a-z]{1,8}$`, true])) });
+      const schema = (k: number) =>
+        JSON.stringify({
+          type: 'object',
+          patternProperties: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`^k${k}_${i}[a-z]{1,8}$`, true])),
+        });
       for (let k = 0; k < 8; k++) {
         await api.define({ namespace: 'cost', key: `cached_${k}`, type: 'json', validations: [{ name: 'schema', value: schema(k) }] });
-        expect((await api.set([{ owner_resource: 'products', owner_id: products[0], namespace: 'cost', key: `cached_${k}`, value: '{}' }])).status).toBe(200);
+        expect(
+          (await api.set([{ owner_resource: 'products', owner_id: products[0], namespace: 'cost', key: `cached_${k}`, value: '{}' }]))
+            .status,
+        ).toBe(200);
         expect(validators.accountedBytes).toBeLessThanOrEqual(validators.maxBytes);
       }
       expect(validators.accountedBytes).toBeGreaterThan(validators.maxBytes / 4);

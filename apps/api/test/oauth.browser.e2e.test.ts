@@ -35,11 +35,13 @@ beforeAll(async () => {
     const url = new URL(request.url ?? '/', callbackOrigin);
     if (url.pathname === '/forge') {
       // Another site's page that posts a made-up approval to the store: what CSRF looks like.
-      response.writeHead(200, { 'content-type': 'text/html' }).end(
-        `<form id="f" method="post" action="http://demo.localhost:${t.port}/admin/oauth/authorize">` +
-          '<input name="consent_token" value="forged"><input name="decision" value="approve"></form>' +
-          '<script>document.getElementById("f").submit()</script>',
-      );
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          `<form id="f" method="post" action="http://demo.localhost:${t.port}/admin/oauth/authorize">` +
+            '<input name="consent_token" value="forged"><input name="decision" value="approve"></form>' +
+            '<script>document.getElementById("f").submit()</script>',
+        );
       return;
     }
     if (url.pathname !== '/callback') {

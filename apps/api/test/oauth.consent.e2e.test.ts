@@ -161,8 +161,16 @@ describe('GET /admin/oauth/authorize (decisions §5.2)', () => {
   });
 
   it('registers only redirect URLs the URL parser reads and a CSP source can hold; a bad one stored earlier is a 400 page (issue 14)', async () => {
-    for (const bad of ['https://x:99999/cb', 'https://[::1/cb', 'http://a;script-src/cb', 'https://a b/cb', 'https://user:pw@app.example.com/cb']) {
-      const r = await op().call('/apps', { body: { app: { name: 'Bad redirect', kind: 'public', scopes: ['read_products'], redirect_urls: [bad] } } });
+    for (const bad of [
+      'https://x:99999/cb',
+      'https://[::1/cb',
+      'http://a;script-src/cb',
+      'https://a b/cb',
+      'https://user:pw@app.example.com/cb',
+    ]) {
+      const r = await op().call('/apps', {
+        body: { app: { name: 'Bad redirect', kind: 'public', scopes: ['read_products'], redirect_urls: [bad] } },
+      });
       expect(r.status, bad).toBe(422);
       expect(r.body.errors, bad).toMatch(/^redirect_urls\[0\]: /);
     }
@@ -229,7 +237,7 @@ describe('POST /admin/oauth/authorize: Approve, Decline, CSRF (decisions §5.2)'
     expect((await postConsent(t, 'alpha', cookie, { consent_token: token, decision: 'approve' })).status).toBe(303);
   });
 
-  it('refuses a signed-out post, a forged token, a replayed form, another session\'s form, another origin and a stale form', async () => {
+  it("refuses a signed-out post, a forged token, a replayed form, another session's form, another origin and a stale form", async () => {
     const app = await createOAuthApp(t, 'public');
     const cookie = await signIn(t, 'alpha');
     const token = consentTokenOf((await authorize('alpha', app, cookie)).text);
@@ -243,7 +251,10 @@ describe('POST /admin/oauth/authorize: Approve, Decline, CSRF (decisions §5.2)'
       403,
       /another site/,
     );
-    expect((await postConsent(t, 'alpha', cookie, { consent_token: token, decision: 'approve' }, { origin: `http://${storeHost(t, 'alpha')}` })).status).toBe(303);
+    expect(
+      (await postConsent(t, 'alpha', cookie, { consent_token: token, decision: 'approve' }, { origin: `http://${storeHost(t, 'alpha')}` }))
+        .status,
+    ).toBe(303);
     expectPage(await postConsent(t, 'alpha', cookie, { consent_token: token, decision: 'approve' }), 403, /already used/);
     const raced = consentTokenOf((await authorize('alpha', app, cookie)).text);
     const both = await Promise.all([1, 2].map(() => postConsent(t, 'alpha', cookie, { consent_token: raced, decision: 'approve' })));
@@ -252,7 +263,11 @@ describe('POST /admin/oauth/authorize: Approve, Decline, CSRF (decisions §5.2)'
     await op().advanceClock(10 * 60 + 1);
     expectPage(await postConsent(t, 'alpha', cookie, { consent_token: stale, decision: 'approve' }), 403, /older than 10 minutes/);
     // A form body is read on the merchant form routes only; the JSON rule holds elsewhere.
-    const json = await call(`${t.origin}/platform/v1/clock`, { token: OPERATOR_TOKEN, rawBody: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const json = await call(`${t.origin}/platform/v1/clock`, {
+      token: OPERATOR_TOKEN,
+      rawBody: 'a=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(json.status).toBe(400);
   });
 });

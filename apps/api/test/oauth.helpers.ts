@@ -19,7 +19,9 @@ export async function createOAuthApp(
   scopes: string[] = ['write_products', 'read_store_information'],
   extra: Record<string, unknown> = {},
 ): Promise<OAuthApp> {
-  const r = await operator(t).call('/apps', { body: { app: { name: `An ${kind} app`, kind, scopes, redirect_urls: [CALLBACK], ...extra } } });
+  const r = await operator(t).call('/apps', {
+    body: { app: { name: `An ${kind} app`, kind, scopes, redirect_urls: [CALLBACK], ...extra } },
+  });
   if (r.status !== 201) throw new Error(`createApp ${r.status} ${r.text}`);
   return r.body.app;
 }
@@ -39,7 +41,14 @@ export function tokenCall(
   t: Served,
   action: 'create' | 'refresh' | 'cancel',
   app: Pick<OAuthApp, 'app_key' | 'app_secret'>,
-  options: { body?: unknown; host?: string; timestamp?: number | string; sign?: string; omit?: 'appkey' | 'timestamp' | 'sign'; nowMs?: number } = {},
+  options: {
+    body?: unknown;
+    host?: string;
+    timestamp?: number | string;
+    sign?: string;
+    omit?: 'appkey' | 'timestamp' | 'sign';
+    nowMs?: number;
+  } = {},
 ) {
   const rawBody = options.body === undefined ? '' : JSON.stringify(options.body);
   const timestamp = String(options.timestamp ?? (options.nowMs ?? Date.now()) + (sequence++ % 1000));
@@ -104,7 +113,13 @@ export function authorizeQuery(app: Pick<OAuthApp, 'app_key'>, extra: Record<str
 }
 
 /** A posted consent form, as the browser sends it. */
-export function postConsent(t: Served, handle: string, cookie: string | undefined, fields: Record<string, string>, headers: Record<string, string> = {}) {
+export function postConsent(
+  t: Served,
+  handle: string,
+  cookie: string | undefined,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   return call(`${t.origin}/admin/oauth/authorize`, {
     method: 'POST',
     rawBody: new URLSearchParams(fields).toString(),

@@ -34,7 +34,11 @@ function capture(app: OAuthApp, action: 'create' | 'refresh' | 'cancel', timesta
   };
   if (body) headers['content-type'] = 'application/json; charset=utf-8';
   return (target: TestPlatform, handle: string, change: Record<string, string> = {}) =>
-    call(`${target.origin}/admin/oauth/token/${action}`, { method: 'POST', rawBody: body, headers: { ...headers, host: storeHost(target, handle), ...change } });
+    call(`${target.origin}/admin/oauth/token/${action}`, {
+      method: 'POST',
+      rawBody: body,
+      headers: { ...headers, host: storeHost(target, handle), ...change },
+    });
 }
 
 function expectReplayRefused(r: { status: number; body: { i18nCode?: string; errors?: string } }) {

@@ -63,13 +63,33 @@ describe('POST /admin/oauth/token/create (decisions §5.2)', () => {
     const app = await createOAuthApp(t, 'public');
     const c = await code('alpha', app);
     const now = await serviceNow(t);
-    expectRefusal(await tokenCall(t, 'create', app, { body: { code: c }, nowMs: now, sign: 'ab'.repeat(32) }), 401, 'INVALID_SIGNATURE', /sign does not match/);
+    expectRefusal(
+      await tokenCall(t, 'create', app, { body: { code: c }, nowMs: now, sign: 'ab'.repeat(32) }),
+      401,
+      'INVALID_SIGNATURE',
+      /sign does not match/,
+    );
     const wrongSecret = { ...app, app_secret: 'not-the-secret' };
-    expectRefusal(await tokenCall(t, 'create', wrongSecret, { body: { code: c }, nowMs: now }), 401, 'INVALID_SIGNATURE', /sign does not match/);
+    expectRefusal(
+      await tokenCall(t, 'create', wrongSecret, { body: { code: c }, nowMs: now }),
+      401,
+      'INVALID_SIGNATURE',
+      /sign does not match/,
+    );
     for (const omit of ['appkey', 'timestamp', 'sign'] as const) {
-      expectRefusal(await tokenCall(t, 'create', app, { body: { code: c }, nowMs: now, omit }), 401, 'INVALID_SIGNATURE', /headers are required/);
+      expectRefusal(
+        await tokenCall(t, 'create', app, { body: { code: c }, nowMs: now, omit }),
+        401,
+        'INVALID_SIGNATURE',
+        /headers are required/,
+      );
     }
-    expectRefusal(await tokenCall(t, 'create', { ...app, app_key: 'nope' }, { body: { code: c }, nowMs: now }), 401, 'INVALID_SIGNATURE', /no custom or public app/);
+    expectRefusal(
+      await tokenCall(t, 'create', { ...app, app_key: 'nope' }, { body: { code: c }, nowMs: now }),
+      401,
+      'INVALID_SIGNATURE',
+      /no custom or public app/,
+    );
     // The code was never spent by the refused calls.
     expect((await tokenCall(t, 'create', app, { body: { code: c }, nowMs: now })).status).toBe(200);
   });
@@ -79,9 +99,19 @@ describe('POST /admin/oauth/token/create (decisions §5.2)', () => {
     const c = await code('alpha', app);
     const now = await serviceNow(t);
     for (const offset of [11 * 60_000, -11 * 60_000]) {
-      expectRefusal(await tokenCall(t, 'create', app, { body: { code: c }, timestamp: now + offset }), 401, 'INVALID_SIGNATURE', /10 minutes/);
+      expectRefusal(
+        await tokenCall(t, 'create', app, { body: { code: c }, timestamp: now + offset }),
+        401,
+        'INVALID_SIGNATURE',
+        /10 minutes/,
+      );
     }
-    expectRefusal(await tokenCall(t, 'create', app, { body: { code: c }, timestamp: 'yesterday' }), 401, 'INVALID_SIGNATURE', /milliseconds/);
+    expectRefusal(
+      await tokenCall(t, 'create', app, { body: { code: c }, timestamp: 'yesterday' }),
+      401,
+      'INVALID_SIGNATURE',
+      /milliseconds/,
+    );
     expect((await tokenCall(t, 'create', app, { body: { code: c }, timestamp: now - 9 * 60_000 })).status).toBe(200);
   });
 
@@ -91,7 +121,12 @@ describe('POST /admin/oauth/token/create (decisions §5.2)', () => {
     const c = await code('alpha', app);
     const now = await serviceNow(t);
     expectRefusal(await tokenCall(t, 'create', other, { body: { code: c }, nowMs: now }), 400, 'INVALID_GRANT', /another app/);
-    expectRefusal(await tokenCall(t, 'create', app, { body: { code: c }, nowMs: now, host: storeHost(t, 'beta') }), 400, 'INVALID_GRANT', /another store/);
+    expectRefusal(
+      await tokenCall(t, 'create', app, { body: { code: c }, nowMs: now, host: storeHost(t, 'beta') }),
+      400,
+      'INVALID_GRANT',
+      /another store/,
+    );
     expect((await tokenCall(t, 'create', app, { body: { code: c }, nowMs: now, host: storeHost(t, 'alpha') })).status).toBe(200);
     expectRefusal(await tokenCall(t, 'create', app, { body: { code: c }, nowMs: now }), 400, 'INVALID_GRANT', /already used/);
     expectRefusal(await tokenCall(t, 'create', app, { body: { code: 'made-up' }, nowMs: now }), 400, 'INVALID_GRANT', /unknown/);
@@ -151,7 +186,12 @@ describe('POST /admin/oauth/token/refresh (decisions §5.3)', () => {
     const app = await createOAuthApp(t, 'public');
     await installWithToken(t, 'alpha', app);
     const now = await serviceNow(t);
-    expectRefusal(await tokenCall(t, 'refresh', app, { host: storeHost(t, 'beta'), nowMs: now }), 404, 'NOT_FOUND', /not installed on store 'beta'/);
+    expectRefusal(
+      await tokenCall(t, 'refresh', app, { host: storeHost(t, 'beta'), nowMs: now }),
+      404,
+      'NOT_FOUND',
+      /not installed on store 'beta'/,
+    );
     expectRefusal(await tokenCall(t, 'refresh', app, { nowMs: now }), 400, 'INVALID_PARAMETER', /store's host/);
     expectRefusal(await tokenCall(t, 'refresh', app, { host: storeHost(t, 'gamma'), nowMs: now }), 404, 'NOT_FOUND', /gamma/);
   });
@@ -165,7 +205,12 @@ describe('POST /admin/oauth/token/refresh (decisions §5.3)', () => {
     const expired = await readShop(t, token.accessToken);
     expect(expired.status).toBe(401);
     expect(expired.body.errors).toMatch(/expired/);
-    expectRefusal(await tokenCall(t, 'refresh', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) }), 401, 'TOKEN_EXPIRED', /expired/);
+    expectRefusal(
+      await tokenCall(t, 'refresh', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) }),
+      401,
+      'TOKEN_EXPIRED',
+      /expired/,
+    );
   });
 });
 
@@ -186,8 +231,18 @@ describe('POST /admin/oauth/token/cancel and uninstall (decisions §5.3)', () =>
     }
     // The same app on another store is untouched; the cancelled installation is gone.
     expect((await readShop(t, onBeta.accessToken)).status).toBe(200);
-    expectRefusal(await tokenCall(t, 'refresh', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) }), 404, 'NOT_FOUND', /not installed/);
-    expectRefusal(await tokenCall(t, 'cancel', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) }), 404, 'NOT_FOUND', /not installed/);
+    expectRefusal(
+      await tokenCall(t, 'refresh', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) }),
+      404,
+      'NOT_FOUND',
+      /not installed/,
+    );
+    expectRefusal(
+      await tokenCall(t, 'cancel', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) }),
+      404,
+      'NOT_FOUND',
+      /not installed/,
+    );
   });
 
   it('removes what an uninstall removes: the webhook subscriptions go, pending deliveries end failed, nothing more is sent', async () => {
@@ -201,14 +256,19 @@ describe('POST /admin/oauth/token/cancel and uninstall (decisions §5.3)', () =>
     await op().call('/stores/alpha/products', { body: { product: { title: 'Stocked', variants: [{ sku: 'C-1' }] } } });
     const store = await t.db.prisma.store.findUniqueOrThrow({ where: { handle: 'alpha' } });
     const item = await t.db.prisma.inventoryItem.findFirstOrThrow({ where: { storeId: store.id, sku: 'C-1' } });
-    expect((await op().call(`/stores/alpha/inventory_items/${item.id}`, { method: 'PUT', body: { inventory_item: { sku: 'C-2' } } })).status).toBe(200);
+    expect(
+      (await op().call(`/stores/alpha/inventory_items/${item.id}`, { method: 'PUT', body: { inventory_item: { sku: 'C-2' } } })).status,
+    ).toBe(200);
     const mine = { storeId: store.id, appId: BigInt(app.id) };
     expect(await t.db.prisma.webhookDelivery.count({ where: { ...mine, status: 'pending' } })).toBe(1);
 
     expect((await tokenCall(t, 'cancel', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) })).status).toBe(200);
     expect(await t.db.prisma.webhookSubscription.count({ where: mine })).toBe(0);
     expect(await t.db.prisma.webhookDelivery.count({ where: { ...mine, status: 'pending' } })).toBe(0);
-    expect(await t.db.prisma.webhookDelivery.findFirstOrThrow({ where: mine })).toMatchObject({ status: 'failed', lastError: 'app authorization cancelled' });
+    expect(await t.db.prisma.webhookDelivery.findFirstOrThrow({ where: mine })).toMatchObject({
+      status: 'failed',
+      lastError: 'app authorization cancelled',
+    });
     // Installed again, the app starts without the old subscription (the same address is free again).
     const again = await installWithToken(t, 'alpha', app);
     const list = await call(`${t.origin}/admin/openapi/v20260901/webhooks.json`, { token: again.accessToken });
@@ -220,7 +280,12 @@ describe('POST /admin/oauth/token/cancel and uninstall (decisions §5.3)', () =>
     await installWithToken(t, 'alpha', app);
     const pending = await code('alpha', app);
     expect((await tokenCall(t, 'cancel', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) })).status).toBe(200);
-    expectRefusal(await tokenCall(t, 'create', app, { body: { code: pending }, nowMs: await serviceNow(t) }), 400, 'INVALID_GRANT', /unknown/);
+    expectRefusal(
+      await tokenCall(t, 'create', app, { body: { code: pending }, nowMs: await serviceNow(t) }),
+      400,
+      'INVALID_GRANT',
+      /unknown/,
+    );
   });
 
   it('uninstall through the operator API invalidates the tokens at once', async () => {
@@ -228,7 +293,12 @@ describe('POST /admin/oauth/token/cancel and uninstall (decisions §5.3)', () =>
     const token = await installWithToken(t, 'alpha', app);
     expect((await op().call(`/stores/alpha/apps/${app.id}`, { method: 'DELETE' })).status).toBe(200);
     expect((await readShop(t, token.accessToken)).status).toBe(401);
-    expectRefusal(await tokenCall(t, 'refresh', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) }), 404, 'NOT_FOUND', /not installed/);
+    expectRefusal(
+      await tokenCall(t, 'refresh', app, { host: storeHost(t, 'alpha'), nowMs: await serviceNow(t) }),
+      404,
+      'NOT_FOUND',
+      /not installed/,
+    );
   });
 });
 
@@ -258,10 +328,15 @@ describe('app kinds (docs/decisions.md)', () => {
 
   it('never signs token calls for a private app', async () => {
     const priv = await op().createPrivateApp('alpha', ['read_products']);
-    const r = await tokenCall(t, 'refresh', { app_key: (priv.app as { app_key?: string }).app_key ?? '', app_secret: priv.app.app_secret }, {
-      host: storeHost(t, 'alpha'),
-      nowMs: await serviceNow(t),
-    });
+    const r = await tokenCall(
+      t,
+      'refresh',
+      { app_key: (priv.app as { app_key?: string }).app_key ?? '', app_secret: priv.app.app_secret },
+      {
+        host: storeHost(t, 'alpha'),
+        nowMs: await serviceNow(t),
+      },
+    );
     expectRefusal(r, 401, 'INVALID_SIGNATURE', /no custom or public app/);
   });
 });
@@ -287,7 +362,12 @@ describe('the contract', () => {
     const doc = await call(`${t.origin}/openapi.json`);
     for (const action of ['create', 'refresh', 'cancel']) {
       const op = doc.body.paths[`/admin/oauth/token/${action}`].post;
-      expect(op.parameters.filter((p: { in: string }) => p.in === 'header').map((p: { name: string }) => p.name).sort()).toEqual(['appkey', 'sign', 'timestamp']);
+      expect(
+        op.parameters
+          .filter((p: { in: string }) => p.in === 'header')
+          .map((p: { name: string }) => p.name)
+          .sort(),
+      ).toEqual(['appkey', 'sign', 'timestamp']);
     }
     expect(doc.body.paths['/platform/v1/stores/{handle}/admin_sessions'].post.operationId).toBe('createAdminSession');
   });

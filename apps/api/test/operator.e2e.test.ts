@@ -60,8 +60,10 @@ describe('timestamps of stores and products (decisions §3.3, §10)', () => {
 
   it('a PATCH moves updated_at even in the same second, and never back', async () => {
     const created = (await op().call('/stores/stamps/products', { body: { product: { title: 'Patched' } } })).body.product;
-    const first = (await op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product: { title: 'Once' } } })).body.product;
-    const second = (await op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product: { title: 'Twice' } } })).body.product;
+    const first = (await op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product: { title: 'Once' } } })).body
+      .product;
+    const second = (await op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product: { title: 'Twice' } } }))
+      .body.product;
     expect(Date.parse(first.updated_at)).toBeGreaterThan(Date.parse(created.updated_at));
     expect(Date.parse(second.updated_at)).toBeGreaterThan(Date.parse(first.updated_at));
     expect(second.created_at).toBe(created.created_at);
@@ -74,7 +76,9 @@ describe('concurrent PATCHes of one product (decisions §10)', () => {
   it('each move updated_at: five at once give five different times', async () => {
     const created = (await op().call('/stores/stamps/products', { body: { product: { title: 'Busy' } } })).body.product;
     const answers = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product: { title: `Busy ${i}` } } })),
+      Array.from({ length: 5 }, (_, i) =>
+        op().call(`/stores/stamps/products/${created.id}`, { method: 'PATCH', body: { product: { title: `Busy ${i}` } } }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
     expect(new Set(answers.map((a) => a.body.product.updated_at)).size).toBe(5);
@@ -139,7 +143,9 @@ describe('apps (decisions §5, §10)', () => {
 
 describe('product input (decisions §10)', () => {
   it('refuses an inventory quantity no integer column holds exactly', async () => {
-    const r = await op().call('/stores/stamps/products', { body: { product: { title: 'Huge', variants: [{ inventory_quantity: 1e300 }] } } });
+    const r = await op().call('/stores/stamps/products', {
+      body: { product: { title: 'Huge', variants: [{ inventory_quantity: 1e300 }] } },
+    });
     expect(r.status).toBe(422);
     expect(r.body.errors).toMatch(/^product\.variants\[0\]\.inventory_quantity: /);
   });
@@ -158,10 +164,15 @@ describe('product input (decisions §10)', () => {
     const tooLong = await op().call('/stores/stamps/products', { body: { product: { title: 'Handled', handle: `${long}h` } } });
     expect(tooLong.status).toBe(422);
     expect(tooLong.body.errors).toBe('handle: is too long (maximum is 255 characters)');
-    const bulk = await op().call('/stores/stamps/products', { body: { products: [{ title: 'a' }, { title: 'b', handle: 'x'.repeat(3000) }] } });
+    const bulk = await op().call('/stores/stamps/products', {
+      body: { products: [{ title: 'a' }, { title: 'b', handle: 'x'.repeat(3000) }] },
+    });
     expect(bulk.status).toBe(422);
     expect(bulk.body.errors).toBe('products[1].handle: is too long (maximum is 255 characters)');
-    const patch = await op().call(`/stores/stamps/products/${ok.body.product.id}`, { method: 'PATCH', body: { product: { handle: 'y'.repeat(20_000) } } });
+    const patch = await op().call(`/stores/stamps/products/${ok.body.product.id}`, {
+      method: 'PATCH',
+      body: { product: { handle: 'y'.repeat(20_000) } },
+    });
     expect(patch.status).toBe(422);
     expect(patch.body.errors).toBe('handle: is too long (maximum is 255 characters)');
   });
@@ -177,7 +188,9 @@ describe('product input (decisions §10)', () => {
 
 describe('apps (decisions §10)', () => {
   it('refuses a redirect URL with a fragment (OAuth 2.0 forbids one)', async () => {
-    const r = await op().call('/apps', { body: { app: { name: 'Fragment', kind: 'public', scopes: ['read_products'], redirect_urls: ['https://a.example/cb#x'] } } });
+    const r = await op().call('/apps', {
+      body: { app: { name: 'Fragment', kind: 'public', scopes: ['read_products'], redirect_urls: ['https://a.example/cb#x'] } },
+    });
     expect(r.status).toBe(422);
     expect(r.body.errors).toBe('redirect_urls[0]: must not include a fragment (#)');
   });

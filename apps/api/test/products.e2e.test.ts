@@ -146,8 +146,27 @@ describe('product listing pagination (spec Pagination, decisions §6)', () => {
   it('renders the full product shape of the spec', async () => {
     const r = await call(listing('?limit=1'), { token });
     const p = r.body.products[0];
-    for (const key of ['id', 'title', 'handle', 'path', 'body_html', 'vendor', 'product_type', 'status', 'tags', 'published_scope',
-      'product_behavior', 'is_gift_card', 'published_at', 'created_at', 'updated_at', 'images', 'media', 'options', 'variants']) {
+    for (const key of [
+      'id',
+      'title',
+      'handle',
+      'path',
+      'body_html',
+      'vendor',
+      'product_type',
+      'status',
+      'tags',
+      'published_scope',
+      'product_behavior',
+      'is_gift_card',
+      'published_at',
+      'created_at',
+      'updated_at',
+      'images',
+      'media',
+      'options',
+      'variants',
+    ]) {
       expect(p).toHaveProperty(key);
     }
     const v = p.variants[0];

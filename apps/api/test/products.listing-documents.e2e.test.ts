@@ -33,7 +33,15 @@ const PRODUCTS = [
 ];
 
 const listing = (version: string, query = '') => `${t.origin}/admin/openapi/${version}/products/products.json${query}`;
-const FIELD_SELECTIONS = ['', 'title', 'id,updated_at', 'variants,images,options', 'nope', 'title,created_at,published_at,handle,status', 'body_html,tags'];
+const FIELD_SELECTIONS = [
+  '',
+  'title',
+  'id,updated_at',
+  'variants,images,options',
+  'nope',
+  'title,created_at,published_at,handle,status',
+  'body_html,tags',
+];
 
 /** Every answer of the listing (all supported versions, every fields selection), as text. */
 async function allAnswers(): Promise<Map<string, string>> {
@@ -85,7 +93,9 @@ describe('stored listing documents (issue 17)', () => {
   });
 
   it('take ids reserved in bulk: three imports at once land whole, each answered with its own products', async () => {
-    const batches = [0, 1, 2].map((b) => Array.from({ length: 120 }, (_, i) => ({ title: `Batch ${b} #${i}`, variants: [{ sku: `B${b}-${i}` }, { sku: `B${b}-${i}-2` }] })));
+    const batches = [0, 1, 2].map((b) =>
+      Array.from({ length: 120 }, (_, i) => ({ title: `Batch ${b} #${i}`, variants: [{ sku: `B${b}-${i}` }, { sku: `B${b}-${i}-2` }] })),
+    );
     const answers = await Promise.all(batches.map((products) => op().call('/stores/docs/products', { body: { products } })));
     const ids = answers.flatMap((r, b) => {
       expect(r.status).toBe(201);
@@ -93,9 +103,13 @@ describe('stored listing documents (issue 17)', () => {
       return r.body.products.map((p: { id: string }) => p.id);
     });
     expect(new Set(ids).size).toBe(360);
-    const variantIds = answers.flatMap((r) => r.body.products.flatMap((p: { variants: { id: string; inventory_item_id: string }[] }) => p.variants.map((v) => v.inventory_item_id)));
+    const variantIds = answers.flatMap((r) =>
+      r.body.products.flatMap((p: { variants: { id: string; inventory_item_id: string }[] }) => p.variants.map((v) => v.inventory_item_id)),
+    );
     expect(new Set(variantIds).size).toBe(720);
-    const listed = await call(listing('v20260901', `?limit=1000&since_id=${BigInt(ids.sort((a, b) => Number(a) - Number(b))[0]!) - 1n}`), { token });
+    const listed = await call(listing('v20260901', `?limit=1000&since_id=${BigInt(ids.sort((a, b) => Number(a) - Number(b))[0]!) - 1n}`), {
+      token,
+    });
     expect(listed.body.products.filter((p: { title: string }) => p.title.startsWith('Batch ')).length).toBe(360);
   });
 
@@ -108,7 +122,7 @@ describe('stored listing documents (issue 17)', () => {
     expect(again.title).toBe('Renamed');
   });
 
-  it('follow a change of the store\'s time zone: the new zone at once, stored again in the background', async () => {
+  it("follow a change of the store's time zone: the new zone at once, stored again in the background", async () => {
     const before = (await call(listing('v20260901'), { token })).body.products;
     expect(before[0].created_at).toMatch(/Z$|\+00:00$/);
     expect((await op().call('/stores/docs', { method: 'PATCH', body: { store: { iana_timezone: 'Asia/Shanghai' } } })).status).toBe(200);
@@ -142,9 +156,13 @@ describe('answered pages kept in memory (issue 17, docs/performance.md)', () => 
       expect((await on(replica)).text).toBe(first.text);
       const id = first.body.products[0].id;
       // Written through the other replica: the next read of the cached one shows it.
-      expect((await op().call(`/stores/docs/products/${id}`, { method: 'PATCH', body: { product: { title: 'Seen at once' } } })).status).toBe(200);
+      expect(
+        (await op().call(`/stores/docs/products/${id}`, { method: 'PATCH', body: { product: { title: 'Seen at once' } } })).status,
+      ).toBe(200);
       expect((await on(replica)).body.products[0].title).toBe('Seen at once');
-      expect((await op().call('/stores/docs', { method: 'PATCH', body: { store: { iana_timezone: 'America/New_York' } } })).status).toBe(200);
+      expect((await op().call('/stores/docs', { method: 'PATCH', body: { store: { iana_timezone: 'America/New_York' } } })).status).toBe(
+        200,
+      );
       expect((await on(replica)).body.products[0].updated_at).toMatch(/-0[45]:00$/);
       await op().call('/stores/docs/products', { body: { product: { title: 'Newest' } } });
       const all = await call(`${replica.origin}/admin/openapi/v20260901/products/products.json?limit=1000`, { token });
@@ -159,7 +177,9 @@ describe('answered pages kept in memory (issue 17, docs/performance.md)', () => 
     const bare = await call(`${t.origin}${path}`, { token });
     const onStore = await call(`${t.origin}${path}`, { token, headers: { host: `docs.localhost:${t.port}` } });
     expect(bare.headers.get('link')).toContain(`<${t.origin}/admin/openapi/v20260901/products/products.json?limit=2&page_info=`);
-    expect(onStore.headers.get('link')).toContain(`<http://docs.localhost:${t.port}/admin/openapi/v20260901/products/products.json?limit=2&page_info=`);
+    expect(onStore.headers.get('link')).toContain(
+      `<http://docs.localhost:${t.port}/admin/openapi/v20260901/products/products.json?limit=2&page_info=`,
+    );
     expect(onStore.text).toBe(bare.text);
   });
 
@@ -167,7 +187,9 @@ describe('answered pages kept in memory (issue 17, docs/performance.md)', () => 
     const expected = (await call(listing('v20260901', '?limit=20&fields=title,variants'), { token })).text;
     const uncached = await listen(testConfig(t.platform.config.databaseUrl, { PLATFORM_LISTING_CACHE_MB: '0' }));
     try {
-      expect((await call(`${uncached.origin}/admin/openapi/v20260901/products/products.json?limit=20&fields=title,variants`, { token })).text).toBe(expected);
+      expect(
+        (await call(`${uncached.origin}/admin/openapi/v20260901/products/products.json?limit=20&fields=title,variants`, { token })).text,
+      ).toBe(expected);
     } finally {
       await uncached.close();
     }

@@ -14,12 +14,23 @@ let token: string;
 
 beforeAll(async () => {
   t = await startPlatform();
-  ({ token } = await storeWithApp(t, 'target', ['read_products', 'write_products', 'read_store_information', 'read_metafields', 'write_metafields']));
+  ({ token } = await storeWithApp(t, 'target', [
+    'read_products',
+    'write_products',
+    'read_store_information',
+    'read_metafields',
+    'write_metafields',
+  ]));
 });
 afterAll(() => t.close());
 
 /** One request with a request line written as given. */
-function send(method: string, target: string, headers: Record<string, string> = {}, body = ''): Promise<{ status: number; head: string; body: string }> {
+function send(
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body = '',
+): Promise<{ status: number; head: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(t.port, '127.0.0.1');
     let data = '';
@@ -57,7 +68,7 @@ describe('absolute-form request targets (issue 8 finding 1)', () => {
     }
   });
 
-  it('the reviewer\'s two requests: no store read, no app created', async () => {
+  it("the reviewer's two requests: no store read, no app created", async () => {
     const read = await send('GET', 'http://x/platform/v1/stores/target');
     expect(read.status).toBe(400);
     expect(read.body).not.toContain('"handle"');
@@ -76,7 +87,9 @@ describe('absolute-form request targets (issue 8 finding 1)', () => {
     for (const route of routes) {
       for (const version of [VERSION, 'v99999999']) {
         for (const authority of authorities) {
-          const r = await send('GET', `${authority}${concretePath(route.path).replace(VERSION, version)}?id=1`, { Authorization: `Bearer ${token}` });
+          const r = await send('GET', `${authority}${concretePath(route.path).replace(VERSION, version)}?id=1`, {
+            Authorization: `Bearer ${token}`,
+          });
           expect(r.status, `${authority}${route.path} ${version}`).toBe(400);
           expect(JSON.parse(r.body).errors).toMatch(/origin-form|path/i);
         }

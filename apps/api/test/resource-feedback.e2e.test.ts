@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, operator, startPlatform, VERSION, type TestPlatform } from './harness';
-import { at, productPicker, feedbackApi, feedbackStore, inZone, operatorView, PLATFORM_ENV, privateApp, setClock, START } from './resource-feedback.helpers';
+import {
+  at,
+  productPicker,
+  feedbackApi,
+  feedbackStore,
+  inZone,
+  operatorView,
+  PLATFORM_ENV,
+  privateApp,
+  setClock,
+  START,
+} from './resource-feedback.helpers';
 
 // Spec "Product resource feedback" and decisions §9: POST /products/{product_id}/resource_feedback.json.
 
@@ -18,12 +29,17 @@ afterAll(async () => t?.close());
 
 /** A product of the main store no test has used yet. */
 const freshProduct = productPicker(() => s.productIds);
-const stored = async (productId: string) => (await operatorView(t, s.handle, productId)).body.resource_feedback as Record<string, unknown>[];
+const stored = async (productId: string) =>
+  (await operatorView(t, s.handle, productId)).body.resource_feedback as Record<string, unknown>[];
 
 describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', () => {
   it('stores the first feedback: 201 with the whole response object, feedback_generated_at as sent, other times in the store zone (decisions §3.3)', async () => {
     const product = freshProduct();
-    const r = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(-30), messages: ['Add a description', 'Add an image'] });
+    const r = await s.api.post(product, {
+      state: 'require_actions',
+      feedback_generated_at: at(-30),
+      messages: ['Add a description', 'Add an image'],
+    });
     expect(r.status).toBe(201);
     expect(r.headers.get('traceid')).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.body).toEqual({
@@ -42,11 +58,19 @@ describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', (
 
   it('a later feedback replaces it: 200, created_at kept, updated_at moved', async () => {
     const product = freshProduct();
-    expect((await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(1), messages: ['Fix the title'] })).status).toBe(201);
+    expect(
+      (await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(1), messages: ['Fix the title'] })).status,
+    ).toBe(201);
     await operator(t).advanceClock(10);
     const r = await s.api.post(product, { state: 'success', feedback_generated_at: at(5) });
     expect(r.status).toBe(200);
-    expect(r.body.resource_feedback).toMatchObject({ state: 'success', messages: [], feedback_generated_at: at(5), created_at: inZone(0), updated_at: inZone(10) });
+    expect(r.body.resource_feedback).toMatchObject({
+      state: 'success',
+      messages: [],
+      feedback_generated_at: at(5),
+      created_at: inZone(0),
+      updated_at: inZone(10),
+    });
     expect(await stored(product)).toEqual([expect.objectContaining({ state: 'success', messages: [] })]);
     await setClock(t, START);
   });
@@ -69,7 +93,12 @@ describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', (
 
   it('takes resource_updated_at and messages as optional (null counts as not sent); feedback_generated_at is echoed exactly as sent', async () => {
     const product = freshProduct();
-    const r = await s.api.post(product, { state: 'require_actions', feedback_generated_at: '2026-11-22T03:59:00.750-02:00', resource_updated_at: null, messages: null });
+    const r = await s.api.post(product, {
+      state: 'require_actions',
+      feedback_generated_at: '2026-11-22T03:59:00.750-02:00',
+      resource_updated_at: null,
+      messages: null,
+    });
     expect(r.status).toBe(201);
     // The spec's "Echo of the request value": its offset and its milliseconds kept (docs/decisions.md).
     expect(r.body.resource_feedback).toMatchObject({ feedback_generated_at: '2026-11-22T03:59:00.750-02:00', messages: [] });
@@ -87,9 +116,16 @@ describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', (
       const r = await feedbackApi(t, s.app.token, version).post(product, { state: 'success', feedback_generated_at: at(i) });
       statuses.push(r.status);
       expect(r.headers.get('x-platform-api-version')).toBe(version);
-      expect(Object.keys(r.body.resource_feedback).sort()).toEqual(
-        ['created_at', 'feedback_generated_at', 'messages', 'resource_id', 'resource_type', 'resource_updated_at', 'state', 'updated_at'],
-      );
+      expect(Object.keys(r.body.resource_feedback).sort()).toEqual([
+        'created_at',
+        'feedback_generated_at',
+        'messages',
+        'resource_id',
+        'resource_type',
+        'resource_updated_at',
+        'state',
+        'updated_at',
+      ]);
     }
     expect(statuses).toEqual([201, 200, 200]);
   });
@@ -103,18 +139,50 @@ describe('bad input: 422 with `field: message`, nothing stored, never a 500 (dec
     ['a state in other letter case', { ...good, state: 'SUCCESS' }, /^resource_feedback\.state: must be one of/],
     ['no state', { feedback_generated_at: at(0) }, /^resource_feedback\.state: can't be blank$/],
     ['no feedback_generated_at', { state: 'success' }, /^resource_feedback\.feedback_generated_at: can't be blank$/],
-    ['a time without an offset', { ...good, feedback_generated_at: '2026-11-22T12:00:00' }, /^resource_feedback\.feedback_generated_at: must be an ISO 8601 date and time with an offset or Z/],
-    ['a resource_updated_at without an offset', { ...good, resource_updated_at: '2026-11-22 12:00:00' }, /^resource_feedback\.resource_updated_at: must be an ISO 8601/],
+    [
+      'a time without an offset',
+      { ...good, feedback_generated_at: '2026-11-22T12:00:00' },
+      /^resource_feedback\.feedback_generated_at: must be an ISO 8601 date and time with an offset or Z/,
+    ],
+    [
+      'a resource_updated_at without an offset',
+      { ...good, resource_updated_at: '2026-11-22 12:00:00' },
+      /^resource_feedback\.resource_updated_at: must be an ISO 8601/,
+    ],
     ['a date alone', { ...good, feedback_generated_at: '2026-11-22' }, /feedback_generated_at: must be an ISO 8601/],
-    ['an impossible date', { ...good, feedback_generated_at: '2026-02-30T00:00:00Z' }, /feedback_generated_at: is not a valid date and time/],
-    ['a year PostgreSQL cannot store', { ...good, feedback_generated_at: '0000-01-01T00:00:00Z' }, /feedback_generated_at: must be between 1970/],
+    [
+      'an impossible date',
+      { ...good, feedback_generated_at: '2026-02-30T00:00:00Z' },
+      /feedback_generated_at: is not a valid date and time/,
+    ],
+    [
+      'a year PostgreSQL cannot store',
+      { ...good, feedback_generated_at: '0000-01-01T00:00:00Z' },
+      /feedback_generated_at: must be between 1970/,
+    ],
     ['a time as a number', { ...good, feedback_generated_at: 1764000000 }, /^resource_feedback\.feedback_generated_at: must be a string$/],
-    ['51 messages', { ...good, messages: Array.from({ length: 51 }, (_, i) => `m${i}`) }, /^resource_feedback\.messages: must hold at most 50 messages \(got 51\)$/],
-    ['a message of 1,001 characters', { ...good, messages: ['ok', 'x'.repeat(1001)] }, /^resource_feedback\.messages\[1\]: is too long \(maximum is 1000 characters\)$/],
-    ['a message that is not a string', { ...good, messages: ['ok', 42, { text: 'x' }] }, /^resource_feedback\.messages\[1\]: must be a string; resource_feedback\.messages\[2\]: must be a string$/],
+    [
+      '51 messages',
+      { ...good, messages: Array.from({ length: 51 }, (_, i) => `m${i}`) },
+      /^resource_feedback\.messages: must hold at most 50 messages \(got 51\)$/,
+    ],
+    [
+      'a message of 1,001 characters',
+      { ...good, messages: ['ok', 'x'.repeat(1001)] },
+      /^resource_feedback\.messages\[1\]: is too long \(maximum is 1000 characters\)$/,
+    ],
+    [
+      'a message that is not a string',
+      { ...good, messages: ['ok', 42, { text: 'x' }] },
+      /^resource_feedback\.messages\[1\]: must be a string; resource_feedback\.messages\[2\]: must be a string$/,
+    ],
     ['messages that are not an array', { ...good, messages: 'Fix it' }, /^resource_feedback\.messages: must be an array of strings$/],
     ['a blank message', { ...good, messages: ['  '] }, /^resource_feedback\.messages\[0\]: can't be blank$/],
-    ['an unknown field', { ...good, stat: 'success' }, /^resource_feedback: has unknown field 'stat' \(allowed: state, feedback_generated_at, resource_updated_at, messages\)$/],
+    [
+      'an unknown field',
+      { ...good, stat: 'success' },
+      /^resource_feedback: has unknown field 'stat' \(allowed: state, feedback_generated_at, resource_updated_at, messages\)$/,
+    ],
     ['a state of another type', { ...good, state: true }, /^resource_feedback\.state: must be a string$/],
     ['resource_feedback not an object', ['success'], /^resource_feedback: must be an object$/],
   ];
@@ -142,7 +210,12 @@ describe('bad input: 422 with `field: message`, nothing stored, never a 500 (dec
       ['an array', '[]', 422, /^body: must be an object$/],
       ['a string', '"success"', 422, /^body: must be an object$/],
       ['null', 'null', 422, /^body: must be an object$/],
-      ['a field beside it', JSON.stringify({ resource_feedback: good, state: 'success' }), 422, /^body: has unknown field 'state' \(allowed: resource_feedback\)$/],
+      [
+        'a field beside it',
+        JSON.stringify({ resource_feedback: good, state: 'success' }),
+        422,
+        /^body: has unknown field 'state' \(allowed: resource_feedback\)$/,
+      ],
       ['malformed JSON', '{"resource_feedback":', 400, /^Malformed JSON body/],
       ['an empty body', '', 422, /^body: can't be blank$/],
     ];
@@ -151,7 +224,10 @@ describe('bad input: 422 with `field: message`, nothing stored, never a 500 (dec
       expect({ name, status: r.status }).toEqual({ name, status });
       expect(r.body.errors).toMatch(message);
     }
-    const wrongType = await s.api.postRaw(product(), { rawBody: JSON.stringify({ resource_feedback: good }), headers: { 'content-type': 'text/plain' } });
+    const wrongType = await s.api.postRaw(product(), {
+      rawBody: JSON.stringify({ resource_feedback: good }),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(400);
   });
 
@@ -197,9 +273,18 @@ describe('bad input: 422 with `field: message`, nothing stored, never a 500 (dec
 });
 
 describe('404 for a product the store does not have (decisions §9.6)', () => {
-  it('unknown, another store\'s, or an id that is not a decimal id', async () => {
+  it("unknown, another store's, or an id that is not a decimal id", async () => {
     const feedback = { state: 'success', feedback_generated_at: at(0) };
-    for (const id of ['999999', foreignProduct, 'abc', '-1', '1.0', '0x10', '99999999999999999999', `gid%3A%2F%2Fplatform%2FProduct%2F${s.productIds[0]}`]) {
+    for (const id of [
+      '999999',
+      foreignProduct,
+      'abc',
+      '-1',
+      '1.0',
+      '0x10',
+      '99999999999999999999',
+      `gid%3A%2F%2Fplatform%2FProduct%2F${s.productIds[0]}`,
+    ]) {
       const r = await s.api.post(id, feedback);
       expect({ id, status: r.status }).toEqual({ id, status: 404 });
       expect(r.body.errors).toBeTruthy();
@@ -219,8 +304,12 @@ describe('404 for a product the store does not have (decisions §9.6)', () => {
 describe('the API reference (decisions §12.3)', () => {
   it('/openapi.json documents the route and the operator view', async () => {
     const doc = await call(`${t.origin}/openapi.json`);
-    expect(doc.body.paths['/admin/openapi/{version}/products/{product_id}/resource_feedback.json']?.post?.operationId).toBe('createResourceFeedback');
-    expect(doc.body.paths['/platform/v1/stores/{handle}/products/{id}/resource_feedback']?.get?.operationId).toBe('listProductResourceFeedback');
+    expect(doc.body.paths['/admin/openapi/{version}/products/{product_id}/resource_feedback.json']?.post?.operationId).toBe(
+      'createResourceFeedback',
+    );
+    expect(doc.body.paths['/platform/v1/stores/{handle}/products/{id}/resource_feedback']?.get?.operationId).toBe(
+      'listProductResourceFeedback',
+    );
   });
 });
 

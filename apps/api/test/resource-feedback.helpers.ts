@@ -18,7 +18,8 @@ export function feedbackApi(t: TestPlatform, token: string, version = VERSION) {
   return {
     post: (productId: string, resource_feedback: Feedback): Promise<Answer> =>
       call(path(productId), { method: 'POST', token, body: { resource_feedback } }),
-    postRaw: (productId: string, init: Parameters<typeof call>[1]): Promise<Answer> => call(path(productId), { method: 'POST', token, ...init }),
+    postRaw: (productId: string, init: Parameters<typeof call>[1]): Promise<Answer> =>
+      call(path(productId), { method: 'POST', token, ...init }),
   };
 }
 
@@ -34,7 +35,10 @@ export async function feedbackStore(t: TestPlatform, handle: string, products = 
   const op = operator(t);
   await op.createStore(handle, { iana_timezone: ZONE });
   const app = await privateApp(t, handle, `Checker of ${handle}`);
-  const productIds = await op.createProducts(handle, Array.from({ length: products }, (_, i) => ({ title: `Product ${i + 1}` })));
+  const productIds = await op.createProducts(
+    handle,
+    Array.from({ length: products }, (_, i) => ({ title: `Product ${i + 1}` })),
+  );
   return { handle, app, productIds, api: feedbackApi(t, app.token) };
 }
 

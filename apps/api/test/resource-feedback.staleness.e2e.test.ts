@@ -1,7 +1,18 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers in tests are arbitrary JSON, read field by field */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, OPERATOR_TOKEN, operator, startPlatform, type TestPlatform } from './harness';
-import { at, productPicker, feedbackApi, feedbackStore, inZone, operatorView, PLATFORM_ENV, privateApp, setClock, START } from './resource-feedback.helpers';
+import {
+  at,
+  productPicker,
+  feedbackApi,
+  feedbackStore,
+  inZone,
+  operatorView,
+  PLATFORM_ENV,
+  privateApp,
+  setClock,
+  START,
+} from './resource-feedback.helpers';
 
 // decisions §9.1, §9.4, §9.5 and §10: staleness, the product's updated_at, one record per app,
 // requests at once, the operator view, and what deleting the app or the product leaves.
@@ -29,7 +40,9 @@ describe('staleness (decisions §9.4)', () => {
     const older = await s.api.post(product, { state: 'success', feedback_generated_at: at(9) });
     expect(older.status).toBe(200);
     expect(older.body).toEqual(first.body);
-    expect(await view(product)).toEqual([expect.objectContaining({ state: 'require_actions', messages: ['Newest'], updated_at: inZone(0) })]);
+    expect(await view(product)).toEqual([
+      expect.objectContaining({ state: 'require_actions', messages: ['Newest'], updated_at: inZone(0) }),
+    ]);
     await setClock(t, START);
   });
 
@@ -37,7 +50,11 @@ describe('staleness (decisions §9.4)', () => {
     const product = freshProduct();
     await s.api.post(product, { state: 'success', feedback_generated_at: '2026-11-22T12:00:00+08:00' });
     // 05:00:00+01:00 is 04:00:00Z, the same instant as 12:00:00+08:00: not older, so it replaces.
-    const sameInstant = await s.api.post(product, { state: 'require_actions', feedback_generated_at: '2026-11-22T05:00:00+01:00', messages: ['Same time'] });
+    const sameInstant = await s.api.post(product, {
+      state: 'require_actions',
+      feedback_generated_at: '2026-11-22T05:00:00+01:00',
+      messages: ['Same time'],
+    });
     expect(sameInstant.body.resource_feedback.state).toBe('require_actions');
     const earlier = await s.api.post(product, { state: 'success', feedback_generated_at: '2026-11-22T04:59:59.999+01:00' });
     expect(earlier.status).toBe(200);
@@ -47,7 +64,12 @@ describe('staleness (decisions §9.4)', () => {
   it('ignores feedback built from an older product version (resource_updated_at), even when generated later', async () => {
     const product = freshProduct();
     await s.api.post(product, { state: 'success', feedback_generated_at: at(10), resource_updated_at: at(5) });
-    const r = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(20), resource_updated_at: at(4), messages: ['Old look'] });
+    const r = await s.api.post(product, {
+      state: 'require_actions',
+      feedback_generated_at: at(20),
+      resource_updated_at: at(4),
+      messages: ['Old look'],
+    });
     expect(r.status).toBe(200);
     expect(r.body.resource_feedback).toMatchObject({ state: 'success', feedback_generated_at: at(10) });
   });
@@ -55,7 +77,12 @@ describe('staleness (decisions §9.4)', () => {
   it('equal times are not older: the feedback replaces the stored one (a re-sent feedback is taken)', async () => {
     const product = freshProduct();
     await s.api.post(product, { state: 'success', feedback_generated_at: at(10), resource_updated_at: at(5) });
-    const r = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(10), resource_updated_at: at(5), messages: ['Same times'] });
+    const r = await s.api.post(product, {
+      state: 'require_actions',
+      feedback_generated_at: at(10),
+      resource_updated_at: at(5),
+      messages: ['Same times'],
+    });
     expect(r.status).toBe(200);
     expect(r.body.resource_feedback).toMatchObject({ state: 'require_actions', messages: ['Same times'] });
   });
@@ -78,7 +105,11 @@ describe('staleness (decisions §9.4)', () => {
     await s.api.post(product, { state: 'success', feedback_generated_at: at(10), resource_updated_at: at(5) });
     const later = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(11), messages: ['No version sent'] });
     expect(later.body.resource_feedback.state).toBe('require_actions');
-    const storedHasNone = await s.api.post(product, { state: 'success', feedback_generated_at: at(12), resource_updated_at: '2000-01-01T00:00:00Z' });
+    const storedHasNone = await s.api.post(product, {
+      state: 'success',
+      feedback_generated_at: at(12),
+      resource_updated_at: '2000-01-01T00:00:00Z',
+    });
     expect(storedHasNone.body.resource_feedback.state).toBe('success');
     const earlier = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(11) });
     expect(earlier.body.resource_feedback.state).toBe('success');
@@ -88,22 +119,39 @@ describe('staleness (decisions §9.4)', () => {
 describe("resource_updated_at is the product's current updated_at (decisions §9.5)", () => {
   it('follows a product PATCH through the operator API; feedback of the old version is then ignored', async () => {
     const product = freshProduct();
-    const first = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(1), resource_updated_at: at(0), messages: ['Add a title'] });
+    const first = await s.api.post(product, {
+      state: 'require_actions',
+      feedback_generated_at: at(1),
+      resource_updated_at: at(0),
+      messages: ['Add a title'],
+    });
     expect(first.body.resource_feedback.resource_updated_at).toBe(inZone(0));
     await operator(t).advanceClock(60);
-    const patched = await operator(t).call(`/stores/${s.handle}/products/${product}`, { method: 'PATCH', body: { product: { title: 'Better title' } } });
+    const patched = await operator(t).call(`/stores/${s.handle}/products/${product}`, {
+      method: 'PATCH',
+      body: { product: { title: 'Better title' } },
+    });
     expect(patched.status).toBe(200);
     const updatedAt = patched.body.product.updated_at as string;
     expect(updatedAt).toBe(inZone(60));
     // The merchant changed the product: a stale feedback (older generated_at) is ignored, but shows the new time.
     const ignored = await s.api.post(product, { state: 'success', feedback_generated_at: at(0) });
     expect(ignored.status).toBe(200);
-    expect(ignored.body.resource_feedback).toMatchObject({ state: 'require_actions', resource_updated_at: updatedAt, updated_at: inZone(0) });
+    expect(ignored.body.resource_feedback).toMatchObject({
+      state: 'require_actions',
+      resource_updated_at: updatedAt,
+      updated_at: inZone(0),
+    });
     // The app re-checks the new version, sending the updated_at it read back, as rendered.
     const fresh = await s.api.post(product, { state: 'success', feedback_generated_at: at(61), resource_updated_at: updatedAt });
     expect(fresh.body.resource_feedback).toMatchObject({ state: 'success', resource_updated_at: updatedAt, updated_at: inZone(60) });
     // A late answer about the old version (generated later, but built from resource_updated_at 0) is ignored.
-    const late = await s.api.post(product, { state: 'require_actions', feedback_generated_at: at(62), resource_updated_at: at(0), messages: ['Old'] });
+    const late = await s.api.post(product, {
+      state: 'require_actions',
+      feedback_generated_at: at(62),
+      resource_updated_at: at(0),
+      messages: ['Old'],
+    });
     expect(late.body.resource_feedback.state).toBe('success');
     expect((await view(product))[0]).toMatchObject({ state: 'success', resource_updated_at: updatedAt });
     await setClock(t, START);
@@ -118,7 +166,11 @@ describe('one record per (store, app, product) (decisions §9.1)', () => {
     const theirs = await feedbackApi(t, other.token).post(product, { state: 'success', feedback_generated_at: at(1) });
     expect([mine.status, theirs.status]).toEqual([201, 201]);
     // The other app's older time does not make mine stale, nor the reverse.
-    const again = await feedbackApi(t, other.token).post(product, { state: 'require_actions', feedback_generated_at: at(2), messages: ['Theirs'] });
+    const again = await feedbackApi(t, other.token).post(product, {
+      state: 'require_actions',
+      feedback_generated_at: at(2),
+      messages: ['Theirs'],
+    });
     expect(again.body.resource_feedback.messages).toEqual(['Theirs']);
     const r = await operatorView(t, s.handle, product);
     expect(r.status).toBe(200);
@@ -155,7 +207,9 @@ describe('one record per (store, app, product) (decisions §9.1)', () => {
 
   it('identical requests at once: one 201, the rest 200', async () => {
     const product = freshProduct();
-    const answers = await Promise.all(Array.from({ length: 8 }, () => s.api.post(product, { state: 'success', feedback_generated_at: at(0) })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => s.api.post(product, { state: 'success', feedback_generated_at: at(0) })),
+    );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
     expect(await view(product)).toHaveLength(1);
   });
@@ -168,7 +222,7 @@ describe('the operator view (decisions §10)', () => {
     expect(r.body).toEqual({ resource_feedback: [] });
   });
 
-  it('404 for an unknown store, an unknown product, another store\'s product, or a non-decimal id', async () => {
+  it("404 for an unknown store, an unknown product, another store's product, or a non-decimal id", async () => {
     const other = await feedbackStore(t, 'stale-other', 1);
     for (const [handle, id] of [
       ['no-such-store', s.productIds[0]!],
@@ -244,9 +298,17 @@ describe('versions (spec Versioning 5)', () => {
     const early = await feedbackApi(t, s.app.token, 'v20270301').post(product, { state: 'success', feedback_generated_at: at(0) });
     expect(early.status).toBe(404);
     await setClock(t, '2027-03-02T00:00:00Z');
-    const r = await feedbackApi(t, s.app.token, 'v20270301').post(product, { state: 'requires_action', feedback_generated_at: at(0), messages: ['Later'] });
+    const r = await feedbackApi(t, s.app.token, 'v20270301').post(product, {
+      state: 'requires_action',
+      feedback_generated_at: at(0),
+      messages: ['Later'],
+    });
     expect(r.status).toBe(201);
     expect(r.headers.get('x-platform-api-version')).toBe('v20270301');
-    expect(r.body.resource_feedback).toMatchObject({ state: 'require_actions', messages: ['Later'], created_at: '2027-03-02T08:00:00+08:00' });
+    expect(r.body.resource_feedback).toMatchObject({
+      state: 'require_actions',
+      messages: ['Later'],
+      created_at: '2027-03-02T08:00:00+08:00',
+    });
   });
 });

@@ -10,7 +10,10 @@ let ids: string[];
 beforeAll(async () => {
   t = await startPlatform({ PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
   ({ token } = await storeWithApp(t, 'sdk-store'));
-  ids = await operator(t).createProducts('sdk-store', Array.from({ length: 120 }, (_, i) => ({ title: `SDK ${i}` })));
+  ids = await operator(t).createProducts(
+    'sdk-store',
+    Array.from({ length: 120 }, (_, i) => ({ title: `SDK ${i}` })),
+  );
 });
 afterAll(() => t.close());
 

@@ -72,7 +72,7 @@ describe('/metrics (decisions §12.3)', () => {
 });
 
 describe('/docs (decisions §12.3; issue 14, finding 4)', () => {
-  it('is not served on a store host, whose origin is the merchant pages\'', async () => {
+  it("is not served on a store host, whose origin is the merchant pages'", async () => {
     for (const path of ['/docs', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/docs-init.js']) {
       const r = await call(`${t.origin}${path}`, { headers: { host: storeHost(t, 'shop') } });
       expect(r.status, path).toBe(404);

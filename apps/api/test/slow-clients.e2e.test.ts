@@ -33,7 +33,12 @@ interface Exchange {
 function stalledRequest(method: string, path: string, headers: Record<string, string>, length: number, sent = 1): Exchange {
   const socket = connect(t.port, '127.0.0.1');
   let data = '';
-  const lines = [`${method} ${path} HTTP/1.1`, `Host: 127.0.0.1:${t.port}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${length}`];
+  const lines = [
+    `${method} ${path} HTTP/1.1`,
+    `Host: 127.0.0.1:${t.port}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${length}`,
+  ];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   socket.write(`${lines.join('\r\n')}\r\n\r\n${'['.repeat(sent)}`);
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
@@ -83,7 +88,9 @@ describe('slow and idle clients are cut (issue 8 finding 5)', () => {
     const x = stalledRequest('POST', definitions(), { Authorization: `Bearer ${token}` }, 1000, 1);
     // While it stalls, the server answers everyone else.
     const others = await Promise.all(
-      Array.from({ length: 5 }, () => call(`${t.origin}/admin/openapi/${VERSION}/metafield_definitions.json?owner_resource=products`, { token })),
+      Array.from({ length: 5 }, () =>
+        call(`${t.origin}/admin/openapi/${VERSION}/metafield_definitions.json?owner_resource=products`, { token }),
+      ),
     );
     for (const r of others) expect(r.status).toBe(200);
     const answer = await x.answer;

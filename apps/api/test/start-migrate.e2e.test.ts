@@ -10,7 +10,9 @@ import { freshDatabase } from './harness';
 // Issue 15, item 1: migrations as a step, and a start that fails says why in one line. Each test
 // runs the built program as production runs it.
 const main = join(__dirname, '..', 'dist', 'main.js');
-const migrations = readdirSync(join(__dirname, '..', '..', '..', 'packages', 'db', 'prisma', 'sqlite', 'migrations'), { withFileTypes: true })
+const migrations = readdirSync(join(__dirname, '..', '..', '..', 'packages', 'db', 'prisma', 'sqlite', 'migrations'), {
+  withFileTypes: true,
+})
   .filter((e) => e.isDirectory())
   .map((e) => e.name)
   .sort();
@@ -90,16 +92,33 @@ describe('a start that cannot go on says why in one line (issue 15)', () => {
   });
 
   it('a Redis URL whose host does not exist', async () => {
-    const line = await expectOneLineFailure({ DATABASE_URL: `file:${join(dir, 'redis', 'platform.db')}`, REDIS_URL: 'redis://no-such-host.invalid:6379' });
+    const line = await expectOneLineFailure({
+      DATABASE_URL: `file:${join(dir, 'redis', 'platform.db')}`,
+      REDIS_URL: 'redis://no-such-host.invalid:6379',
+    });
     expect(line).toMatch(/^platform-api: cannot start: REDIS_URL: redis:\/\/no-such-host\.invalid:6379 cannot be used: .*ENOTFOUND/);
   });
 
   it('a Redis that refuses the credentials of the URL', async () => {
     // A real Redis with a password, on a port of its own (never the shared one).
-    const redis = spawn('redis-server', ['--port', '21990', '--bind', '127.0.0.1', '--requirepass', 'the-right-one', '--save', '', '--appendonly', 'no']);
+    const redis = spawn('redis-server', [
+      '--port',
+      '21990',
+      '--bind',
+      '127.0.0.1',
+      '--requirepass',
+      'the-right-one',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ]);
     try {
       await listening(21990);
-      const line = await expectOneLineFailure({ DATABASE_URL: `file:${join(dir, 'redis-auth', 'platform.db')}`, REDIS_URL: 'redis://:wrong-one@127.0.0.1:21990' });
+      const line = await expectOneLineFailure({
+        DATABASE_URL: `file:${join(dir, 'redis-auth', 'platform.db')}`,
+        REDIS_URL: 'redis://:wrong-one@127.0.0.1:21990',
+      });
       expect(line).toMatch(/^platform-api: cannot start: REDIS_URL: redis:\/\/:\*\*\*@127\.0\.0\.1:21990 cannot be used: WRONGPASS/);
       expect(line).not.toContain('wrong-one');
     } finally {

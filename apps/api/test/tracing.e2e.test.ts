@@ -67,7 +67,7 @@ describe('OpenTelemetry export (issue 15)', () => {
     expect(span).toMatchObject({ name: 'GET /healthz', parentSpanId: CALLER_SPAN, kind: 2 });
   });
 
-  it("sends a request without traceparent under the traceId it was answered with", async () => {
+  it('sends a request without traceparent under the traceId it was answered with', async () => {
     const r = await call(`${api.origin}/admin/openapi/v20260901/products/products.json`);
     expect(r.status).toBe(401);
     const span = await spanOf(r.headers.get('traceId')!.replace(/-/g, ''));

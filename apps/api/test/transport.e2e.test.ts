@@ -76,14 +76,18 @@ describe('requests the HTTP parser refuses (decisions §3.2, §4)', () => {
   });
 
   it('headers over the limit get 431 with an errors body and a trace id', async () => {
-    const r = await raw(`GET /admin/openapi/${VERSION}/products/products.json?fields=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    const r = await raw(
+      `GET /admin/openapi/${VERSION}/products/products.json?fields=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+    );
     expect(r.status).toBe(431);
     expect(JSON.parse(r.body).errors).toMatch(/headers are larger/);
     expect(r.headers).toMatch(/^traceId: /m);
   });
 
   it('a body over 8 MB is 413 on any method, GET included', async () => {
-    const r = await raw(`GET /admin/openapi/${VERSION}/merchants/shop.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Length: 9000000\r\n\r\n`);
+    const r = await raw(
+      `GET /admin/openapi/${VERSION}/merchants/shop.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Length: 9000000\r\n\r\n`,
+    );
     expect(r.status).toBe(413);
     expect(JSON.parse(r.body)).toEqual({ errors: 'Request body is larger than the 8 MB limit' });
   });
@@ -93,7 +97,9 @@ describe('requests Node would answer without a trace id (decisions §3.2, §4)',
   it('a request without Host (HTTP/1.1) or with an empty one is 400 with an errors body and a trace id', async () => {
     for (const hostLine of ['', 'Host: \r\n']) {
       for (const version of ['HTTP/1.1', 'HTTP/1.0']) {
-        const r = await raw(`GET /admin/openapi/${VERSION}/products/products.json?limit=1 ${version}\r\n${hostLine}Authorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+        const r = await raw(
+          `GET /admin/openapi/${VERSION}/products/products.json?limit=1 ${version}\r\n${hostLine}Authorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+        );
         expect(r.status, `${version} ${JSON.stringify(hostLine)}`).toBe(400);
         expect(JSON.parse(r.body)).toEqual({ errors: 'A Host header is required' });
         expect(r.headers).toMatch(/^traceid: [0-9a-f-]{36}$/im);
@@ -117,7 +123,8 @@ describe('requests Node would answer without a trace id (decisions §3.2, §4)',
 });
 
 describe('bodies that are not Unicode JSON (decisions §3.1)', () => {
-  const definition = (name: string) => `{"definition":{"owner_resource":"products","namespace":"custom","key":"text_key","type":"boolean","name":"${name}"}}`;
+  const definition = (name: string) =>
+    `{"definition":{"owner_resource":"products","namespace":"custom","key":"text_key","type":"boolean","name":"${name}"}}`;
 
   it('bytes that are not UTF-8 are 400, not stored with replacement characters', async () => {
     const body = Buffer.concat([Buffer.from(definition('a')).subarray(0, -3), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
@@ -137,13 +144,19 @@ describe('bodies that are not Unicode JSON (decisions §3.1)', () => {
 
   it('a NUL character in a body or a query is 400 on every database (PostgreSQL cannot store it), nothing written', async () => {
     const before = await t.db.prisma.metafieldDefinition.count();
-    for (const body of [definition('a\\u0000b'), `{"definition":{"owner_resource":"products","namespace":"custom","key":"nul_key","type":"boolean","name":"n","x\\u0000":1}}`]) {
+    for (const body of [
+      definition('a\\u0000b'),
+      `{"definition":{"owner_resource":"products","namespace":"custom","key":"nul_key","type":"boolean","name":"n","x\\u0000":1}}`,
+    ]) {
       const r = await call(definitions(), { token, rawBody: body, headers: { 'content-type': 'application/json' } });
       expect(r.status, r.text).toBe(400);
       expect(r.body.errors).toMatch(/NUL character/);
       expect(r.headers.get('traceid')).toBeTruthy();
     }
-    const product = await operator(t).call('/stores/transport/products', { rawBody: '{"product":{"title":"a\\u0000"}}', headers: { 'content-type': 'application/json' } });
+    const product = await operator(t).call('/stores/transport/products', {
+      rawBody: '{"product":{"title":"a\\u0000"}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(product.status).toBe(400);
     expect(await t.db.prisma.metafieldDefinition.count()).toBe(before);
     for (const query of ['namespace=%00', 'key=a%00b', 'since_id=1%00']) {
@@ -172,7 +185,10 @@ describe('duplicate keys in a body (issue 8 finding 6)', () => {
     const escaped = `{"definition":{"owner_resource":"products","namespace":"custom","key":"dup_key","type":"boolean","name":"a","\\u006eame":"b"}}`;
     expect((await call(definitions(), { token, rawBody: escaped, headers: { 'content-type': 'application/json' } })).status).toBe(400);
     expect(await t.db.prisma.metafieldDefinition.count()).toBe(before);
-    const store = await operator(t).call('/stores', { rawBody: '{"store":{"handle":"dupe1","handle":"dupe2","name":"x"}}', headers: { 'content-type': 'application/json' } });
+    const store = await operator(t).call('/stores', {
+      rawBody: '{"store":{"handle":"dupe1","handle":"dupe2","name":"x"}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(store.status).toBe(400);
     expect(store.body.errors).toContain("'handle'");
   });
@@ -206,7 +222,9 @@ describe('writes whose answer would exceed 8 MB (decisions §3.4)', () => {
     const r = await operator(t).call('/stores/echo/products', { body: { products } });
     expect(r.status).toBe(422);
     expect(r.body.errors).toMatch(/^products: the answer would exceed 8 MB/);
-    const { token: reader } = await operator(t).createPrivateApp('echo', ['read_products']).then((a) => ({ token: a.access_token }));
+    const { token: reader } = await operator(t)
+      .createPrivateApp('echo', ['read_products'])
+      .then((a) => ({ token: a.access_token }));
     const listing = await call(`${t.origin}/admin/openapi/${VERSION}/products/products.json`, { token: reader });
     expect(listing.body.products).toEqual([]);
   });

@@ -24,22 +24,43 @@ beforeAll(async () => {
   shop = await storeWithApp(t, 'queue', ['read_inventory']);
   const product = await op().call('/stores/queue/products', { body: { product: { title: 'Lamp' } } });
   itemId = product.body.product.variants[0].inventory_item_id;
-  const sub = await shop.admin('/webhooks.json', { body: { webhook: { topic: 'inventory_items/update', address: 'https://queue.example.com/in' } } });
+  const sub = await shop.admin('/webhooks.json', {
+    body: { webhook: { topic: 'inventory_items/update', address: 'https://queue.example.com/in' } },
+  });
   subscriptionId = sub.body.webhook.id;
   await emit(5);
 });
 afterAll(() => t.close());
 
 describe('the deliveries view (decisions §10)', () => {
-  it('lists the store\'s deliveries with their attempts, oldest first', async () => {
+  it("lists the store's deliveries with their attempts, oldest first", async () => {
     const [first] = await t.db.prisma.webhookDelivery.findMany({ orderBy: { id: 'asc' }, take: 1 });
     await t.db.prisma.webhookAttempt.createMany({
       data: [
-        { deliveryId: first!.id, number: 1, startedAt: new Date('2026-11-22T00:00:01Z'), durationMs: 5000, responseStatus: null, error: 'timeout after 5 s', responseBody: null },
-        { deliveryId: first!.id, number: 2, startedAt: new Date('2026-11-22T00:00:12Z'), durationMs: 41, responseStatus: 200, error: null, responseBody: 'ok' },
+        {
+          deliveryId: first!.id,
+          number: 1,
+          startedAt: new Date('2026-11-22T00:00:01Z'),
+          durationMs: 5000,
+          responseStatus: null,
+          error: 'timeout after 5 s',
+          responseBody: null,
+        },
+        {
+          deliveryId: first!.id,
+          number: 2,
+          startedAt: new Date('2026-11-22T00:00:12Z'),
+          durationMs: 41,
+          responseStatus: 200,
+          error: null,
+          responseBody: 'ok',
+        },
       ],
     });
-    await t.db.prisma.webhookDelivery.update({ where: { id: first!.id }, data: { status: 'delivered', attempts: 2, deliveredAt: new Date('2026-11-22T00:00:12Z') } });
+    await t.db.prisma.webhookDelivery.update({
+      where: { id: first!.id },
+      data: { status: 'delivered', attempts: 2, deliveredAt: new Date('2026-11-22T00:00:12Z') },
+    });
 
     const r = await listed();
     expect(r.status).toBe(200);
@@ -55,7 +76,14 @@ describe('the deliveries view (decisions §10)', () => {
       delivered_at: '2026-11-22T00:00:12+00:00',
     });
     expect(delivery.attempts).toEqual([
-      { number: 1, started_at: '2026-11-22T00:00:01+00:00', duration_ms: 5000, response_status: null, error: 'timeout after 5 s', response_body: null },
+      {
+        number: 1,
+        started_at: '2026-11-22T00:00:01+00:00',
+        duration_ms: 5000,
+        response_status: null,
+        error: 'timeout after 5 s',
+        response_body: null,
+      },
       { number: 2, started_at: '2026-11-22T00:00:12+00:00', duration_ms: 41, response_status: 200, error: null, response_body: 'ok' },
     ]);
     expect(JSON.parse(delivery.body).inventory_item.sku).toBe('S-0');
@@ -103,7 +131,13 @@ describe('redelivery', () => {
     await op().advanceClock(600);
     const r = await op().call(`/stores/queue/webhooks/deliveries/${failed!.id}/redeliver`, { method: 'POST' });
     expect(r.status).toBe(200);
-    expect(r.body.delivery).toMatchObject({ id: failed!.id.toString(), status: 'pending', attempt_count: 0, last_error: null, next_attempt_at: '2026-11-22T00:10:00+00:00' });
+    expect(r.body.delivery).toMatchObject({
+      id: failed!.id.toString(),
+      status: 'pending',
+      attempt_count: 0,
+      last_error: null,
+      next_attempt_at: '2026-11-22T00:10:00+00:00',
+    });
     const row = await t.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failed!.id } });
     expect(row).toMatchObject({ status: 'pending', attempts: 0, leaseOwner: null, webhookId: failed!.webhookId, body: failed!.body });
     expect(row.nextAttemptAt.toISOString()).toBe('2026-11-22T00:10:00.000Z');
@@ -113,17 +147,23 @@ describe('redelivery', () => {
     expect(again.body.errors).toBe('status: only a failed delivery can be redelivered (this one is pending)');
   });
 
-  it('refuses a delivered one, a disabled subscription\'s, and answers 404 for unknown or foreign ids', async () => {
+  it("refuses a delivered one, a disabled subscription's, and answers 404 for unknown or foreign ids", async () => {
     const delivered = await t.db.prisma.webhookDelivery.findFirstOrThrow({ where: { status: 'delivered' } });
     expect((await op().call(`/stores/queue/webhooks/deliveries/${delivered.id}/redeliver`, { method: 'POST' })).status).toBe(422);
 
     const [, , third] = await t.db.prisma.webhookDelivery.findMany({ orderBy: { id: 'asc' }, take: 3 });
     await t.db.prisma.webhookDelivery.update({ where: { id: third!.id }, data: { status: 'failed' } });
-    await t.db.prisma.webhookSubscription.update({ where: { id: BigInt(subscriptionId) }, data: { status: 'disabled', disabledReason: 'gone' } });
+    await t.db.prisma.webhookSubscription.update({
+      where: { id: BigInt(subscriptionId) },
+      data: { status: 'disabled', disabledReason: 'gone' },
+    });
     const refused = await op().call(`/stores/queue/webhooks/deliveries/${third!.id}/redeliver`, { method: 'POST' });
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toMatch(/disabled; enable it first/);
-    await t.db.prisma.webhookSubscription.update({ where: { id: BigInt(subscriptionId) }, data: { status: 'enabled', disabledReason: null } });
+    await t.db.prisma.webhookSubscription.update({
+      where: { id: BigInt(subscriptionId) },
+      data: { status: 'enabled', disabledReason: null },
+    });
 
     expect((await op().call(`/stores/queue-other/webhooks/deliveries/${third!.id}/redeliver`, { method: 'POST' })).status).toBe(404);
     expect((await op().call('/stores/queue/webhooks/deliveries/999999/redeliver', { method: 'POST' })).status).toBe(404);
@@ -133,7 +173,9 @@ describe('redelivery', () => {
   it('ends pending deliveries as failed when their subscription is removed', async () => {
     const before = await t.db.prisma.webhookDelivery.count({ where: { status: 'pending' } });
     expect(before).toBeGreaterThan(0);
-    const extra = await shop.admin('/webhooks.json', { body: { webhook: { topic: 'inventory_items/update', address: 'https://gone.example.com/' } } });
+    const extra = await shop.admin('/webhooks.json', {
+      body: { webhook: { topic: 'inventory_items/update', address: 'https://gone.example.com/' } },
+    });
     await emit(1);
     const mine = await t.db.prisma.webhookDelivery.findFirstOrThrow({ where: { subscriptionId: BigInt(extra.body.webhook.id) } });
     expect(mine.status).toBe('pending');
@@ -164,6 +206,6 @@ describe('queue metrics (decisions §12.3)', () => {
 
     await emit(1);
     const later = (await call(`${t.origin}/metrics`, { token: OPERATOR_TOKEN })).text;
-    expect(Number(/^webhook_queue_depth (\S+)$/m.exec(later)?.[1])).toBe((await counts('pending')));
+    expect(Number(/^webhook_queue_depth (\S+)$/m.exec(later)?.[1])).toBe(await counts('pending'));
   });
 });

@@ -7,7 +7,9 @@ const op = () => operator(t);
 const ALL = ['read_inventory', 'read_fulfillments'];
 let shop: Awaited<ReturnType<typeof storeWithApp>>;
 
-const hook = (over: Record<string, unknown> = {}) => ({ webhook: { topic: 'inventory_items/update', address: 'https://hooks.example.com/in', ...over } });
+const hook = (over: Record<string, unknown> = {}) => ({
+  webhook: { topic: 'inventory_items/update', address: 'https://hooks.example.com/in', ...over },
+});
 
 beforeAll(async () => {
   t = await startPlatform({ PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
@@ -20,8 +22,21 @@ describe('webhook subscriptions (decisions §11.1)', () => {
     const created = await shop.admin('/webhooks.json', { body: hook({ address: 'https://hooks.example.com/crud' }) });
     expect(created.status).toBe(201);
     const webhook = ZWebhook.parse(created.body.webhook);
-    expect(webhook).toMatchObject({ topic: 'inventory_items/update', address: 'https://hooks.example.com/crud', api_version: VERSION, status: 'enabled' });
-    expect(Object.keys(created.body.webhook).sort()).toEqual(['address', 'api_version', 'created_at', 'id', 'status', 'topic', 'updated_at']);
+    expect(webhook).toMatchObject({
+      topic: 'inventory_items/update',
+      address: 'https://hooks.example.com/crud',
+      api_version: VERSION,
+      status: 'enabled',
+    });
+    expect(Object.keys(created.body.webhook).sort()).toEqual([
+      'address',
+      'api_version',
+      'created_at',
+      'id',
+      'status',
+      'topic',
+      'updated_at',
+    ]);
 
     const read = await shop.admin(`/webhooks/${webhook.id}.json`);
     expect(read.status).toBe(200);
@@ -33,7 +48,12 @@ describe('webhook subscriptions (decisions §11.1)', () => {
       body: { webhook: { address: 'https://hooks.example.com/moved', api_version: 'v20260601', status: 'disabled' } },
     });
     expect(updated.status).toBe(200);
-    expect(updated.body.webhook).toMatchObject({ id: webhook.id, address: 'https://hooks.example.com/moved', api_version: 'v20260601', status: 'disabled' });
+    expect(updated.body.webhook).toMatchObject({
+      id: webhook.id,
+      address: 'https://hooks.example.com/moved',
+      api_version: 'v20260601',
+      status: 'disabled',
+    });
     expect(updated.body.webhook.updated_at).not.toBe(webhook.updated_at);
     expect(updated.body.webhook.created_at).toBe(webhook.created_at);
 
@@ -45,7 +65,9 @@ describe('webhook subscriptions (decisions §11.1)', () => {
   });
 
   it('answers the same at /{id}/webhooks.json', async () => {
-    const created = await shop.admin('/webhooks.json', { body: hook({ address: 'https://hooks.example.com/alias', topic: 'fulfillment_order/released' }) });
+    const created = await shop.admin('/webhooks.json', {
+      body: hook({ address: 'https://hooks.example.com/alias', topic: 'fulfillment_order/released' }),
+    });
     const id = created.body.webhook.id as string;
     expect((await shop.admin(`/${id}/webhooks.json`)).body.webhook).toEqual(created.body.webhook);
     const updated = await shop.admin(`/${id}/webhooks.json`, { method: 'PUT', body: { webhook: { status: 'disabled' } } });
@@ -76,7 +98,10 @@ describe('webhook subscriptions (decisions §11.1)', () => {
   it('re-enabling a disabled subscription clears its failure streak and reason (decisions §11.5)', async () => {
     const r = await shop.admin('/webhooks.json', { body: hook({ address: 'https://hooks.example.com/streak' }) });
     const id = BigInt(r.body.webhook.id);
-    await t.db.prisma.webhookSubscription.update({ where: { id }, data: { status: 'disabled', disabledReason: 'failures', failureStreak: 8 } });
+    await t.db.prisma.webhookSubscription.update({
+      where: { id },
+      data: { status: 'disabled', disabledReason: 'failures', failureStreak: 8 },
+    });
     expect((await shop.admin(`/webhooks/${id}.json`)).body.webhook.status).toBe('disabled');
     const enabled = await shop.admin(`/webhooks/${id}.json`, { method: 'PUT', body: { webhook: { status: 'enabled' } } });
     expect(enabled.body.webhook.status).toBe('enabled');
@@ -89,11 +114,7 @@ describe('concurrent PUTs of one subscription', () => {
   it('apply one after the other: no field undone, each answer its own write with its own updated_at', async () => {
     const created = await shop.admin('/webhooks.json', { body: hook({ address: 'https://hooks.example.com/busy' }) });
     const id = created.body.webhook.id as string;
-    const bodies = [
-      { address: 'https://hooks.example.com/busy-moved' },
-      { api_version: 'v20260601' },
-      { status: 'disabled' },
-    ];
+    const bodies = [{ address: 'https://hooks.example.com/busy-moved' }, { api_version: 'v20260601' }, { status: 'disabled' }];
     const answers = await Promise.all(bodies.map((webhook) => shop.admin(`/webhooks/${id}.json`, { method: 'PUT', body: { webhook } })));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     answers.forEach((a, i) => expect(a.body.webhook).toMatchObject(bodies[i]!));
@@ -110,13 +131,19 @@ describe('one subscription per (app, store, topic, address)', () => {
     expect(again.status).toBe(422);
     expect(again.body.errors).toMatch(/^address: has already been taken/);
     // Another topic at the same address is another subscription.
-    expect((await shop.admin('/webhooks.json', { body: hook({ address: 'https://dup.example.com/x', topic: 'fulfillment_order/released' }) })).status).toBe(201);
+    expect(
+      (await shop.admin('/webhooks.json', { body: hook({ address: 'https://dup.example.com/x', topic: 'fulfillment_order/released' }) }))
+        .status,
+    ).toBe(201);
   });
 
   it('refuses an update onto an existing subscription with 422', async () => {
     await shop.admin('/webhooks.json', { body: hook({ address: 'https://clash.example.com/a' }) });
     const b = await shop.admin('/webhooks.json', { body: hook({ address: 'https://clash.example.com/b' }) });
-    const r = await shop.admin(`/webhooks/${b.body.webhook.id}.json`, { method: 'PUT', body: { webhook: { address: 'https://clash.example.com/a' } } });
+    const r = await shop.admin(`/webhooks/${b.body.webhook.id}.json`, {
+      method: 'PUT',
+      body: { webhook: { address: 'https://clash.example.com/a' } },
+    });
     expect(r.status).toBe(422);
     expect(r.body.errors).toMatch(/has already been taken/);
   });
@@ -138,7 +165,9 @@ describe('one subscription per (app, store, topic, address)', () => {
     const racing = await Promise.all([46, 47, 48, 49, 50, 51].map(create));
     expect(racing.map((a) => a.status).sort()).toEqual([201, 201, 201, 201, 422, 422]);
     const refused = racing.find((a) => a.status === 422)!;
-    expect(refused.body.errors).toBe('webhook: this app already has 50 subscriptions on this store, the most an app may have; delete one to add another');
+    expect(refused.body.errors).toBe(
+      'webhook: this app already has 50 subscriptions on this store, the most an app may have; delete one to add another',
+    );
     expect(refused.headers.get('traceid')).toBeTruthy();
     expect(await t.db.prisma.webhookSubscription.count({ where: { appId: BigInt(mine.app.app.id) } })).toBe(50);
     // Disabled ones count too; another app on the same store is not held to this app's count.
@@ -146,7 +175,10 @@ describe('one subscription per (app, store, topic, address)', () => {
     expect((await mine.admin(`/webhooks/${first.id}.json`, { method: 'PUT', body: { webhook: { status: 'disabled' } } })).status).toBe(200);
     expect((await create(99)).status).toBe(422);
     const other = await op().createPrivateApp('many-hooks', ALL);
-    const theirs = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, { token: other.access_token, body: hook({ address: 'https://many.example.com/h1' }) });
+    const theirs = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, {
+      token: other.access_token,
+      body: hook({ address: 'https://many.example.com/h1' }),
+    });
     expect(theirs.status).toBe(201);
     // Deleting one makes room for one.
     expect((await mine.admin(`/webhooks/${first.id}.json`, { method: 'DELETE' })).status).toBe(200);
@@ -157,7 +189,10 @@ describe('one subscription per (app, store, topic, address)', () => {
   it('lets two apps of one store subscribe the same address', async () => {
     const other = await op().createPrivateApp('hooks', ALL);
     const mine = await shop.admin('/webhooks.json', { body: hook({ address: 'https://shared.example.com/h' }) });
-    const theirs = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, { token: other.access_token, body: hook({ address: 'https://shared.example.com/h' }) });
+    const theirs = await call(`${t.origin}/admin/openapi/${VERSION}/webhooks.json`, {
+      token: other.access_token,
+      body: hook({ address: 'https://shared.example.com/h' }),
+    });
     expect([mine.status, theirs.status]).toEqual([201, 201]);
   });
 });
@@ -202,7 +237,13 @@ describe('addresses (decisions §11.2)', () => {
   });
 
   it('refuses a non-string address or topic with 422', async () => {
-    for (const body of [hook({ address: 5 }), hook({ topic: ['inventory_items/update'] }), { webhook: 'x' }, {}, { webhook: { address: 'https://a.example.com/' } }]) {
+    for (const body of [
+      hook({ address: 5 }),
+      hook({ topic: ['inventory_items/update'] }),
+      { webhook: 'x' },
+      {},
+      { webhook: { address: 'https://a.example.com/' } },
+    ]) {
       const r = await shop.admin('/webhooks.json', { body });
       expect(r.status, JSON.stringify(body)).toBe(422);
     }
@@ -285,7 +326,8 @@ describe('who sees what (decisions §5.5, §11.1)', () => {
     const sameStore = await op().createPrivateApp('hooks', ALL);
     const otherStore = await storeWithApp(t, 'hooks-other', ALL);
     for (const token of [sameStore.access_token, otherStore.token]) {
-      const at = (path: string, init: Parameters<typeof call>[1] = {}) => call(`${t.origin}/admin/openapi/${VERSION}${path}`, { token, ...init });
+      const at = (path: string, init: Parameters<typeof call>[1] = {}) =>
+        call(`${t.origin}/admin/openapi/${VERSION}${path}`, { token, ...init });
       expect((await at(`/webhooks/${id}.json`)).status).toBe(404);
       expect((await at(`/${id}/webhooks.json`)).status).toBe(404);
       expect((await at(`/webhooks/${id}.json`, { method: 'PUT', body: { webhook: { status: 'disabled' } } })).status).toBe(404);
@@ -324,7 +366,14 @@ describe('who sees what (decisions §5.5, §11.1)', () => {
     expect(read.status).toBe(403);
     expect(read.body.errors).toBe('This action requires the access scope read_fulfillments');
     expect((await s.admin(`/webhooks/${ful.body.webhook.id}.json`, { method: 'DELETE' })).status).toBe(403);
-    expect((await s.admin(`/webhooks/${inv.body.webhook.id}.json`, { method: 'PUT', body: { webhook: { topic: 'fulfillment_order/released' } } })).status).toBe(403);
+    expect(
+      (
+        await s.admin(`/webhooks/${inv.body.webhook.id}.json`, {
+          method: 'PUT',
+          body: { webhook: { topic: 'fulfillment_order/released' } },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('answers 402 for a frozen store and 423 for a closed one', async () => {

@@ -52,7 +52,14 @@ export async function runAttempt(
   const end = metrics.attemptSeconds.startTimer();
   let result: AttemptResult;
   if (!d.appSecret || d.handle === null) {
-    result = { ok: false, status: null, durationMs: 0, error: 'the app or store no longer exists', responseBody: null, retryAfter: undefined };
+    result = {
+      ok: false,
+      status: null,
+      durationMs: 0,
+      error: 'the app or store no longer exists',
+      responseBody: null,
+      retryAfter: undefined,
+    };
   } else {
     result = await agent.post(d.address!, d.body, webhookHeaders(d, deps.baseDomain));
   }
@@ -63,10 +70,23 @@ export async function runAttempt(
   const outcome = decideOutcome(result, number, now);
   let recorded;
   try {
-    recorded = await recordAttempt(sql, { deliveryId: d.id, subscriptionId: d.subscriptionId, owner, attempt: number, startedAt, result, outcome, now, transfer });
+    recorded = await recordAttempt(sql, {
+      deliveryId: d.id,
+      subscriptionId: d.subscriptionId,
+      owner,
+      attempt: number,
+      startedAt,
+      result,
+      outcome,
+      now,
+      transfer,
+    });
   } catch (error) {
     // The claim stays until it expires; another sender (or this one) tries again: at least once.
-    logger.error({ err: error, ...traceOf(d), webhookId: d.webhookId, deliveryId: d.id.toString() }, 'webhook attempt could not be recorded');
+    logger.error(
+      { err: error, ...traceOf(d), webhookId: d.webhookId, deliveryId: d.id.toString() },
+      'webhook attempt could not be recorded',
+    );
     return { handedOver: transfer !== undefined };
   }
   metrics.deliveries.inc({ outcome: outcome.kind });

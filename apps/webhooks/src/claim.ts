@@ -111,9 +111,22 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor):
       add(inFlightByApp, row.app_id, Number(row.n));
       add(inFlightBySubscription, row.subscription_id, Number(row.n));
     }
-    const queues = withHeld(await walkQueues(sql, q, req, implausible, countCap, cursor, inFlightBySubscription), req.own, inFlightBySubscription);
+    const queues = withHeld(
+      await walkQueues(sql, q, req, implausible, countCap, cursor, inFlightBySubscription),
+      req.own,
+      inFlightBySubscription,
+    );
     const own = new Map([...req.own].map(([sub, share]) => [sub, { running: share.running, held: share.held.length }]));
-    const plan = planClaims({ queues, inFlightByHost, inFlightByApp, caps: req.caps, budget: req.budget, own, holdPerSlot: req.holdPerSlot, holdBudget: req.holdBudget });
+    const plan = planClaims({
+      queues,
+      inFlightByHost,
+      inFlightByApp,
+      caps: req.caps,
+      budget: req.budget,
+      own,
+      holdPerSlot: req.holdPerSlot,
+      holdBudget: req.holdBudget,
+    });
     const promoted = await promote(sql, q, plan, req);
     const rest = plan.map((p) => ({ ...p, count: p.count - (promoted.bySubscription.get(p.subscriptionId) ?? 0) }));
     const taken = rest.some((p) => p.count > 0 || p.hold > 0) ? await take(sql, q, rest, { ...req, leaseUntil, implausible }) : { ids: [] };
@@ -202,7 +215,12 @@ function withHeld(queues: DueQueue[], own: ReadonlyMap<bigint, OwnShare>, inFlig
 }
 
 /** Slots planned for a subscription go to the sender's held deliveries of it first: their claims get the host. */
-async function promote(sql: Sql, q: Query, plan: PlannedClaim[], req: ClaimRequest): Promise<{ ids: bigint[]; bySubscription: Map<bigint, number> }> {
+async function promote(
+  sql: Sql,
+  q: Query,
+  plan: PlannedClaim[],
+  req: ClaimRequest,
+): Promise<{ ids: bigint[]; bySubscription: Map<bigint, number> }> {
   const chosen: { id: bigint; owner: string; host: string }[] = [];
   for (const p of plan) {
     const held = req.own.get(p.subscriptionId)?.held ?? [];
@@ -219,16 +237,17 @@ async function promote(sql: Sql, q: Query, plan: PlannedClaim[], req: ClaimReque
     ids.push(...rows.map((r) => BigInt(r.id)));
   } else {
     for (const c of chosen) {
-      const rows = await q<{ id: bigint }>(`UPDATE webhook_deliveries SET lease_host = ? WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`, [
-        c.host,
-        c.id,
-        c.owner,
-      ]);
+      const rows = await q<{ id: bigint }>(
+        `UPDATE webhook_deliveries SET lease_host = ? WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
+        [c.host, c.id, c.owner],
+      );
       ids.push(...rows.map((r) => BigInt(r.id)));
     }
   }
   const bySubscription = new Map<bigint, number>();
-  const subscriptionOf = new Map(plan.flatMap((p) => (req.own.get(p.subscriptionId)?.held ?? []).map((h) => [h.id, p.subscriptionId] as const)));
+  const subscriptionOf = new Map(
+    plan.flatMap((p) => (req.own.get(p.subscriptionId)?.held ?? []).map((h) => [h.id, p.subscriptionId] as const)),
+  );
   for (const id of ids) {
     const sub = subscriptionOf.get(id)!;
     bySubscription.set(sub, (bySubscription.get(sub) ?? 0) + 1);
@@ -301,4 +320,3 @@ async function take(
   }
   return { ids };
 }
-

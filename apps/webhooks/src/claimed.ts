@@ -125,7 +125,10 @@ export function toClaimed(r: ClaimedRow): ClaimedDelivery {
 
 /** Gives a claim back at once (nothing was sent), so the next claim takes it as it should. */
 export async function releaseClaim(sql: Sql, id: bigint, owner: string): Promise<void> {
-  await sql.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ? AND lease_owner = ?`, [id, owner]);
+  await sql.query(
+    `UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ? AND lease_owner = ?`,
+    [id, owner],
+  );
 }
 
 /** The traceId of the request that wrote the event, on every log line about its delivery (issue 15). */

@@ -21,7 +21,10 @@ export function createSenderClock(sql: Sql, mode: 'system' | 'manual'): SenderCl
       let row = await read();
       if (!row) {
         // The first process to read the manual clock starts it at its real time (as the API does).
-        await sql.query('INSERT INTO platform_clock (id, now_ms, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING', [BigInt(Date.now()), new Date()]);
+        await sql.query('INSERT INTO platform_clock (id, now_ms, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING', [
+          BigInt(Date.now()),
+          new Date(),
+        ]);
         row = await read();
       }
       if (row) nowMs = Number(row.now_ms);

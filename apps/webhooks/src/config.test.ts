@@ -32,13 +32,27 @@ describe(loadSenderConfig.name, () => {
   });
 
   it('reads the settings it shares with the API the same way', () => {
-    const config = loadSenderConfig({ PLATFORM_CLOCK: 'manual', PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_BASE_DOMAIN: 'Shops.Example' });
+    const config = loadSenderConfig({
+      PLATFORM_CLOCK: 'manual',
+      PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
+      PLATFORM_BASE_DOMAIN: 'Shops.Example',
+    });
     expect(config).toMatchObject({ clock: 'manual', allowPrivate: true, baseDomain: 'shops.example' });
   });
 
   it('names every bad variable at once; a lease shorter than one attempt (6 s) is refused', () => {
-    const problems = problemsOf({ DATABASE_URL: 'mysql://x', PLATFORM_SENDER_LEASE_MS: '5000', PLATFORM_SENDER_PER_HOST: '0', PLATFORM_CLOCK: 'sundial' });
-    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['DATABASE_URL', 'PLATFORM_CLOCK', 'PLATFORM_SENDER_LEASE_MS', 'PLATFORM_SENDER_PER_HOST']);
+    const problems = problemsOf({
+      DATABASE_URL: 'mysql://x',
+      PLATFORM_SENDER_LEASE_MS: '5000',
+      PLATFORM_SENDER_PER_HOST: '0',
+      PLATFORM_CLOCK: 'sundial',
+    });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'DATABASE_URL',
+      'PLATFORM_CLOCK',
+      'PLATFORM_SENDER_LEASE_MS',
+      'PLATFORM_SENDER_PER_HOST',
+    ]);
     expect(problems).toContain("PLATFORM_SENDER_LEASE_MS: must be an integer from 6000 to 86400000 (got '5000')");
   });
 });

@@ -78,7 +78,13 @@ function describe(error: unknown, timeoutMs: number, connectTimeoutMs: number): 
   const code = e.code ?? inner?.code;
   if (code === 'EPRIVATEADDRESS') return e.message ?? inner?.message ?? 'refused: private address';
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return `connect timeout: no connection within ${connectTimeoutMs / 1000} s`;
-  if (e.name === 'AbortError' || e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED') {
+  if (
+    e.name === 'AbortError' ||
+    e.name === 'TimeoutError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_ABORTED'
+  ) {
     return `timeout: no complete answer within ${timeoutMs / 1000} s`;
   }
   if (code === 'ECONNREFUSED') return 'connection refused';
@@ -110,7 +116,10 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
 
   async function post(address: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {
     const started = performance.now();
-    const done = (partial: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...partial, durationMs: Math.round(performance.now() - started) });
+    const done = (partial: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({
+      ...partial,
+      durationMs: Math.round(performance.now() - started),
+    });
     let url: URL;
     try {
       url = new URL(address);
@@ -118,7 +127,10 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
       return done({ ok: false, status: null, error: 'refused: the address is not a valid URL', responseBody: null, retryAfter: undefined });
     }
     if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
-      const why = url.protocol === 'http:' ? 'http:// addresses need PLATFORM_WEBHOOK_ALLOW_PRIVATE=true (https:// only)' : `the scheme ${url.protocol} is not https`;
+      const why =
+        url.protocol === 'http:'
+          ? 'http:// addresses need PLATFORM_WEBHOOK_ALLOW_PRIVATE=true (https:// only)'
+          : `the scheme ${url.protocol} is not https`;
       return done({ ok: false, status: null, error: `refused: ${why}`, responseBody: null, retryAfter: undefined });
     }
     const host = bareHost(url);
@@ -147,9 +159,21 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
             ? `HTTP ${res.statusCode}: redirect${typeof location === 'string' ? ` to ${storable(location).slice(0, 300)}` : ''} not followed`
             : `HTTP ${res.statusCode}`;
       }
-      return done({ ok, status: res.statusCode, error, responseBody: storable(responseBody), retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter });
+      return done({
+        ok,
+        status: res.statusCode,
+        error,
+        responseBody: storable(responseBody),
+        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      });
     } catch (error) {
-      return done({ ok: false, status: null, error: storable(describe(error, timeoutMs, connectTimeoutMs)), responseBody: null, retryAfter: undefined });
+      return done({
+        ok: false,
+        status: null,
+        error: storable(describe(error, timeoutMs, connectTimeoutMs)),
+        responseBody: null,
+        retryAfter: undefined,
+      });
     } finally {
       clearTimeout(timer);
     }

@@ -1,4 +1,12 @@
-import { createDb, DatabaseUnavailableError, describeDatabaseError, platformLogger, prepareSchema, registerPoolMetrics, SchemaBehindError } from '@platform/db';
+import {
+  createDb,
+  DatabaseUnavailableError,
+  describeDatabaseError,
+  platformLogger,
+  prepareSchema,
+  registerPoolMetrics,
+  SchemaBehindError,
+} from '@platform/db';
 import { createSenderClock } from './clock';
 import { loadSenderConfig, SenderConfigError, type SenderConfig } from './config';
 import { createDeliveryAgent } from './deliver';
@@ -39,7 +47,11 @@ async function main(): Promise<void> {
   const sql = createSql(db);
   const clock = createSenderClock(sql, config.clock);
   const metrics = createSenderMetrics(sql, clock);
-  const agent = createDeliveryAgent({ allowPrivate: config.allowPrivate, connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs });
+  const agent = createDeliveryAgent({
+    allowPrivate: config.allowPrivate,
+    connectTimeoutMs: config.connectTimeoutMs,
+    timeoutMs: config.timeoutMs,
+  });
   const sender = createSender({ sql, config, clock, agent, metrics, logger });
   registerPoolMetrics(metrics.registry, db);
   let stopping = false;

@@ -186,8 +186,16 @@ async function recordWithSql(q: Query, input: RecordInput): Promise<Recorded> {
     `UPDATE webhook_deliveries SET attempts = ?, status = ?, next_attempt_at = COALESCE(?, next_attempt_at), delivered_at = ?,
        last_error = ?, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = ?
      WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
-    [input.attempt, status, outcome.kind === 'retry' ? outcome.nextAttemptAt : null, outcome.kind === 'delivered' ? now : null,
-      result.error, now, input.deliveryId, input.owner],
+    [
+      input.attempt,
+      status,
+      outcome.kind === 'retry' ? outcome.nextAttemptAt : null,
+      outcome.kind === 'delivered' ? now : null,
+      result.error,
+      now,
+      input.deliveryId,
+      input.owner,
+    ],
   );
   if (fenced.length !== 1) return { written: false, disabled: undefined };
   await q(
@@ -206,7 +214,11 @@ async function recordWithSql(q: Query, input: RecordInput): Promise<Recorded> {
   );
   const reason = outcome.gone ? 'gone' : sub && Number(sub.failure_streak) >= DISABLE_AFTER_FAILED_DELIVERIES ? 'failures' : undefined;
   if (!sub || sub.status !== 'enabled' || !reason) return { written: true, disabled: undefined };
-  await q(`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id = ?`, [reason, now, input.subscriptionId]);
+  await q(`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id = ?`, [
+    reason,
+    now,
+    input.subscriptionId,
+  ]);
   await q(
     `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = ?
      WHERE subscription_id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)`,
@@ -222,7 +234,8 @@ async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
     async (tx) => {
       const realNow = new Date();
       const t = input.transfer;
-      if (t) await tx.webhookDelivery.updateMany({ where: { id: t.id, leaseOwner: t.owner, status: 'pending' }, data: { leaseHost: t.host } });
+      if (t)
+        await tx.webhookDelivery.updateMany({ where: { id: t.id, leaseOwner: t.owner, status: 'pending' }, data: { leaseHost: t.host } });
       const fenced = await tx.webhookDelivery.updateMany({
         where: { id: input.deliveryId, leaseOwner: input.owner, status: 'pending' },
         data: {
@@ -252,14 +265,19 @@ async function recordWithPrisma(db: Db, input: RecordInput): Promise<Recorded> {
       });
       if (outcome.kind === 'retry') return { written: true, disabled: undefined };
       if (outcome.kind === 'delivered') {
-        await tx.webhookSubscription.updateMany({ where: { id: input.subscriptionId, failureStreak: { not: 0 } }, data: { failureStreak: 0 } });
+        await tx.webhookSubscription.updateMany({
+          where: { id: input.subscriptionId, failureStreak: { not: 0 } },
+          data: { failureStreak: 0 },
+        });
         return { written: true, disabled: undefined };
       }
-      const sub = await tx.webhookSubscription.update({
-        where: { id: input.subscriptionId },
-        data: { failureStreak: { increment: 1 } },
-        select: { failureStreak: true, status: true },
-      }).catch(() => undefined); // deleted meanwhile
+      const sub = await tx.webhookSubscription
+        .update({
+          where: { id: input.subscriptionId },
+          data: { failureStreak: { increment: 1 } },
+          select: { failureStreak: true, status: true },
+        })
+        .catch(() => undefined); // deleted meanwhile
       const reason = outcome.gone ? 'gone' : sub && sub.failureStreak >= DISABLE_AFTER_FAILED_DELIVERIES ? 'failures' : undefined;
       if (!sub || sub.status !== 'enabled' || !reason) return { written: true, disabled: undefined };
       await tx.webhookSubscription.update({

@@ -152,11 +152,22 @@ export function createSender(deps: SenderDeps): Sender {
       await clock.sync();
       const owner = `${id}:${++claimSeq}`;
       await releaseExpiring();
-      const request = { now: clock.now(), realNow: new Date(), leaseMs: config.leaseMs, owner, caps, budget, own: ownShares(), holdPerSlot: HOLD_PER_SLOT, holdBudget };
+      const request = {
+        now: clock.now(),
+        realNow: new Date(),
+        leaseMs: config.leaseMs,
+        owner,
+        caps,
+        budget,
+        own: ownShares(),
+        holdPerSlot: HOLD_PER_SLOT,
+        holdBudget,
+      };
       const claimed = await claimDue(sql, request, cursor);
       failures = 0;
       startPromoted(claimed.promoted);
-      if (claimed.ids.length > 0) await take(claimed.rows ?? (await loadClaimed(sql, owner, claimed.leaseUntil)), owner, claimed.leaseUntil.getTime());
+      if (claimed.ids.length > 0)
+        await take(claimed.rows ?? (await loadClaimed(sql, owner, claimed.leaseUntil)), owner, claimed.leaseUntil.getTime());
       if (claimed.more) again = true;
       else sleep(await idleWait());
     } catch (error) {
@@ -186,7 +197,7 @@ export function createSender(deps: SenderDeps): Sender {
   function startPromoted(ids: readonly bigint[]): void {
     const wanted = new Set(ids);
     for (const share of shares.values()) {
-      for (let i = 0; i < share.held.length && wanted.size > 0; ) {
+      for (let i = 0; i < share.held.length && wanted.size > 0;) {
         const h = share.held[i]!;
         if (!wanted.delete(h.d.id)) {
           i++;
@@ -216,7 +227,10 @@ export function createSender(deps: SenderDeps): Sender {
         const reason = d.subscriptionStatus === null ? SUBSCRIPTION_DELETED : SUBSCRIPTION_DISABLED;
         if (await failWithoutAttempt(sql, d.id, owner, reason, clock.now())) {
           metrics.deliveries.inc({ outcome: 'failed' });
-          logger.info({ ...traceOf(d), webhookId: d.webhookId, deliveryId: d.id.toString(), reason }, 'webhook delivery failed without an attempt');
+          logger.info(
+            { ...traceOf(d), webhookId: d.webhookId, deliveryId: d.id.toString(), reason },
+            'webhook delivery failed without an attempt',
+          );
         }
       } else if (d.leaseHost !== null) {
         start({ d, owner, leaseEnds }, d.leaseHost);

@@ -93,7 +93,11 @@ export function createSql(db: Db): Sql {
       // least once allows, and waiting for the flush cost milliseconds on every claim.
       exclusive: (fn) =>
         serial(() =>
-          inTransaction(() => session.query(`BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`), query, fn),
+          inTransaction(
+            () => session.query(`BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`),
+            query,
+            fn,
+          ),
         ),
       close: () => session.close(),
     };

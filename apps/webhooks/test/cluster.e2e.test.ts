@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { deliveries, fileDatabase, meter, receiver, spawnSender, storeAndApp, subscription, waitFor, type Meter, type Receiver } from './helpers';
+import {
+  deliveries,
+  fileDatabase,
+  meter,
+  receiver,
+  spawnSender,
+  storeAndApp,
+  subscription,
+  waitFor,
+  type Meter,
+  type Receiver,
+} from './helpers';
 
 // decisions §11.7 and the service issue: the per-host limit holds across ALL sender processes
 // together, measured at real receivers, with real `node dist/main.js` processes on one database
@@ -31,7 +42,8 @@ describe('several sender processes (decisions §11.7)', () => {
     const receivers = await receiversOnOneHost(4, 15, m, seen);
     const f = await storeAndApp(database.db);
     const ids: string[] = [];
-    for (const [i, r] of [...receivers, ...receivers].entries()) ids.push(...(await deliveries(database.db, f, await subscription(database.db, f, `${r.url}/s${i}`), 100)));
+    for (const [i, r] of [...receivers, ...receivers].entries())
+      ids.push(...(await deliveries(database.db, f, await subscription(database.db, f, `${r.url}/s${i}`), 100)));
     const env = { DATABASE_URL: database.url, PLATFORM_SENDER_PER_HOST: '4' };
     const senders = [spawnSender(env), spawnSender(env)];
     await waitFor(() => seen.size === ids.length, 'every delivery', 120_000, 50);
@@ -71,7 +83,9 @@ describe('several sender processes (decisions §11.7)', () => {
     expect((await survivor.exited).code, survivor.output()).toBe(0);
     const missing = ids.filter((id) => !seen.has(id));
     const duplicates = [...seen.values()].reduce((sum, n) => sum + n - 1, 0);
-    console.log(`kill -9 at ${atKill} of ${ids.length}: ${duplicates} duplicate(s) (at least once), ${missing.length} lost, at most ${m.max} open at once, ${m.overlaps} overlaps`);
+    console.log(
+      `kill -9 at ${atKill} of ${ids.length}: ${duplicates} duplicate(s) (at least once), ${missing.length} lost, at most ${m.max} open at once, ${m.overlaps} overlaps`,
+    );
     expect(atKill).toBeLessThan(ids.length);
     expect(missing).toEqual([]);
     expect(m.overlaps).toBe(0);

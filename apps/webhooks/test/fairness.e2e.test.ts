@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   deliveries,
-  closedAfterEach, fileDatabase,
+  closedAfterEach,
+  fileDatabase,
   inProcessSender,
   meter,
   receiver,
@@ -21,7 +22,6 @@ import {
 
 const database = fileDatabase();
 const track = closedAfterEach();
-
 
 describe('fairness and caps (decisions §11.7)', () => {
   it("an app whose 50 addresses all hang does not delay another app's delivery by more than 1 s", async () => {

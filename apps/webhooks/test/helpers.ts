@@ -93,7 +93,13 @@ export interface DeliveryInput {
 }
 
 /** Writes deliveries as the outbox writer would (bodies are the exact bytes to send). */
-export async function deliveries(db: Db, f: Fixture, sub: { id: bigint; topic: string }, count: number, input: DeliveryInput = {}): Promise<string[]> {
+export async function deliveries(
+  db: Db,
+  f: Fixture,
+  sub: { id: bigint; topic: string },
+  count: number,
+  input: DeliveryInput = {},
+): Promise<string[]> {
   const now = await clockNow(db);
   const ids: string[] = [];
   const rows = [];
@@ -124,9 +130,15 @@ export async function deliveries(db: Db, f: Fixture, sub: { id: bigint; topic: s
  */
 export async function outboxEvent(db: Db, f: Fixture, body: string): Promise<number> {
   const key = { storeId: f.storeId, appId: f.appId };
-  await db.prisma.installation.upsert({ where: { storeId_appId: key }, create: { ...key, scopes: 'read_inventory', updatedAt: new Date() }, update: {} });
+  await db.prisma.installation.upsert({
+    where: { storeId_appId: key },
+    create: { ...key, scopes: 'read_inventory', updatedAt: new Date() },
+    update: {},
+  });
   const now = await clockNow(db);
-  await inOutboxTransaction(db, (_tx, emit) => emit({ storeId: f.storeId, topic: 'inventory_items/update', now, render: () => body, appMayReceive: () => true }));
+  await inOutboxTransaction(db, (_tx, emit) =>
+    emit({ storeId: f.storeId, topic: 'inventory_items/update', now, render: () => body, appMayReceive: () => true }),
+  );
   return Date.now();
 }
 
@@ -173,7 +185,11 @@ export interface Receiver {
  * own, so tests can have many receiving hosts), port 0 unless given, answering with `handler`
  * (default 200).
  */
-export async function receiver(handler: Handler = (_q, res) => res.writeHead(200).end('ok'), port = 0, host = '127.0.0.1'): Promise<Receiver> {
+export async function receiver(
+  handler: Handler = (_q, res) => res.writeHead(200).end('ok'),
+  port = 0,
+  host = '127.0.0.1',
+): Promise<Receiver> {
   const received: Received[] = [];
   const r: Receiver = { url: '', port: 0, received, handler, close: async () => undefined };
   const server: Server = createServer((req, res) => {
@@ -181,7 +197,13 @@ export async function receiver(handler: Handler = (_q, res) => res.writeHead(200
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      received.push({ webhookId: String(req.headers['x-platform-webhook-id']), headers: req.headers, body, at: Date.now(), path: req.url ?? '' });
+      received.push({
+        webhookId: String(req.headers['x-platform-webhook-id']),
+        headers: req.headers,
+        body,
+        at: Date.now(),
+        path: req.url ?? '',
+      });
       r.handler(req, res, body);
     });
   });
@@ -260,7 +282,12 @@ export function inProcessSender(db: Db, env: Record<string, string> = {}, resolv
   });
   const sql = createSql(db);
   const clock = createSenderClock(sql, config.clock);
-  const agent = createDeliveryAgent({ allowPrivate: config.allowPrivate, connectTimeoutMs: config.connectTimeoutMs, timeoutMs: config.timeoutMs, ...(resolve ? { resolve } : {}) });
+  const agent = createDeliveryAgent({
+    allowPrivate: config.allowPrivate,
+    connectTimeoutMs: config.connectTimeoutMs,
+    timeoutMs: config.timeoutMs,
+    ...(resolve ? { resolve } : {}),
+  });
   const metrics = createSenderMetrics(sql, clock);
   const logger = pino({ level: config.logLevel });
   const sender = createSender({ sql, config, clock, agent, metrics, logger });
@@ -284,7 +311,12 @@ export interface SenderProcess {
 /** `node dist/main.js` as a real child process; a variable given as null is left unset (its default applies). */
 export function spawnSender(env: Record<string, string | null>): SenderProcess {
   let out = '';
-  const merged: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_SENDER_POLL_MS: '20' };
+  const merged: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
+    PLATFORM_SENDER_POLL_MS: '20',
+  };
   for (const [name, value] of Object.entries(env)) {
     if (value === null) delete merged[name];
     else merged[name] = value;

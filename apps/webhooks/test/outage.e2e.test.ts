@@ -1,6 +1,17 @@
 import type { Db } from '@platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, clockNow, deliveries, freshDatabase, inProcessSender, receiver, setClock, storeAndApp, subscription, waitFor } from './helpers';
+import {
+  advanceClock,
+  clockNow,
+  deliveries,
+  freshDatabase,
+  inProcessSender,
+  receiver,
+  setClock,
+  storeAndApp,
+  subscription,
+  waitFor,
+} from './helpers';
 
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 let db: Db;
@@ -61,7 +72,10 @@ describe('an outage of the receiver (decisions §11.5)', () => {
       const r = await receiver(undefined, port);
       try {
         const limit = new Date(back.getTime() + 3 * 3600_000);
-        while ((await db.prisma.webhookDelivery.count({ where: { webhookId: { in: ids }, status: 'delivered' } })) < ids.length && now < limit) {
+        while (
+          (await db.prisma.webhookDelivery.count({ where: { webhookId: { in: ids }, status: 'delivered' } })) < ids.length &&
+          now < limit
+        ) {
           now = await jump(limit);
         }
         expect(new Set(r.received.map((x) => x.webhookId))).toEqual(new Set(ids));

@@ -58,7 +58,11 @@ describe('sender processes', () => {
         `${duplicates} duplicate(s) (at least once), ${missing.length} lost, ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     expect(missing).toEqual([]);
-    expect(await database.db.prisma.webhookDelivery.count({ where: { subscriptionId: { in: subs.map((s) => s.id) }, leaseOwner: { not: null } } })).toBe(0);
+    expect(
+      await database.db.prisma.webhookDelivery.count({
+        where: { subscriptionId: { in: subs.map((s) => s.id) }, leaseOwner: { not: null } },
+      }),
+    ).toBe(0);
     await r.close();
   }, 600_000);
 
@@ -69,7 +73,11 @@ describe('sender processes', () => {
     const sub = await subscription(database.db, f, r.url);
     const ids = await deliveries(database.db, f, sub, 12);
     const port = await freePort();
-    const p: SenderProcess = spawnSender({ DATABASE_URL: database.url, PLATFORM_SENDER_PER_HOST: '3', PLATFORM_SENDER_METRICS_PORT: String(port) });
+    const p: SenderProcess = spawnSender({
+      DATABASE_URL: database.url,
+      PLATFORM_SENDER_PER_HOST: '3',
+      PLATFORM_SENDER_METRICS_PORT: String(port),
+    });
     await waitFor(() => r.received.length >= 3, 'attempts in flight', 60_000, 5);
     const metrics = await waitFor(async () => {
       const res = await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => undefined);
@@ -124,7 +132,15 @@ describe('sender processes', () => {
       const env = { DATABASE_URL: database.url, PLATFORM_SENDER_PER_HOST: '8', PLATFORM_SENDER_BATCH: '16' };
       const senders = [1, 2, 3, 4].map(() => spawnSender(env));
       await waitFor(() => seen.size === ids.length, 'all arrive', 120_000, 100);
-      await waitFor(async () => (await database.db.prisma.webhookDelivery.count({ where: { status: 'delivered', subscriptionId: { in: subs.map((s) => s.id) } } })) === ids.length, 'all recorded', 60_000, 100);
+      await waitFor(
+        async () =>
+          (await database.db.prisma.webhookDelivery.count({
+            where: { status: 'delivered', subscriptionId: { in: subs.map((s) => s.id) } },
+          })) === ids.length,
+        'all recorded',
+        60_000,
+        100,
+      );
       for (const s of senders) s.child.kill('SIGTERM');
       for (const s of senders) expect((await s.exited).code, s.output()).toBe(0);
       console.log(`concurrency test: 4 senders, ${ids.length} deliveries, ${r.received.length} requests, ${overlaps} overlaps`);

@@ -5,7 +5,8 @@ import {
   advanceClock,
   clockNow,
   deliveries,
-  closedAfterEach, fileDatabase,
+  closedAfterEach,
+  fileDatabase,
   inProcessSender,
   receiver,
   setClock,
@@ -21,11 +22,10 @@ const database = fileDatabase(async (db) => {
 });
 const track = closedAfterEach();
 
-
 const attemptsOf = (webhookId: string) =>
-  database.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { webhookId } }).then((d) =>
-    database.db.prisma.webhookAttempt.findMany({ where: { deliveryId: d.id }, orderBy: { number: 'asc' } }),
-  );
+  database.db.prisma.webhookDelivery
+    .findUniqueOrThrow({ where: { webhookId } })
+    .then((d) => database.db.prisma.webhookAttempt.findMany({ where: { deliveryId: d.id }, orderBy: { number: 'asc' } }));
 const deliveryOf = (webhookId: string) => database.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { webhookId } });
 
 describe('webhook sender (decisions §11)', () => {
@@ -95,7 +95,8 @@ describe('webhook sender (decisions §11)', () => {
   it('honours Retry-After in seconds and as an HTTP date, capped at 2 hours (§11.5)', async () => {
     const afters = ['120', '', '999999'];
     let i = 0;
-    const r = track(await receiver((_q, res) => {
+    const r = track(
+      await receiver((_q, res) => {
         const value = afters[i++] ?? '';
         res.writeHead(503, value ? { 'retry-after': value } : {}).end();
       }),
@@ -148,7 +149,8 @@ describe('webhook sender (decisions §11)', () => {
     await waitFor(async () => (await deliveryOf(first!)).status === 'failed', 'the 410');
     const s = await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } });
     expect(s).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
-    for (const id of later) expect(await deliveryOf(id)).toMatchObject({ status: 'failed', lastError: 'subscription disabled', attempts: 0 });
+    for (const id of later)
+      expect(await deliveryOf(id)).toMatchObject({ status: 'failed', lastError: 'subscription disabled', attempts: 0 });
     expect(r.received).toHaveLength(1);
   });
 
@@ -160,7 +162,10 @@ describe('webhook sender (decisions §11)', () => {
     // Deliveries on their ninth and last attempt: each failure fails the delivery.
     const seven = await deliveries(database.db, f, sub, 7, { attempts: 8 });
     const sender = await track(inProcessSender(database.db));
-    await waitFor(async () => (await database.db.prisma.webhookDelivery.count({ where: { webhookId: { in: seven }, status: 'failed' } })) === 7, 'seven failures');
+    await waitFor(
+      async () => (await database.db.prisma.webhookDelivery.count({ where: { webhookId: { in: seven }, status: 'failed' } })) === 7,
+      'seven failures',
+    );
     expect((await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).failureStreak).toBe(7);
     answer = 200;
     const [ok] = await deliveries(database.db, f, sub, 1);
@@ -168,7 +173,10 @@ describe('webhook sender (decisions §11)', () => {
     expect((await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).failureStreak).toBe(0);
     answer = 500;
     const eight = await deliveries(database.db, f, sub, 8, { attempts: 8 });
-    await waitFor(async () => (await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).status === 'disabled', 'disabled');
+    await waitFor(
+      async () => (await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } })).status === 'disabled',
+      'disabled',
+    );
     const s = await database.db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: sub.id } });
     expect(s).toMatchObject({ disabledReason: 'failures', failureStreak: 8 });
     expect(await database.db.prisma.webhookDelivery.count({ where: { webhookId: { in: eight }, status: 'failed' } })).toBe(8);
@@ -206,7 +214,8 @@ describe('webhook sender (decisions §11)', () => {
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt (§11.2)', async () => {
-    const r = track(await receiver((q, res) => {
+    const r = track(
+      await receiver((q, res) => {
         if (q.url === '/start') res.writeHead(302, { location: '/elsewhere' }).end();
         else res.writeHead(200).end();
       }),
@@ -249,7 +258,10 @@ describe('webhook sender (decisions §11)', () => {
       const [b] = await deliveries(database.db, f, subB, 1);
       const resolve = (host: string, cb: (e: NodeJS.ErrnoException | null, addrs: { address: string; family: number }[]) => void) => {
         if (host === 'rebound.example.test') return cb(null, [{ address: '127.0.0.1', family: 4 }]);
-        import('node:dns').then((dns) => dns.lookup(host, { all: true }, cb), (e: Error) => cb(e, []));
+        import('node:dns').then(
+          (dns) => dns.lookup(host, { all: true }, cb),
+          (e: Error) => cb(e, []),
+        );
       };
       await track(inProcessSender(database.db, strict, resolve));
       await waitFor(async () => (await attemptsOf(a!)).length === 1 && (await attemptsOf(b!)).length === 1, 'both attempts');
@@ -274,7 +286,9 @@ describe('webhook sender (decisions §11)', () => {
       await track(inProcessSender(database.db, strict));
       await waitFor(async () => (await attemptsOf(a!)).length === 1 && (await attemptsOf(b!)).length === 1, 'both attempts');
       expect((await attemptsOf(a!))[0]!.error).toBe('refused: http:// addresses need PLATFORM_WEBHOOK_ALLOW_PRIVATE=true (https:// only)');
-      expect((await attemptsOf(b!))[0]!.error).toBe('refused: ::ffff:7f00:1 is a private, loopback or link-local address (set PLATFORM_WEBHOOK_ALLOW_PRIVATE=true to allow it)');
+      expect((await attemptsOf(b!))[0]!.error).toBe(
+        'refused: ::ffff:7f00:1 is a private, loopback or link-local address (set PLATFORM_WEBHOOK_ALLOW_PRIVATE=true to allow it)',
+      );
       expect(r.received).toHaveLength(0);
     });
   });

@@ -1,6 +1,16 @@
 import { withTraceId, type Db } from '@platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, freshDatabase, outboxEvent, receiver, spawnSender, storeAndApp, subscription, waitFor, type SenderProcess } from './helpers';
+import {
+  freePort,
+  freshDatabase,
+  outboxEvent,
+  receiver,
+  spawnSender,
+  storeAndApp,
+  subscription,
+  waitFor,
+  type SenderProcess,
+} from './helpers';
 
 /*
  * Issue 15, one observability story, the sender's half: its log lines are the API's JSON lines
@@ -49,7 +59,8 @@ describe('the sender, seen from outside (issue 15)', () => {
         const found = lines().filter((l) => l.msg === 'webhook attempt');
         return found.length === 2 ? found : undefined;
       }, 'two attempt lines');
-      for (const line of lines()) expect(line).toMatchObject({ service: 'webhooks', pid: sender.child.pid, level: expect.any(String), time: expect.any(String) });
+      for (const line of lines())
+        expect(line).toMatchObject({ service: 'webhooks', pid: sender.child.pid, level: expect.any(String), time: expect.any(String) });
       const byTrace = attempts.map((l) => l.traceId);
       expect(byTrace.filter((t) => t === TRACE)).toHaveLength(1);
       // The event written outside any request has no traceId on its line.

@@ -26,7 +26,9 @@ describe('the sender start (issue 15)', () => {
 
   it('PLATFORM_MIGRATE=check refuses a schema behind the code and names the command', async () => {
     const line = await oneLineFailure({ DATABASE_URL: `file:${join(dir, 'check.db')}`, PLATFORM_MIGRATE: 'check' });
-    expect(line).toMatch(/^webhook sender: cannot start: The database schema is behind this version \(PLATFORM_MIGRATE=check\): \d+ migration\(s\) missing: 20261122071706_init, /);
+    expect(line).toMatch(
+      /^webhook sender: cannot start: The database schema is behind this version \(PLATFORM_MIGRATE=check\): \d+ migration\(s\) missing: 20261122071706_init, /,
+    );
     expect(line).toContain('Run `pnpm migrate`');
   });
 

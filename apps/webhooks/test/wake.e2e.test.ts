@@ -2,7 +2,17 @@ import { existsSync, rmSync } from 'node:fs';
 import { wakeFileOf } from '@platform/db';
 import { Client } from 'pg';
 import { describe, expect, it } from 'vitest';
-import { deliveries, closedAfterEach, fileDatabase, inProcessSender, outboxEvent, receiver, storeAndApp, subscription, waitFor } from './helpers';
+import {
+  deliveries,
+  closedAfterEach,
+  fileDatabase,
+  inProcessSender,
+  outboxEvent,
+  receiver,
+  storeAndApp,
+  subscription,
+  waitFor,
+} from './helpers';
 
 // Issue 17, "Events in milliseconds": the sender wakes when deliveries are committed (PostgreSQL
 // NOTIFY/LISTEN; SQLite the wake file), with a slow poll kept as the safety net. Real receivers, a
@@ -11,7 +21,6 @@ import { deliveries, closedAfterEach, fileDatabase, inProcessSender, outboxEvent
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const database = fileDatabase();
 const track = closedAfterEach();
-
 
 const body = (n: number) => JSON.stringify({ inventory_item: { id: String(n) } });
 /** A poll so far away that only a wake can explain a delivery within the test's time. */
@@ -56,7 +65,9 @@ describe('waking on commit', () => {
     const admin = new Client({ connectionString: database.url });
     await admin.connect();
     const listeners = async () =>
-      (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'")).rows.map((x) => x.pid);
+      (
+        await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'")
+      ).rows.map((x) => x.pid);
     const [before] = await listeners();
     expect(before).toBeDefined();
     await admin.query('SELECT pg_terminate_backend($1)', [before]);

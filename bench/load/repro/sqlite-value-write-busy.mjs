@@ -36,8 +36,14 @@ if (process.argv[2] === 'writer') {
     app: { name: 'repro', kind: 'private', scopes: ['write_products', 'write_metafields'], store_handle: 'bench' },
   });
   const post = (path, body) =>
-    fetch(`${api.origin}/admin/openapi/${VERSION}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  await post('/metafield_definition.json', { definition: { owner_resource: 'products', namespace: 'repro', key: 'code', name: 'Code', type: 'single_line_text_field' } });
+    fetch(`${api.origin}/admin/openapi/${VERSION}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await post('/metafield_definition.json', {
+    definition: { owner_resource: 'products', namespace: 'repro', key: 'code', name: 'Code', type: 'single_line_text_field' },
+  });
   const writer = fork(fileURLToPath(import.meta.url), ['writer', file]);
   const statuses = {};
   let sample;
@@ -45,7 +51,9 @@ if (process.argv[2] === 'writer') {
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       while (Date.now() < end) {
-        const r = await post(`/products/${1 + Math.floor(Math.random() * 1000)}/metafields.json`, { metafield: { namespace: 'repro', key: 'code', value: 'AB-123' } });
+        const r = await post(`/products/${1 + Math.floor(Math.random() * 1000)}/metafields.json`, {
+          metafield: { namespace: 'repro', key: 'code', value: 'AB-123' },
+        });
         const text = await r.text();
         statuses[r.status] = (statuses[r.status] ?? 0) + 1;
         if (r.status >= 500) sample ??= `${r.status} ${text} (traceId ${r.headers.get('traceid')})`;

@@ -35,7 +35,11 @@ const { access_token: token } = await operatorPost(api.origin, '/apps', {
   app: { name: 'repro', kind: 'private', scopes: ['write_products', 'write_metafields'], store_handle: 'bench' },
 });
 const call = (method, path, body) =>
-  fetch(`${api.origin}/admin/openapi/${VERSION}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${api.origin}/admin/openapi/${VERSION}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 const definition = { owner_resource: 'products', namespace: 'repro', key: 'code' };
 await call('POST', '/metafield_definition.json', { definition: { ...definition, name: 'Code', type: 'single_line_text_field' } });
 
@@ -52,7 +56,10 @@ const loop = (send) => async () => {
     if (r.status >= 500) sample ??= `${key}: ${text} (traceId ${r.headers.get('traceid')})`;
   }
 };
-const writeValue = () => call('POST', `/products/${1 + Math.floor(Math.random() * 1000)}/metafields.json`, { metafield: { namespace: 'repro', key: 'code', value: 'AB-123' } });
+const writeValue = () =>
+  call('POST', `/products/${1 + Math.floor(Math.random() * 1000)}/metafields.json`, {
+    metafield: { namespace: 'repro', key: 'code', value: 'AB-123' },
+  });
 const updateDescription = () => call('PUT', '/metafield_definition.json', { definition: { ...definition, description: `update ${++n}` } });
 await Promise.all([...Array.from({ length: 16 }, () => loop(writeValue)()), ...Array.from({ length: 4 }, () => loop(updateDescription)())]);
 await api.stop();

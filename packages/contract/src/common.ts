@@ -18,9 +18,11 @@ export type ErrorBody = z.infer<typeof ZErrorBody>;
  */
 export const commonResponses = {
   400: ZErrorBody.describe('Malformed JSON, wrong Content-Type, or a bad query parameter (limit not 1..1000, tampered page_info).'),
-  401: ZErrorBody.describe('Access token missing, unknown, expired (message contains "expired"), revoked, or presented on another store\'s host.'),
+  401: ZErrorBody.describe(
+    'Access token missing, unknown, expired (message contains "expired"), revoked, or presented on another store\'s host.',
+  ),
   402: ZErrorBody.describe('Store frozen, or its plan expired.'),
-  403: ZErrorBody.describe('The token lacks the required scope (the message names it), or the definition\'s access forbids the action.'),
+  403: ZErrorBody.describe("The token lacks the required scope (the message names it), or the definition's access forbids the action."),
   404: ZErrorBody.describe('Unknown route, API version or resource, or a resource the caller may not see.'),
   413: ZErrorBody.describe('Request body over 8 MB.'),
   422: ZErrorBody.describe('A well-formed body that breaks a rule.'),
@@ -49,7 +51,13 @@ export type StoreStatus = z.infer<typeof ZStoreStatus>;
 /** Read by the server's access guard: app tokens with a scope on the Admin API, the operator token on the operator API. */
 /** `scope` is required; `alsoScopes` are further scopes the route needs (values on products need both sides, decisions §5.5). */
 /** `orScopes`: alternatives to `scope`, any one of them suffices (webhook routes: the route's own rules check the topic's scope). */
-export type AdminRouteMetadata = { auth: 'app'; scope: Scope; alsoScopes?: readonly Scope[]; orScopes?: readonly Scope[]; paginated?: true };
+export type AdminRouteMetadata = {
+  auth: 'app';
+  scope: Scope;
+  alsoScopes?: readonly Scope[];
+  orScopes?: readonly Scope[];
+  paginated?: true;
+};
 export type OperatorRouteMetadata = { auth: 'operator' };
 /** decisions §5.2: the OAuth token calls, signed with the app secret (headers appkey, timestamp, sign). */
 export type OAuthRouteMetadata = { auth: 'signed' };

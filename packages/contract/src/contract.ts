@@ -8,12 +8,25 @@ import { shopContract } from './shop.contract';
 import { operatorWebhooksContract, webhooksContract } from './webhooks.contract';
 
 /** The Admin API: every route under `/admin/openapi/:version`, flat, one key per route. */
-export const adminContract = { ...productsContract, ...shopContract, ...metafieldDefinitionsContract, ...metafieldsContract, ...webhooksContract, ...resourceFeedbackContract };
+export const adminContract = {
+  ...productsContract,
+  ...shopContract,
+  ...metafieldDefinitionsContract,
+  ...metafieldsContract,
+  ...webhooksContract,
+  ...resourceFeedbackContract,
+};
 
 /** Both surfaces, for the server's handlers and the OpenAPI document. */
 export const contract = {
   admin: adminContract,
-  operator: { ...operatorContract, ...operatorMetafieldDefinitionsContract, ...operatorMetafieldsContract, ...operatorWebhooksContract, ...operatorResourceFeedbackContract },
+  operator: {
+    ...operatorContract,
+    ...operatorMetafieldDefinitionsContract,
+    ...operatorMetafieldsContract,
+    ...operatorWebhooksContract,
+    ...operatorResourceFeedbackContract,
+  },
   /** decisions §5.2: the signed token calls of custom and public apps. */
   oauth: oauthContract,
 };

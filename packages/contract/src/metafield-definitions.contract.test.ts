@@ -50,7 +50,17 @@ describe('metafield definition routes (spec "Metafield definition operations", d
 
   it('describe the definition object of the spec, access and description nullable', () => {
     expect(Object.keys(ZMetafieldDefinition.shape)).toEqual([
-      'id', 'owner_resource', 'namespace', 'key', 'name', 'description', 'type', 'validations', 'access', 'created_at', 'updated_at',
+      'id',
+      'owner_resource',
+      'namespace',
+      'key',
+      'name',
+      'description',
+      'type',
+      'validations',
+      'access',
+      'created_at',
+      'updated_at',
     ]);
     expect(ZMetafieldDefinition.parse(sample)).toEqual(sample);
     expect(ZMetafieldDefinition.safeParse({ ...sample, access: { admin: 'PUBLIC_READ' } }).success).toBe(true);
@@ -64,7 +74,9 @@ describe('metafield definition routes (spec "Metafield definition operations", d
     expect(body.safeParse({ definition }).success).toBe(true);
     expect(body.safeParse(definition).success).toBe(false);
     const update = metafieldDefinitionsContract.updateMetafieldDefinition.body;
-    expect(update.safeParse({ definition: { owner_resource: 'products', namespace: 'custom', key: 'fabric', name: null } }).success).toBe(true);
+    expect(update.safeParse({ definition: { owner_resource: 'products', namespace: 'custom', key: 'fabric', name: null } }).success).toBe(
+      true,
+    );
     expect(update.safeParse({ definition: { name: 'x' } }).success).toBe(false);
   });
 });

@@ -25,7 +25,9 @@ export type ValidationRule = z.infer<typeof ZValidationRule>;
 export const ZMetafieldDefinition = z.object({
   id: ZId,
   owner_resource: ZOwnerResource,
-  namespace: z.string().describe('As stored: a `$app:x` namespace comes back as `app--{app_id}--x`; use this spelling later (decisions §8.2).'),
+  namespace: z
+    .string()
+    .describe('As stored: a `$app:x` namespace comes back as `app--{app_id}--x`; use this spelling later (decisions §8.2).'),
   key: z.string(),
   name: z.string(),
   description: z.string().nullable().describe('null when not set or cleared.'),

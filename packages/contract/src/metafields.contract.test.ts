@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { adminContract, contract } from './contract';
-import { metafieldsContract, operatorMetafieldsContract, ZListMetafieldsQuery, ZMetafieldsSet, ZMetafieldInput } from './metafields.contract';
+import {
+  metafieldsContract,
+  operatorMetafieldsContract,
+  ZListMetafieldsQuery,
+  ZMetafieldsSet,
+  ZMetafieldInput,
+} from './metafields.contract';
 
 describe('metafield value routes (decisions §8.9)', () => {
   it('live under the Admin API prefix with these methods and paths', () => {
@@ -39,7 +45,7 @@ describe('request schemas', () => {
     expect(numeric.success || numeric.error.issues[0]?.message).toBe('must be a string');
   });
 
-  it('answers in the service\'s words, never zod\'s defaults (decisions §4)', () => {
+  it("answers in the service's words, never zod's defaults (decisions §4)", () => {
     const issues = (body: unknown) => {
       const r = ZMetafieldsSet.safeParse(body);
       return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);

@@ -9,7 +9,6 @@ import { adminRouterOptions, c, operatorRouterOptions } from './router';
  * which owns those messages.
  */
 
-
 /** decisions §5.5: values on products need the metafield scope and the product scope. */
 const READ = { scope: 'read_metafields', alsoScopes: ['read_products'] } satisfies Omit<AdminRouteMetadata, 'auth'>;
 const WRITE = { scope: 'write_metafields', alsoScopes: ['write_products'] } satisfies Omit<AdminRouteMetadata, 'auth'>;
@@ -84,7 +83,6 @@ export const ZListMetafieldsQuery = z.object({
   key: queryText().optional().describe('Only values of this key.'),
 });
 export type ListMetafieldsQuery = z.infer<typeof ZListMetafieldsQuery>;
-
 
 const productPath = '/products/:id/metafields.json';
 const onePath = '/products/:id/metafields/:metafieldId.json';

@@ -23,6 +23,9 @@ describe('OAuth token calls (decisions §5.2)', () => {
     expect(ZOAuthTokenResponse.safeParse({ ...sample, code: '200' }).success).toBe(false);
     expect(ZOAuthTokenResponse.safeParse({ ...sample, data: { ...sample.data, expireTime: 'tomorrow' } }).success).toBe(false);
     expect(ZOAuthCancelResponse.safeParse({ ...sample, data: null }).success).toBe(true);
-    expect(ZOAuthErrorResponse.safeParse({ code: 401, i18nCode: 'INVALID_SIGNATURE', message: 'sign does not match the request', data: null }).success).toBe(true);
+    expect(
+      ZOAuthErrorResponse.safeParse({ code: 401, i18nCode: 'INVALID_SIGNATURE', message: 'sign does not match the request', data: null })
+        .success,
+    ).toBe(true);
   });
 });

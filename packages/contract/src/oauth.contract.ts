@@ -13,7 +13,9 @@ export const OAUTH_PATH_PREFIX = '/admin/oauth';
 export const ZOAuthHeaders = z.object({
   appkey: z.string().describe("The app's app_key."),
   timestamp: z.string().describe('Milliseconds since the epoch; refused when more than 10 minutes from the service clock.'),
-  sign: z.string().describe('Lowercase hex HMAC-SHA256 keyed with the app secret over rawBody + timestamp (an empty body signs the timestamp alone).'),
+  sign: z
+    .string()
+    .describe('Lowercase hex HMAC-SHA256 keyed with the app secret over rawBody + timestamp (an empty body signs the timestamp alone).'),
 });
 export type OAuthHeaders = z.infer<typeof ZOAuthHeaders>;
 

@@ -6,7 +6,12 @@ import { ZShop } from './shop.contract';
 
 type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; $ref?: string; required?: string[] };
 type Response = { description: string; headers?: Record<string, { $ref: string }>; content?: { 'application/json': { schema: Schema } } };
-type Operation = { operationId: string; security: Record<string, string[]>[]; responses: Record<string, Response>; parameters: { name: string; in: string }[] };
+type Operation = {
+  operationId: string;
+  security: Record<string, string[]>[];
+  responses: Record<string, Response>;
+  parameters: { name: string; in: string }[];
+};
 type Document = {
   openapi: string;
   info: { title: string };
@@ -22,11 +27,13 @@ type Document = {
 const document = generateOpenApiDocument() as Document;
 const listProducts = document.paths['/admin/openapi/{version}/products/products.json']?.['get'];
 
-const routes = [...Object.entries(contract.admin), ...Object.entries(contract.operator), ...Object.entries(contract.oauth)].map(([key, route]) => ({
-  key,
-  method: route.method.toLowerCase(),
-  path: route.path.replace(/:(\w+)/g, '{$1}'),
-}));
+const routes = [...Object.entries(contract.admin), ...Object.entries(contract.operator), ...Object.entries(contract.oauth)].map(
+  ([key, route]) => ({
+    key,
+    method: route.method.toLowerCase(),
+    path: route.path.replace(/:(\w+)/g, '{$1}'),
+  }),
+);
 
 describe(generateOpenApiDocument.name, () => {
   it('is an OpenAPI 3.0 document titled Platform Admin API', () => {
@@ -124,7 +131,9 @@ describe(generateOpenApiDocument.name, () => {
     for (const { method, path } of routes.filter((r) => r.method !== 'post' || r.path.startsWith('/admin/oauth/'))) {
       expect(document.paths[path]?.[method]?.parameters ?? [], path).not.toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
     }
-    const parameters = (document.components as unknown as { parameters: Record<string, { name: string; in: string; schema: { maxLength: number } }> }).parameters;
+    const parameters = (
+      document.components as unknown as { parameters: Record<string, { name: string; in: string; schema: { maxLength: number } }> }
+    ).parameters;
     expect(parameters['IdempotencyKey']).toMatchObject({ name: 'Idempotency-Key', in: 'header', schema: { maxLength: 255 } });
   });
 

@@ -28,7 +28,8 @@ const HEADERS = {
     schema: { type: 'integer', minimum: 1 },
   },
   'Idempotent-Replayed': {
-    description: 'Present (`true`) when this answer is the stored answer of an earlier request with the same Idempotency-Key (docs/idempotency.md).',
+    description:
+      'Present (`true`) when this answer is the stored answer of an earlier request with the same Idempotency-Key (docs/idempotency.md).',
     schema: { type: 'string', enum: ['true'] },
   },
   link: {
@@ -122,7 +123,9 @@ function describeOperation(operation: Operation, route: AppRoute, errorBody: { s
 
   return {
     ...operation,
-    ...(scope ? { description: [operation.description, `Required access scope: ${scope} (decisions §5.5).`].filter(Boolean).join('\n\n') } : {}),
+    ...(scope
+      ? { description: [operation.description, `Required access scope: ${scope} (decisions §5.5).`].filter(Boolean).join('\n\n') }
+      : {}),
     parameters,
     security: signed ? [] : admin ? [{ accessToken: [] }] : [{ operatorToken: [] }],
     responses,
@@ -142,7 +145,7 @@ export function generateOpenApiDocument(opts: { serverUrl?: string } = {}): obje
           'Admin API paths are /admin/openapi/{version}/... and are called with an app access token; ' +
           'operator paths (/platform/v1/...) with the operator token. JSON bodies are sent with ' +
           '`Content-Type: application/json; charset=utf-8`. Every failure answers `{"errors": "<message>"}` (the OAuth token calls answer in their own envelope). ' +
-          'Times are ISO 8601 with the offset of the store\'s iana_timezone.',
+          "Times are ISO 8601 with the offset of the store's iana_timezone.",
       },
       ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
       tags: [

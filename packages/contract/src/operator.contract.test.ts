@@ -64,7 +64,9 @@ describe('operator routes (decisions §10)', () => {
     expect(ZOperatorApp.parse(app)).toEqual(app);
     const answer = { app, access_token: 't', expires_at: '2029-11-22T12:05:01+08:00' };
     expect(operatorContract.createApp.responses[201].parse(answer)).toEqual(answer);
-    expect(operatorContract.createApp.responses[201].parse({ app: { ...app, kind: 'custom', store_handle: null } })).not.toHaveProperty('access_token');
+    expect(operatorContract.createApp.responses[201].parse({ app: { ...app, kind: 'custom', store_handle: null } })).not.toHaveProperty(
+      'access_token',
+    );
   });
 
   it('take install scopes unwrapped', () => {

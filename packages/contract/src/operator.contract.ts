@@ -71,7 +71,9 @@ export const ZAppCreate = z.object({
   store_handle: z
     .string()
     .optional()
-    .describe('Required for a private app: the store it belongs to. A custom app may name its one store; otherwise its first approval binds it.'),
+    .describe(
+      'Required for a private app: the store it belongs to. A custom app may name its one store; otherwise its first approval binds it.',
+    ),
 });
 export type AppCreate = z.infer<typeof ZAppCreate>;
 

@@ -155,7 +155,9 @@ describe('listProducts route', () => {
   });
 
   it('declares every common error status with the error body', () => {
-    const statuses = Object.keys(adminContract.listProducts.responses).map(Number).sort((a, b) => a - b);
+    const statuses = Object.keys(adminContract.listProducts.responses)
+      .map(Number)
+      .sort((a, b) => a - b);
     expect(statuses).toEqual([200, 400, 401, 402, 403, 404, 413, 422, 423, 429, 500]);
     expect(adminContract.listProducts.responses[401]).toBe(commonResponses[401]);
   });

@@ -157,7 +157,10 @@ export const ZProductInput = z.object({
   vendor: z.string().nullish(),
   product_type: z.string().nullish(),
   status: z.string().nullish(),
-  tags: z.union([z.string(), z.array(z.string())]).nullish().describe('Comma-separated text, or an array of tags.'),
+  tags: z
+    .union([z.string(), z.array(z.string())])
+    .nullish()
+    .describe('Comma-separated text, or an array of tags.'),
   published_scope: z.string().nullish(),
   product_behavior: z.string().nullish(),
   is_gift_card: z.boolean().nullish(),
@@ -194,8 +197,7 @@ export const productsContract = c.router(
         200: z.object({ products: z.array(ZListedProduct) }),
       },
       summary: 'List products, ascending id, cursor-paginated',
-      description:
-        'Follow the URLs of the link header as they stand (rel="next", rel="previous"); no link header means a single page.',
+      description: 'Follow the URLs of the link header as they stand (rel="next", rel="previous"); no link header means a single page.',
       metadata: { scope: 'read_products', paginated: true } satisfies Omit<AdminRouteMetadata, 'auth'>,
     },
   },

@@ -40,7 +40,9 @@ describe('product resource feedback route (spec "Product resource feedback")', (
     expect(request?.required).toEqual(['state', 'feedback_generated_at']);
     const response = op?.responses?.['201']?.content?.['application/json']?.schema?.properties?.resource_feedback;
     expect(Object.keys(response?.properties ?? {})).toEqual(Object.keys(ZResourceFeedback.shape));
-    expect(doc.paths['/platform/v1/stores/{handle}/products/{id}/resource_feedback']?.['get']?.operationId).toBe('listProductResourceFeedback');
+    expect(doc.paths['/platform/v1/stores/{handle}/products/{id}/resource_feedback']?.['get']?.operationId).toBe(
+      'listProductResourceFeedback',
+    );
   });
 });
 
@@ -60,7 +62,9 @@ describe('request shape', () => {
       'resource_feedback.state: must be a string',
       'resource_feedback.messages.1: must be a string',
     ]);
-    expect(issues({ resource_feedback: { ...valid, messages: 'fix it' } })).toEqual(['resource_feedback.messages: must be an array of strings']);
+    expect(issues({ resource_feedback: { ...valid, messages: 'fix it' } })).toEqual([
+      'resource_feedback.messages: must be an array of strings',
+    ]);
     expect(issues({ resource_feedback: { ...valid, stat: 'x', resource_id: '1' } })).toEqual([
       "resource_feedback: has unknown fields 'stat', 'resource_id' (allowed: state, feedback_generated_at, resource_updated_at, messages)",
     ]);

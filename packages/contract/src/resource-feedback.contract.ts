@@ -28,13 +28,17 @@ function strictObject<T extends z.ZodRawShape>(shape: T) {
 const text = (what = 'a string') => z.string({ required_error: "can't be blank", invalid_type_error: `must be ${what}` });
 
 export const ZResourceFeedbackInput = strictObject({
-  state: text().describe('require_actions or success; the sample spelling requires_action is accepted and stored as require_actions (decisions §9.2).'),
+  state: text().describe(
+    'require_actions or success; the sample spelling requires_action is accepted and stored as require_actions (decisions §9.2).',
+  ),
   feedback_generated_at: text().describe(
     'ISO 8601 with an offset or Z: when the feedback was built. Feedback generated before the stored one is ignored (decisions §9.4).',
   ),
   resource_updated_at: text()
     .nullish()
-    .describe("ISO 8601 with an offset or Z: the product's updated_at the feedback was built from. Feedback built from an older one than the stored feedback is ignored."),
+    .describe(
+      "ISO 8601 with an offset or Z: the product's updated_at the feedback was built from. Feedback built from an older one than the stored feedback is ignored.",
+    ),
   messages: z
     .array(text(), { invalid_type_error: 'must be an array of strings' })
     .nullish()
@@ -50,7 +54,7 @@ export const ZResourceFeedback = z.object({
   resource_type: z.literal('Product'),
   state: z.enum(['require_actions', 'success']),
   messages: z.array(z.string()).describe('[] unless state is require_actions.'),
-  feedback_generated_at: ZIsoTime.describe("The request's feedback_generated_at exactly as sent (spec: \"Echo of the request value\")."),
+  feedback_generated_at: ZIsoTime.describe('The request\'s feedback_generated_at exactly as sent (spec: "Echo of the request value").'),
   resource_updated_at: ZIsoTime.describe("The product's current updated_at (decisions §9.5)."),
   created_at: ZIsoTime.describe("When the service first received this app's feedback on this product."),
   updated_at: ZIsoTime.describe('When the stored feedback last changed (an ignored, stale feedback changes nothing).'),
@@ -73,7 +77,7 @@ export const resourceFeedbackContract = c.router(
           .object({ resource_feedback: ZResourceFeedback })
           .describe('Replaced the stored feedback, or ignored a stale one (then the stored feedback is returned unchanged).'),
       },
-      summary: "Tell the store whether a product is fine or needs action (one feedback per app and product)",
+      summary: 'Tell the store whether a product is fine or needs action (one feedback per app and product)',
       description:
         'Same shapes in every supported version. Feedback whose feedback_generated_at, or resource_updated_at, is older than the stored ' +
         "feedback's is ignored: 200 with the stored feedback unchanged (decisions §9.4).",

@@ -1,11 +1,5 @@
 import { initContract } from '@ts-rest/core';
-import {
-  ADMIN_PATH_PREFIX,
-  commonResponses,
-  OPERATOR_PATH_PREFIX,
-  type AdminRouteMetadata,
-  type OperatorRouteMetadata,
-} from './common';
+import { ADMIN_PATH_PREFIX, commonResponses, OPERATOR_PATH_PREFIX, type AdminRouteMetadata, type OperatorRouteMetadata } from './common';
 
 /** Internal to the package: the feature contracts share one builder and one set of router options. */
 export const c: ReturnType<typeof initContract> = initContract();

@@ -35,13 +35,22 @@ describe('webhook subscription routes (decisions §11.1)', () => {
 describe('webhook payload schemas (decisions §11.3)', () => {
   it('map each topic to its body', () => {
     expect(Object.keys(webhookPayloadSchemas)).toEqual(['inventory_items/update', 'fulfillment_order/released']);
-    expect(webhookPayloadSchemas['fulfillment_order/released'].safeParse({ fulfillment_order: { id: '1', status: 'released' } }).success).toBe(true);
+    expect(
+      webhookPayloadSchemas['fulfillment_order/released'].safeParse({ fulfillment_order: { id: '1', status: 'released' } }).success,
+    ).toBe(true);
   });
 
   it('type the inventory item as the spec table does (ids as strings, tracked a boolean)', () => {
     const item = {
-      id: '1', variant_id: '2', sku: 'A', cost: '1.50', tracked: true, location_type: 'normal', fulfillment_location_id: null,
-      created_at: '2026-11-22T12:05:01+08:00', updated_at: '2026-11-22T12:05:01+08:00',
+      id: '1',
+      variant_id: '2',
+      sku: 'A',
+      cost: '1.50',
+      tracked: true,
+      location_type: 'normal',
+      fulfillment_location_id: null,
+      created_at: '2026-11-22T12:05:01+08:00',
+      updated_at: '2026-11-22T12:05:01+08:00',
     };
     expect(ZInventoryItemWebhook.safeParse({ inventory_item: item }).success).toBe(true);
     expect(ZInventoryItemWebhook.safeParse({ inventory_item: { ...item, id: 1 } }).success).toBe(false);

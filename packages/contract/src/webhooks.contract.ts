@@ -21,7 +21,9 @@ export const ZWebhook = z.object({
   topic: ZWebhookTopic,
   address: z.string().describe('The https:// URL events are posted to, in its normal form (docs/webhooks.md).'),
   api_version: z.string().describe('The version bodies are rendered in; defaults to the version of the creating request.'),
-  status: ZWebhookStatus.describe('disabled: by the app, or by the service after a 410 answer or 8 failed deliveries in a row (decisions §11.5).'),
+  status: ZWebhookStatus.describe(
+    'disabled: by the app, or by the service after a 410 answer or 8 failed deliveries in a row (decisions §11.5).',
+  ),
   created_at: ZIsoTime,
   updated_at: ZIsoTime,
 });
@@ -33,7 +35,9 @@ export type ListedWebhook = z.infer<typeof ZListedWebhook>;
 
 export const ZWebhookCreate = objectOf({
   topic: text().describe('inventory_items/update (needs read_inventory) or fulfillment_order/released (needs read_fulfillments).'),
-  address: text().describe('https:// URL, no user name or password, no fragment, at most 2,048 characters, not a private address (decisions §11.2).'),
+  address: text().describe(
+    'https:// URL, no user name or password, no fragment, at most 2,048 characters, not a private address (decisions §11.2).',
+  ),
   api_version: text().optional().describe('A supported version (decisions §2); defaults to the version of this request.'),
   status: text().optional().describe('enabled (default) or disabled.'),
 });
@@ -182,7 +186,10 @@ export type WebhookPayloads = { [T in WebhookTopic]: z.infer<(typeof webhookPayl
 /** decisions §10: the operator's change of an inventory item; every field optional. */
 export const ZInventoryItemUpdate = objectOf({
   sku: text().optional(),
-  cost: z.union([z.string(), z.number()], { invalid_type_error: 'must be a decimal number' }).optional().describe('Decimal text (or a number).'),
+  cost: z
+    .union([z.string(), z.number()], { invalid_type_error: 'must be a decimal number' })
+    .optional()
+    .describe('Decimal text (or a number).'),
   tracked: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
   location_type: text().optional().describe('normal or fulfillment.'),
   fulfillment_location_id: z

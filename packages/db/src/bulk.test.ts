@@ -33,46 +33,70 @@ function suite(provider: Provider, url: () => string, driver?: SqliteDriver): vo
       data: { updatedAt: NOW, handle, name: handle, email: 'owner@example.com', customerEmail: 'help@example.com', merchantId: 7n },
     });
     const columns = ['store_id', 'owner_resource', 'owner_id', 'namespace', 'key', 'type', 'value', 'updated_at'];
-    const rows = Array.from({ length: ROWS }, (_, i) => [store.id, 'products', BigInt(i + 1), 'bulk', 'k', 'single_line_text_field', `v${i} ✓`, NOW]);
+    const rows = Array.from({ length: ROWS }, (_, i) => [
+      store.id,
+      'products',
+      BigInt(i + 1),
+      'bulk',
+      'k',
+      'single_line_text_field',
+      `v${i} ✓`,
+      NOW,
+    ]);
     await db.prisma.$transaction((tx) => insertRows(tx, db.provider, 'metafields', columns, rows));
-    const ids = (await db.prisma.metafield.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' }, select: { id: true } })).map((r) => r.id);
+    const ids = (await db.prisma.metafield.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' }, select: { id: true } })).map(
+      (r) => r.id,
+    );
     return { storeId: store.id, ids };
   }
 
-  it('changes every matching row across statements, typed as Prisma reads them back, and counts them', async () => {
-    const { storeId, ids } = await valuesOfNewStore(`upd-${driver ?? provider}-${Date.now()}`);
-    const reasons = (i: number) => JSON.stringify([`reason ${i} "quoted" ✓`]);
-    const rows = ids.map((id, i) => [id, 'single_line_text_field', `v${i} ✓`, i % 2 === 0, reasons(i), 7]);
-    const changed = await db.prisma.$transaction((tx) => updateRows(tx, db.provider, 'metafields', VERDICT, rows));
-    expect(changed).toBe(ROWS);
-    const read = await db.prisma.metafield.findMany({ where: { storeId }, orderBy: { id: 'asc' } });
-    expect(read.filter((r) => r.checkedRevision === 7)).toHaveLength(ROWS);
-    expect(read[1_999]).toMatchObject({ valid: false, invalidReasons: reasons(1_999), value: 'v1999 ✓', updatedAt: NOW });
-    expect(read[1_500]).toMatchObject({ valid: true, invalidReasons: reasons(1_500) });
-  }, TIMEOUT);
+  it(
+    'changes every matching row across statements, typed as Prisma reads them back, and counts them',
+    async () => {
+      const { storeId, ids } = await valuesOfNewStore(`upd-${driver ?? provider}-${Date.now()}`);
+      const reasons = (i: number) => JSON.stringify([`reason ${i} "quoted" ✓`]);
+      const rows = ids.map((id, i) => [id, 'single_line_text_field', `v${i} ✓`, i % 2 === 0, reasons(i), 7]);
+      const changed = await db.prisma.$transaction((tx) => updateRows(tx, db.provider, 'metafields', VERDICT, rows));
+      expect(changed).toBe(ROWS);
+      const read = await db.prisma.metafield.findMany({ where: { storeId }, orderBy: { id: 'asc' } });
+      expect(read.filter((r) => r.checkedRevision === 7)).toHaveLength(ROWS);
+      expect(read[1_999]).toMatchObject({ valid: false, invalidReasons: reasons(1_999), value: 'v1999 ✓', updatedAt: NOW });
+      expect(read[1_500]).toMatchObject({ valid: true, invalidReasons: reasons(1_500) });
+    },
+    TIMEOUT,
+  );
 
-  it('a row whose fence columns no longer match (changed or deleted meanwhile) is left as it is', async () => {
-    const { storeId, ids } = await valuesOfNewStore(`fence-${driver ?? provider}-${Date.now()}`);
-    // Read as v0..v1999; then one value is rewritten, one changes type, one is deleted.
-    await db.prisma.metafield.update({ where: { id: ids[10]! }, data: { value: 'rewritten', invalidReasons: '["new"]' } });
-    await db.prisma.metafield.update({ where: { id: ids[1_700]! }, data: { type: 'multi_line_text_field' } });
-    await db.prisma.metafield.delete({ where: { id: ids[20]! } });
-    const rows = ids.map((id, i) => [id, 'single_line_text_field', `v${i} ✓`, false, '["stale"]', 3]);
-    const changed = await db.prisma.$transaction((tx) => updateRows(tx, db.provider, 'metafields', VERDICT, rows));
-    expect(changed).toBe(ROWS - 3);
-    const read = new Map((await db.prisma.metafield.findMany({ where: { storeId } })).map((r) => [r.id, r]));
-    expect(read.get(ids[10]!)).toMatchObject({ value: 'rewritten', valid: true, invalidReasons: '["new"]', checkedRevision: 0 });
-    expect(read.get(ids[1_700]!)).toMatchObject({ valid: true, invalidReasons: '[]', checkedRevision: 0 });
-    expect(read.has(ids[20]!)).toBe(false);
-    expect(read.get(ids[11]!)).toMatchObject({ valid: false, invalidReasons: '["stale"]', checkedRevision: 3 });
-  }, TIMEOUT);
+  it(
+    'a row whose fence columns no longer match (changed or deleted meanwhile) is left as it is',
+    async () => {
+      const { storeId, ids } = await valuesOfNewStore(`fence-${driver ?? provider}-${Date.now()}`);
+      // Read as v0..v1999; then one value is rewritten, one changes type, one is deleted.
+      await db.prisma.metafield.update({ where: { id: ids[10]! }, data: { value: 'rewritten', invalidReasons: '["new"]' } });
+      await db.prisma.metafield.update({ where: { id: ids[1_700]! }, data: { type: 'multi_line_text_field' } });
+      await db.prisma.metafield.delete({ where: { id: ids[20]! } });
+      const rows = ids.map((id, i) => [id, 'single_line_text_field', `v${i} ✓`, false, '["stale"]', 3]);
+      const changed = await db.prisma.$transaction((tx) => updateRows(tx, db.provider, 'metafields', VERDICT, rows));
+      expect(changed).toBe(ROWS - 3);
+      const read = new Map((await db.prisma.metafield.findMany({ where: { storeId } })).map((r) => [r.id, r]));
+      expect(read.get(ids[10]!)).toMatchObject({ value: 'rewritten', valid: true, invalidReasons: '["new"]', checkedRevision: 0 });
+      expect(read.get(ids[1_700]!)).toMatchObject({ valid: true, invalidReasons: '[]', checkedRevision: 0 });
+      expect(read.has(ids[20]!)).toBe(false);
+      expect(read.get(ids[11]!)).toMatchObject({ valid: false, invalidReasons: '["stale"]', checkedRevision: 3 });
+    },
+    TIMEOUT,
+  );
 
-  it('refuses names that are not plain SQL names and columns without a PostgreSQL type', async () => {
-    const run = (spec: RowUpdate, table = 'metafields') => db.prisma.$transaction((tx) => updateRows(tx, db.provider, table, spec, [[1n, 'x', 'y', true, '[]', 1]]));
-    await expect(run({ ...VERDICT, set: ['valid; DROP TABLE stores'] })).rejects.toThrow(/Not an SQL name/);
-    await expect(run(VERDICT, 'metafields"')).rejects.toThrow(/Not an SQL name/);
-    await expect(run({ ...VERDICT, pgTypes: { ...VERDICT.pgTypes, valid: '' } })).rejects.toThrow(/No PostgreSQL type for valid/);
-  }, TIMEOUT);
+  it(
+    'refuses names that are not plain SQL names and columns without a PostgreSQL type',
+    async () => {
+      const run = (spec: RowUpdate, table = 'metafields') =>
+        db.prisma.$transaction((tx) => updateRows(tx, db.provider, table, spec, [[1n, 'x', 'y', true, '[]', 1]]));
+      await expect(run({ ...VERDICT, set: ['valid; DROP TABLE stores'] })).rejects.toThrow(/Not an SQL name/);
+      await expect(run(VERDICT, 'metafields"')).rejects.toThrow(/Not an SQL name/);
+      await expect(run({ ...VERDICT, pgTypes: { ...VERDICT.pgTypes, valid: '' } })).rejects.toThrow(/No PostgreSQL type for valid/);
+    },
+    TIMEOUT,
+  );
 }
 
 describe('SQLite', () => {

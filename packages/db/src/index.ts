@@ -1,5 +1,15 @@
 export { providerOf, redactUrl, type Provider } from './provider';
-export { env, envVariable, LOG_LEVELS, parseEnv, readSharedSettings, ZSharedEnv, sharedSettingsOf, type LogLevel, type SharedSettings } from './settings';
+export {
+  env,
+  envVariable,
+  LOG_LEVELS,
+  parseEnv,
+  readSharedSettings,
+  ZSharedEnv,
+  sharedSettingsOf,
+  type LogLevel,
+  type SharedSettings,
+} from './settings';
 export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient } from './client';
 export { SQLITE_BUSY_TIMEOUT_MS, type SqliteDriver } from './sqlite';
 export { migrate, pendingMigrations, prepareSchema, SchemaBehindError, type MigrateMode, type MigrateOptions } from './migrate';

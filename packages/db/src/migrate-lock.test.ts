@@ -52,27 +52,39 @@ describe('migrate on SQLite (its write lock on <file>-migrate-lock)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'platform-migrate-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('three processes migrating one empty file at once apply each migration once', async () => {
-    await expectMigratedOnceByMany(`file:${join(dir, 'many', 'platform.db')}`, 'sqlite');
-  }, TIMEOUT);
+  it(
+    'three processes migrating one empty file at once apply each migration once',
+    async () => {
+      await expectMigratedOnceByMany(`file:${join(dir, 'many', 'platform.db')}`, 'sqlite');
+    },
+    TIMEOUT,
+  );
 
-  it('PLATFORM_MIGRATE=check names every missing migration and the command to run, then passes once migrated', async () => {
-    const url = `file:${join(dir, 'check', 'platform.db')}`;
-    const error = await prepareSchema(url, 'check').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SchemaBehindError);
-    const message = (error as Error).message;
-    expect(message).not.toContain('\n');
-    for (const name of migrationNames('sqlite')) expect(message).toContain(name);
-    expect(message).toContain('pnpm migrate');
-    expect(await prepareSchema(url, 'auto')).toEqual({ applied: migrationNames('sqlite') });
-    expect(await prepareSchema(url, 'check')).toEqual({ applied: [] });
-  }, TIMEOUT);
+  it(
+    'PLATFORM_MIGRATE=check names every missing migration and the command to run, then passes once migrated',
+    async () => {
+      const url = `file:${join(dir, 'check', 'platform.db')}`;
+      const error = await prepareSchema(url, 'check').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SchemaBehindError);
+      const message = (error as Error).message;
+      expect(message).not.toContain('\n');
+      for (const name of migrationNames('sqlite')) expect(message).toContain(name);
+      expect(message).toContain('pnpm migrate');
+      expect(await prepareSchema(url, 'auto')).toEqual({ applied: migrationNames('sqlite') });
+      expect(await prepareSchema(url, 'check')).toEqual({ applied: [] });
+    },
+    TIMEOUT,
+  );
 
-  it('calls in one process take turns instead of blocking each other', async () => {
-    const url = `file:${join(dir, 'one-process', 'platform.db')}`;
-    const [a, b] = await Promise.all([prepareSchema(url, 'auto'), prepareSchema(url, 'auto')]);
-    expect([...a.applied, ...b.applied]).toEqual(migrationNames('sqlite'));
-  }, TIMEOUT);
+  it(
+    'calls in one process take turns instead of blocking each other',
+    async () => {
+      const url = `file:${join(dir, 'one-process', 'platform.db')}`;
+      const [a, b] = await Promise.all([prepareSchema(url, 'auto'), prepareSchema(url, 'auto')]);
+      expect([...a.applied, ...b.applied]).toEqual(migrationNames('sqlite'));
+    },
+    TIMEOUT,
+  );
 });
 
 const pgUrl = process.env['TEST_DATABASE_URL'];
@@ -82,16 +94,24 @@ describe.runIf(pgUrl?.startsWith('postgres'))('migrate on PostgreSQL (advisory l
   const url = () => database.url();
   afterAll(() => database.drop(), TIMEOUT);
 
-  it('three processes migrating one empty database at once apply each migration once', async () => {
-    await database.create();
-    await expectMigratedOnceByMany(url(), 'postgresql');
-  }, TIMEOUT);
+  it(
+    'three processes migrating one empty database at once apply each migration once',
+    async () => {
+      await database.create();
+      await expectMigratedOnceByMany(url(), 'postgresql');
+    },
+    TIMEOUT,
+  );
 
-  it('an unreachable server is named in one line, without its password', async () => {
-    const run = await runMigrate('postgresql://platform:hunter2@127.0.0.1:1/platform');
-    expect(run.code).toBe(1);
-    expect(run.stderr.trim().split('\n')).toEqual([
-      'migrate failed: DATABASE_URL: cannot connect to PostgreSQL at postgresql://platform:***@127.0.0.1:1/platform: connection refused (is the server running, and on that port?)',
-    ]);
-  }, TIMEOUT);
+  it(
+    'an unreachable server is named in one line, without its password',
+    async () => {
+      const run = await runMigrate('postgresql://platform:hunter2@127.0.0.1:1/platform');
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim().split('\n')).toEqual([
+        'migrate failed: DATABASE_URL: cannot connect to PostgreSQL at postgresql://platform:***@127.0.0.1:1/platform: connection refused (is the server running, and on that port?)',
+      ]);
+    },
+    TIMEOUT,
+  );
 });

@@ -84,11 +84,7 @@ export class SchemaBehindError extends Error {}
  * under `check` refuse to start when a migration is missing. Either way the database is probed
  * first, so an unreachable one is named in one line (DatabaseUnavailableError).
  */
-export async function prepareSchema(
-  url: string,
-  mode: MigrateMode,
-  options: MigrateOptions = {},
-): Promise<{ applied: string[] }> {
+export async function prepareSchema(url: string, mode: MigrateMode, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   await probeDatabase(url);
   if (mode === 'auto') return migrate(url, options);
   const missing = await pendingMigrations(url, options);

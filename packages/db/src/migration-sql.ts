@@ -8,5 +8,8 @@
  * Table redefinitions (`CREATE TABLE "new_x"`) are rewritten the same way.
  */
 export function rewriteSqliteMigration(sql: string): string {
-  return sql.replace(/^(\s*"[^"]+") BIGINT NOT NULL PRIMARY KEY(?! AUTOINCREMENT)(?=,?$)/gm, '$1 INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT');
+  return sql.replace(
+    /^(\s*"[^"]+") BIGINT NOT NULL PRIMARY KEY(?! AUTOINCREMENT)(?=,?$)/gm,
+    '$1 INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT',
+  );
 }

@@ -79,7 +79,8 @@ function listen(url: string, onWake: () => void, onProblem: (message: string, er
       if (client === c) client = undefined;
       c.end().catch(() => undefined);
       if (closed) return;
-      if (failures++ === 0) onProblem('the webhook outbox listener lost its PostgreSQL connection; reconnecting (the poll covers the gap)', error);
+      if (failures++ === 0)
+        onProblem('the webhook outbox listener lost its PostgreSQL connection; reconnecting (the poll covers the gap)', error);
       timer = setTimeout(() => void connect(), backoffMs);
       backoffMs = Math.min(backoffMs * 2, 5000);
     };

@@ -37,9 +37,7 @@ export async function writeWebhookDeliveries(tx: TransactionClient, event: Webho
     where: { storeId: event.storeId, appId: { in: [...new Set(subscriptions.map((s) => s.appId))] } },
     select: { appId: true, scopes: true },
   });
-  const allowed = new Set(
-    installations.filter((i) => event.appMayReceive(i.scopes.split(',').filter(Boolean))).map((i) => i.appId),
-  );
+  const allowed = new Set(installations.filter((i) => event.appMayReceive(i.scopes.split(',').filter(Boolean))).map((i) => i.appId));
   const bodies = new Map<string, string>();
   const traceId = currentTraceId() ?? null;
   const rows = subscriptions

@@ -43,9 +43,7 @@ export function providerOf(url: string): Provider {
   if (url.startsWith('file:')) return 'sqlite';
   if (url.startsWith('postgresql://') || url.startsWith('postgres://')) return 'postgresql';
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0] ?? '(none)';
-  throw new Error(
-    `Unsupported database URL scheme "${scheme}": use file:<path> for SQLite or postgresql://... for PostgreSQL`,
-  );
+  throw new Error(`Unsupported database URL scheme "${scheme}": use file:<path> for SQLite or postgresql://... for PostgreSQL`);
 }
 
 /**

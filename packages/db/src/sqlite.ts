@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
-import type { Client, InArgs, InStatement, InValue, Transaction, TransactionMode } from '@libsql/client' with { 'resolution-mode': 'import' };
+import type { Client, InArgs, InStatement, InValue, Transaction, TransactionMode } from '@libsql/client' with {
+  'resolution-mode': 'import',
+};
 import { PrismaLibSql } from '@prisma/adapter-libsql';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';

@@ -14,7 +14,10 @@ describe('property test seed', () => {
   it('makes two runs of one property see the same inputs', () => {
     const seen = (): number[] => {
       const values: number[] = [];
-      fc.assert(fc.property(fc.integer(), (n) => void values.push(n)), { numRuns: 20 });
+      fc.assert(
+        fc.property(fc.integer(), (n) => void values.push(n)),
+        { numRuns: 20 },
+      );
       return values;
     };
     expect(seen()).toEqual(seen());

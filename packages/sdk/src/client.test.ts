@@ -33,7 +33,12 @@ describe(createClient.name, () => {
     const clock = fakeClock(Date.parse('2026-11-22T00:00:00Z'));
     createClient({ baseUrl: 'http://127.0.0.1', accessToken: 't', apiVersion: 'v20241201', clock, onEvent: (e) => events.push(e) });
     expect(events).toEqual([
-      { type: 'deprecation', apiVersion: 'v20241201', retiresOn: '2026-12-01', message: expect.stringMatching(/leaves the supported window on 2026-12-01/) },
+      {
+        type: 'deprecation',
+        apiVersion: 'v20241201',
+        retiresOn: '2026-12-01',
+        message: expect.stringMatching(/leaves the supported window on 2026-12-01/),
+      },
     ]);
   });
 
@@ -50,9 +55,9 @@ describe(createClient.name, () => {
 
   it('refuses to send the token to a link of another origin', async () => {
     const client = createClient({ baseUrl: 'http://127.0.0.1:9', accessToken: 't', apiVersion: 'v20260901', rateLimit: false });
-    await expect(client.products.page('https://attacker.example/admin/openapi/v20260901/products/products.json?page_info=x')).rejects.toThrow(
-      /not the client's origin/,
-    );
+    await expect(
+      client.products.page('https://attacker.example/admin/openapi/v20260901/products/products.json?page_info=x'),
+    ).rejects.toThrow(/not the client's origin/);
   });
 });
 
@@ -62,7 +67,10 @@ describe('iterate', () => {
     // Links with a parameter order and an extra parameter the SDK would never build.
     const pages: Record<string, { ids: string[]; link?: string }> = {
       [`${base}?namespace=custom&limit=1`]: { ids: ['1'], link: `<${base}?zz=1&page_info=p2&limit=1>; rel="next"` },
-      [`${base}?zz=1&page_info=p2&limit=1`]: { ids: ['2'], link: `<${base}?page_info=p3&limit=1>; rel="next", <${base}?page_info=p1>; rel="prev"` },
+      [`${base}?zz=1&page_info=p2&limit=1`]: {
+        ids: ['2'],
+        link: `<${base}?page_info=p3&limit=1>; rel="next", <${base}?page_info=p1>; rel="prev"`,
+      },
       [`${base}?page_info=p3&limit=1`]: { ids: ['3'], link: `<${base}?page_info=p2&limit=1>; rel="previous"` },
     };
     const urls: string[] = [];
@@ -76,7 +84,8 @@ describe('iterate', () => {
     }) as unknown as typeof globalThis.fetch;
     const client = createClient({ storeDomain: 'demo.myplatform.com', accessToken: 't', apiVersion: 'v20260901', fetch, rateLimit: false });
     const ids: string[] = [];
-    for await (const definition of client.admin.listMetafieldDefinitions.iterate({ query: { namespace: 'custom', limit: 1 } })) ids.push(definition.id);
+    for await (const definition of client.admin.listMetafieldDefinitions.iterate({ query: { namespace: 'custom', limit: 1 } }))
+      ids.push(definition.id);
     expect(ids).toEqual(['1', '2', '3']);
     expect(urls).toEqual(Object.keys(pages));
     const second = await client.admin.listMetafieldDefinitions.page(`${base}?zz=1&page_info=p2&limit=1`);

@@ -105,8 +105,7 @@ export function createClient(options: ClientOptions): PlatformClient {
     if (emit) emit(event);
     else console.warn(`[platform-sdk] ${notice.message}`);
   }
-  const key =
-    typeof options.accessToken === 'string' ? options.accessToken : (options.rateLimitKey ?? `client-${(anonymous += 1)}`);
+  const key = typeof options.accessToken === 'string' ? options.accessToken : (options.rateLimitKey ?? `client-${(anonymous += 1)}`);
   const send = createTransport({ ...options, bucketKey: `${new URL(base).origin}|${key}` });
   const admin = createAdminMethods({ base, apiVersion: options.apiVersion, send });
 

@@ -27,7 +27,9 @@ describe(apiErrorFromResponse.name, () => {
   });
 
   it('uses the status text when JSON carries no errors string', async () => {
-    const error = await apiErrorFromResponse(new Response(JSON.stringify({ errors: { title: ['blank'] } }), { status: 422, statusText: 'Unprocessable Entity' }));
+    const error = await apiErrorFromResponse(
+      new Response(JSON.stringify({ errors: { title: ['blank'] } }), { status: 422, statusText: 'Unprocessable Entity' }),
+    );
     expect(error.errors).toBe('Unprocessable Entity');
   });
 

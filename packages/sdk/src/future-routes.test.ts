@@ -17,8 +17,17 @@ const future = c.router(
     createResourceFeedback: {
       method: 'POST',
       path: '/products/:product_id/resource_feedback.json',
-      body: z.object({ resource_feedback: z.object({ state: z.enum(['require_actions', 'success']), feedback_generated_at: z.string(), messages: z.array(z.string()).optional() }) }),
-      responses: { 201: z.object({ resource_feedback: z.object({ resource_id: z.string(), state: z.string() }) }), 200: z.object({ resource_feedback: z.object({ resource_id: z.string(), state: z.string() }) }) },
+      body: z.object({
+        resource_feedback: z.object({
+          state: z.enum(['require_actions', 'success']),
+          feedback_generated_at: z.string(),
+          messages: z.array(z.string()).optional(),
+        }),
+      }),
+      responses: {
+        201: z.object({ resource_feedback: z.object({ resource_id: z.string(), state: z.string() }) }),
+        200: z.object({ resource_feedback: z.object({ resource_id: z.string(), state: z.string() }) }),
+      },
     },
     webhooks: {
       listWebhooks: {
@@ -47,7 +56,10 @@ function recorder() {
       : url.includes('webhooks.json')
         ? { webhooks: [{ id: '1', topic: 'inventory_items/update', address: 'https://a' }] }
         : { webhook: { id: '3', topic: 'inventory_items/update', address: 'https://b' } };
-    return new Response(JSON.stringify(body), { status: url.includes('resource_feedback') ? 201 : 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(body), {
+      status: url.includes('resource_feedback') ? 201 : 200,
+      headers: { 'content-type': 'application/json' },
+    });
   }) as unknown as typeof globalThis.fetch;
   const send = createTransport({ accessToken: 't', fetch, bucketKey: 'future', rateLimit: false });
   return { sent, methods: createRouterMethods({ base: 'https://demo.myplatform.com', apiVersion: 'v20260901', send }, future) };
@@ -76,10 +88,16 @@ describe('routes this branch has not seen', () => {
   it('are type errors when called wrongly', () => {
     const { methods } = recorder();
     const wrong = () => {
-      // @ts-expect-error: the path parameter is product_id
-      void methods.createResourceFeedback({ params: { id: '7' }, body: { resource_feedback: { state: 'success', feedback_generated_at: 'x' } } });
-      // @ts-expect-error: state is one of two values
-      void methods.createResourceFeedback({ params: { product_id: '7' }, body: { resource_feedback: { state: 'requires_actions', feedback_generated_at: 'x' } } });
+      void methods.createResourceFeedback({
+        // @ts-expect-error: the path parameter is product_id
+        params: { id: '7' },
+        body: { resource_feedback: { state: 'success', feedback_generated_at: 'x' } },
+      });
+      void methods.createResourceFeedback({
+        params: { product_id: '7' },
+        // @ts-expect-error: state is one of two values
+        body: { resource_feedback: { state: 'requires_actions', feedback_generated_at: 'x' } },
+      });
     };
     expect(typeof wrong).toBe('function');
   });

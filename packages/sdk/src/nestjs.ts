@@ -1,4 +1,11 @@
-import { BadRequestException, createParamDecorator, InternalServerErrorException, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import {
+  BadRequestException,
+  createParamDecorator,
+  InternalServerErrorException,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
 import { BODY_ALREADY_PARSED_MESSAGE, verifyWebhook, WebhookVerificationError, type VerifiedWebhook } from './index';
 import type { NodeRequestLike } from './raw-body';
 
@@ -36,7 +43,8 @@ export class PlatformWebhookGuard implements CanActivate {
 /** The verified webhook of a route guarded by `PlatformWebhookGuard`: `handle(@PlatformWebhook() webhook: VerifiedWebhook)`. */
 export const PlatformWebhook = createParamDecorator((_data: unknown, context: ExecutionContext): VerifiedWebhook => {
   const webhook = context.switchToHttp().getRequest<Verifiable>()[VERIFIED];
-  if (!webhook) throw new InternalServerErrorException({ errors: '@PlatformWebhook() needs the route to be guarded by PlatformWebhookGuard' });
+  if (!webhook)
+    throw new InternalServerErrorException({ errors: '@PlatformWebhook() needs the route to be guarded by PlatformWebhookGuard' });
   return webhook;
 });
 

@@ -92,7 +92,8 @@ export function createOAuth(options: OAuthOptions) {
   const refreshing = new Map<string, Promise<StoredToken>>();
 
   const storeUrl = (handle: string) => {
-    if (!/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/.test(handle)) throw new TypeError(`not a store handle: ${JSON.stringify(handle)} (decisions §1.5)`);
+    if (!/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/.test(handle))
+      throw new TypeError(`not a store handle: ${JSON.stringify(handle)} (decisions §1.5)`);
     if (options.storeOrigin) return options.storeOrigin(handle).replace(/\/+$/, '');
     return options.baseUrl !== undefined ? options.baseUrl.replace(/\/+$/, '') : `https://${handle}.${options.baseDomain}`;
   };
@@ -118,7 +119,12 @@ export function createOAuth(options: OAuthOptions) {
     return pending;
   }
 
-  async function tokenCall(kind: keyof typeof TOKEN_PATHS, handle: string, body: unknown, bearer?: string): Promise<StoredToken | undefined> {
+  async function tokenCall(
+    kind: keyof typeof TOKEN_PATHS,
+    handle: string,
+    body: unknown,
+    bearer?: string,
+  ): Promise<StoredToken | undefined> {
     const rawBody = body === undefined ? '' : JSON.stringify(body);
     const timestamp = String(clock.now());
     const headers: Record<string, string> = {
@@ -145,7 +151,12 @@ export function createOAuth(options: OAuthOptions) {
     if (answer.code !== 200 || typeof data?.accessToken !== 'string' || typeof data.expireTime !== 'string') {
       throw new OAuthError('BAD_ANSWER', `${identity.path}: unexpected answer ${JSON.stringify(answer).slice(0, 200)}`);
     }
-    const token: StoredToken = { handle, accessToken: data.accessToken, expiresAt: data.expireTime, scope: typeof data.scope === 'string' ? data.scope : '' };
+    const token: StoredToken = {
+      handle,
+      accessToken: data.accessToken,
+      expiresAt: data.expireTime,
+      scope: typeof data.scope === 'string' ? data.scope : '',
+    };
     await store.set(token);
     return token;
   }
@@ -169,7 +180,10 @@ export function createOAuth(options: OAuthOptions) {
      * Checks the redirect's `sign` (constant time) and `timestamp`, and that it is for this app.
      * Give the query as received (a URL's search, URLSearchParams or a framework's parsed query).
      */
-    verifyCallback(query: URLSearchParams | string | Record<string, string | string[] | undefined>, expectedCustomField?: string): VerifiedCallback {
+    verifyCallback(
+      query: URLSearchParams | string | Record<string, string | string[] | undefined>,
+      expectedCustomField?: string,
+    ): VerifiedCallback {
       const p = params(query);
       if (p.error) throw new OAuthError('ACCESS_DENIED', `The merchant declined (${p.error})`);
       for (const name of ['code', 'handle', 'timestamp', 'sign', 'appkey'] as const) {
@@ -178,7 +192,8 @@ export function createOAuth(options: OAuthOptions) {
       if (!verifyQuerySign(p, options.appSecret)) throw new OAuthError('BAD_SIGN', 'The callback sign does not match its parameters');
       if (p.appkey !== options.appKey) throw new OAuthError('WRONG_APP', 'The callback is for another app');
       const at = Number(p.timestamp);
-      if (!Number.isFinite(at) || Math.abs(clock.now() - at) > maxAge) throw new OAuthError('STALE_TIMESTAMP', 'The callback timestamp is too old (or in the future)');
+      if (!Number.isFinite(at) || Math.abs(clock.now() - at) > maxAge)
+        throw new OAuthError('STALE_TIMESTAMP', 'The callback timestamp is too old (or in the future)');
       if (expectedCustomField !== undefined && p.customField !== expectedCustomField) {
         throw new OAuthError('BAD_SIGN', 'customField is not the value this session sent (CSRF check)');
       }

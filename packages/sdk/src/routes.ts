@@ -25,10 +25,74 @@ type SuccessStatus<R extends AppRoute> = Extract<keyof R['responses'], 200 | 201
 export type SuccessBody<R extends AppRoute> = ClientInferResponseBody<R, SuccessStatus<R>>;
 
 type IdentChar =
-  | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm' | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
-  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M' | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
-  | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_';
-type Ident<S extends string, Acc extends string = ''> = S extends `${infer C}${infer Rest}` ? (C extends IdentChar ? Ident<Rest, `${Acc}${C}`> : Acc) : Acc;
+  | 'a'
+  | 'b'
+  | 'c'
+  | 'd'
+  | 'e'
+  | 'f'
+  | 'g'
+  | 'h'
+  | 'i'
+  | 'j'
+  | 'k'
+  | 'l'
+  | 'm'
+  | 'n'
+  | 'o'
+  | 'p'
+  | 'q'
+  | 'r'
+  | 's'
+  | 't'
+  | 'u'
+  | 'v'
+  | 'w'
+  | 'x'
+  | 'y'
+  | 'z'
+  | 'A'
+  | 'B'
+  | 'C'
+  | 'D'
+  | 'E'
+  | 'F'
+  | 'G'
+  | 'H'
+  | 'I'
+  | 'J'
+  | 'K'
+  | 'L'
+  | 'M'
+  | 'N'
+  | 'O'
+  | 'P'
+  | 'Q'
+  | 'R'
+  | 'S'
+  | 'T'
+  | 'U'
+  | 'V'
+  | 'W'
+  | 'X'
+  | 'Y'
+  | 'Z'
+  | '0'
+  | '1'
+  | '2'
+  | '3'
+  | '4'
+  | '5'
+  | '6'
+  | '7'
+  | '8'
+  | '9'
+  | '_';
+type Ident<S extends string, Acc extends string = ''> = S extends `${infer C}${infer Rest}`
+  ? C extends IdentChar
+    ? Ident<Rest, `${Acc}${C}`>
+    : Acc
+  : Acc;
 /**
  * The `:name` parameters of a path, a name ending where an identifier does (`/webhooks/:id.json` has
  * `id`), as the server's router reads them; ts-rest's own `ParamsFromUrl` would read `id.json`.
@@ -97,10 +161,12 @@ export type Page<R extends AppRoute> = SuccessBody<R> & {
 
 export type RouteResult<R extends AppRoute> = IsPaginated<R> extends true ? Page<R> : SuccessBody<R>;
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- "every argument optional" is exactly `{} extends Args`
-type Call<R extends AppRoute> = {} extends RouteArgs<R>
-  ? (args?: RouteArgs<R>) => Promise<RouteResult<R>>
-  : (args: RouteArgs<R>) => Promise<RouteResult<R>>;
+/** "Every argument optional" is exactly `{} extends Args`. */
+type NoArgsNeeded<R extends AppRoute> =
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the empty object is the point here
+  {} extends RouteArgs<R> ? true : false;
+type Call<R extends AppRoute> =
+  NoArgsNeeded<R> extends true ? (args?: RouteArgs<R>) => Promise<RouteResult<R>> : (args: RouteArgs<R>) => Promise<RouteResult<R>>;
 
 export interface PaginatedExtras<R extends AppRoute> {
   /** Every record: the first page for `args`, then each `next` link as it stands (filters are never sent again). */
@@ -109,7 +175,8 @@ export interface PaginatedExtras<R extends AppRoute> {
   page(link: string | PageRef, options?: CallOptions): Promise<Page<R>>;
 }
 
-export type RouteMethod<R extends AppRoute> = Call<R> & (IsPaginated<R> extends true ? PaginatedExtras<R> : unknown) & { readonly route: R };
+export type RouteMethod<R extends AppRoute> = Call<R> &
+  (IsPaginated<R> extends true ? PaginatedExtras<R> : unknown) & { readonly route: R };
 
 export type RouterMethods<T> = {
   [K in keyof T]: T[K] extends AppRoute ? RouteMethod<T[K]> : T[K] extends AppRouter ? RouterMethods<T[K]> : never;
@@ -148,7 +215,8 @@ export function routeUrl(ctx: RouteContext, route: AppRoute, params?: Record<str
   // A parameter name ends where an identifier does (`:metafieldId.json`), as in the server's router.
   const path = route.path.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
     const value = values[name];
-    if (value === undefined || value === null || value === '') throw new TypeError(`${route.method} ${route.path}: path parameter '${name}' is required`);
+    if (value === undefined || value === null || value === '')
+      throw new TypeError(`${route.method} ${route.path}: path parameter '${name}' is required`);
     return encodeURIComponent(String(value));
   });
   return `${ctx.base}${path}${queryString(query)}`;
@@ -203,8 +271,13 @@ function makeMethod(ctx: RouteContext, route: AppRoute): unknown {
     iterate: (args: AnyArgs = {}) =>
       paginate(async (next) => {
         // Later pages carry the first request's filters in their link (decisions §6.2): only the URL is sent.
-        const options: CallOptions = { ...(args.signal ? { signal: args.signal } : {}), ...(args.headers ? { headers: args.headers } : {}) };
-        const current = (next === undefined ? await call(args) : await page(next, options)) as Record<string, unknown> & { link: PageLinks };
+        const options: CallOptions = {
+          ...(args.signal ? { signal: args.signal } : {}),
+          ...(args.headers ? { headers: args.headers } : {}),
+        };
+        const current = (next === undefined ? await call(args) : await page(next, options)) as Record<string, unknown> & {
+          link: PageLinks;
+        };
         const key = arrayKey(current);
         return { items: key ? (current[key] as unknown[]) : [], link: current.link };
       }),

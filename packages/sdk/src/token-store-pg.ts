@@ -65,7 +65,9 @@ export function pgTokenStore(options: PgTokenStoreOptions): SharedTokenStore {
       } catch {
         throw new Error('@platform/sdk/token-store-pg needs the pg package (or pass your own pool): npm install pg');
       }
-      const created = new Pool({ connectionString: options.connectionString! }) as PgPoolLike & { on(event: 'error', f: () => void): unknown };
+      const created = new Pool({ connectionString: options.connectionString! }) as PgPoolLike & {
+        on(event: 'error', f: () => void): unknown;
+      };
       // An idle connection that breaks (a server restart) is dropped by the pool; unheard, the
       // error event would end the app's process.
       created.on('error', () => undefined);
@@ -84,11 +86,15 @@ export function pgTokenStore(options: PgTokenStoreOptions): SharedTokenStore {
 
   return {
     async get(handle) {
-      const { rows } = await (await ready).query(`SELECT handle, access_token, expires_at, scope FROM ${table} WHERE handle = $1`, [handle]);
+      const { rows } = await (
+        await ready
+      ).query(`SELECT handle, access_token, expires_at, scope FROM ${table} WHERE handle = $1`, [handle]);
       return rows[0] ? tokenFromRow(rows[0] as TokenRow) : undefined;
     },
     async set(token: StoredToken) {
-      await (await ready).query(
+      await (
+        await ready
+      ).query(
         `INSERT INTO ${table} (handle, access_token, expires_at, scope, updated_at) VALUES ($1, $2, $3, $4, now())
          ON CONFLICT (handle) DO UPDATE SET access_token = excluded.access_token, expires_at = excluded.expires_at, scope = excluded.scope, updated_at = now()`,
         [token.handle, token.accessToken, token.expiresAt, token.scope],

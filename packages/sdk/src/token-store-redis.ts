@@ -34,7 +34,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * the Redis private to the app (ACLs, TLS with `rediss://`).
  */
 export function redisTokenStore(options: RedisTokenStoreOptions): SharedTokenStore {
-  if ((options.url === undefined) === (options.client === undefined)) throw new TypeError('redisTokenStore: give exactly one of url or client');
+  if ((options.url === undefined) === (options.client === undefined))
+    throw new TypeError('redisTokenStore: give exactly one of url or client');
   const prefix = options.prefix ?? 'platform-sdk:token:';
   const lockTtlMs = options.lockTtlMs ?? 30_000;
   const lockWaitMs = options.lockWaitMs ?? 60_000;
@@ -44,7 +45,9 @@ export function redisTokenStore(options: RedisTokenStoreOptions): SharedTokenSto
   const ready = (async (): Promise<(...args: string[]) => Promise<unknown>> => {
     let client = options.client;
     if (!client) {
-      let createClient: (o: { url: string }) => NodeRedisLike & { connect(): Promise<unknown>; on(e: string, f: (error: unknown) => void): unknown };
+      let createClient: (o: {
+        url: string;
+      }) => NodeRedisLike & { connect(): Promise<unknown>; on(e: string, f: (error: unknown) => void): unknown };
       try {
         ({ createClient } = (await import('redis')) as unknown as { createClient: typeof createClient });
       } catch {
@@ -73,10 +76,14 @@ export function redisTokenStore(options: RedisTokenStoreOptions): SharedTokenSto
     },
     async set(token) {
       const { handle, accessToken, expiresAt, scope } = token;
-      await (await ready)('SET', key(handle), JSON.stringify({ handle, accessToken, expiresAt, scope }));
+      await (
+        await ready
+      )('SET', key(handle), JSON.stringify({ handle, accessToken, expiresAt, scope }));
     },
     async delete(handle) {
-      await (await ready)('DEL', key(handle));
+      await (
+        await ready
+      )('DEL', key(handle));
     },
     async withLock(handle, fn) {
       const command = await ready;

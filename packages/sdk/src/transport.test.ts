@@ -49,7 +49,9 @@ describe(createTransport.name, () => {
     const answer = await t.send({ method: 'GET', url: URL_ });
     expect(answer.body).toEqual({ ok: true });
     expect(t.clock.sleeps).toContain(2000);
-    expect(retries(t.events)).toEqual([expect.objectContaining({ delayMs: 2000, status: 429, attempt: 0, path: '/admin/openapi/v20260901/merchants/shop.json' })]);
+    expect(retries(t.events)).toEqual([
+      expect.objectContaining({ delayMs: 2000, status: 429, attempt: 0, path: '/admin/openapi/v20260901/merchants/shop.json' }),
+    ]);
   });
 
   it('backs off with full jitter on 5xx without Retry-After: random(0, base * 2^attempt)', async () => {
@@ -59,15 +61,23 @@ describe(createTransport.name, () => {
   });
 
   it('caps the backoff at maxDelayMs', async () => {
-    const t = transport([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 200 }], { retry: { baseDelayMs: 1000, maxDelayMs: 1500 } });
+    const t = transport([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 200 }], {
+      retry: { baseDelayMs: 1000, maxDelayMs: 1500 },
+    });
     await t.send({ method: 'GET', url: URL_ });
     expect(retries(t.events).map((e) => (e.type === 'retry' ? e.delayMs : 0))).toEqual([500, 750, 750]);
   });
 
   it('gives up after maxRetries with the last error, naming the request', async () => {
-    const t = transport([{ status: 500, body: { errors: 'Internal Server Error' } }, { status: 500, body: { errors: 'Internal Server Error' } }], {
-      retry: { maxRetries: 1 },
-    });
+    const t = transport(
+      [
+        { status: 500, body: { errors: 'Internal Server Error' } },
+        { status: 500, body: { errors: 'Internal Server Error' } },
+      ],
+      {
+        retry: { maxRetries: 1 },
+      },
+    );
     const error = await t.send({ method: 'GET', url: URL_ }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformApiError);
     expect(error).toMatchObject({ status: 500, method: 'GET', path: '/admin/openapi/v20260901/merchants/shop.json', traceId: 't-2' });
@@ -82,7 +92,11 @@ describe(createTransport.name, () => {
 
   it('does not retry a 4xx other than 429', async () => {
     const t = transport([{ status: 422, body: { errors: 'key: is too short' } }]);
-    await expect(t.send({ method: 'POST', url: URL_, body: {} })).rejects.toMatchObject({ status: 422, errors: 'key: is too short', method: 'POST' });
+    await expect(t.send({ method: 'POST', url: URL_, body: {} })).rejects.toMatchObject({
+      status: 422,
+      errors: 'key: is too short',
+      method: 'POST',
+    });
     expect(t.calls).toHaveLength(1);
   });
 
@@ -117,7 +131,9 @@ describe(createTransport.name, () => {
     const controller = new AbortController();
     const reason = new Error('user left');
     const fetch = ((_u: string, init: RequestInit) =>
-      new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))) as unknown as typeof globalThis.fetch;
+      new Promise((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      )) as unknown as typeof globalThis.fetch;
     const t = transport([], { fetch });
     const pending = t.send({ method: 'GET', url: URL_, signal: controller.signal });
     controller.abort(reason);
@@ -127,7 +143,9 @@ describe(createTransport.name, () => {
 
   it('times out an attempt that gets no answer', async () => {
     const fetch = ((_u: string, init: RequestInit) =>
-      new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))) as unknown as typeof globalThis.fetch;
+      new Promise((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      )) as unknown as typeof globalThis.fetch;
     const t = transport([], { fetch, timeoutMs: 20, retry: { maxRetries: 1 } });
     const error = await t.send({ method: 'GET', url: URL_ }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformTimeoutError);
@@ -196,7 +214,9 @@ describe('POSTs, Idempotency-Key and retries (docs/idempotency.md)', () => {
       keys.push((init.headers as Record<string, string>)['Idempotency-Key']!);
       calls += 1;
       if (calls > 1) return Promise.resolve(new Response('{"ok":true}', { status: 201 }));
-      return new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      return new Promise((_resolve, reject) =>
+        init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+      );
     }) as unknown as typeof globalThis.fetch;
     const t = transport([], { fetch, timeoutMs: 20 });
     await expect(t.send({ method: 'POST', url: URL_, body: {} })).resolves.toMatchObject({ status: 201 });
@@ -205,7 +225,7 @@ describe('POSTs, Idempotency-Key and retries (docs/idempotency.md)', () => {
     expect(keys[1]).toBe(keys[0]);
   });
 
-  it("waits out a 409 (the first attempt still running on the service) for a keyed POST, after Retry-After", async () => {
+  it('waits out a 409 (the first attempt still running on the service) for a keyed POST, after Retry-After', async () => {
     const t = transport([{ status: 409, headers: { 'Retry-After': '1' }, body: { errors: 'still being processed' } }, { status: 201 }]);
     await expect(t.send({ method: 'POST', url: URL_, body: {} })).resolves.toMatchObject({ status: 201 });
     expect(t.clock.sleeps).toEqual([1000]);
@@ -226,7 +246,9 @@ describe('POSTs, Idempotency-Key and retries (docs/idempotency.md)', () => {
     const t = transport([{ status: 502 }, { status: 201 }], { idempotencyKeys: false });
     await t.send({ method: 'POST', url: URL_, body: {}, headers: { 'idempotency-key': 'order-42' } });
     for (const call of t.calls) {
-      expect(Object.entries(call.headers).filter(([name]) => name.toLowerCase() === 'idempotency-key')).toEqual([['idempotency-key', 'order-42']]);
+      expect(Object.entries(call.headers).filter(([name]) => name.toLowerCase() === 'idempotency-key')).toEqual([
+        ['idempotency-key', 'order-42'],
+      ]);
     }
     expect(t.calls).toHaveLength(2);
   });
@@ -249,6 +271,8 @@ describe('a 2xx that is not JSON', () => {
   it('is a PlatformError naming the request, not a bare SyntaxError', async () => {
     const fetch = (async () => new Response('<html>login</html>', { status: 200 })) as unknown as typeof globalThis.fetch;
     const send = createTransport({ accessToken: 't', fetch, bucketKey: 'non-json', rateLimit: false });
-    await expect(send({ method: 'GET', url: URL_ })).rejects.toThrow(/GET \/admin\/openapi\/v20260901\/merchants\/shop\.json: HTTP 200 with a body that is not JSON/);
+    await expect(send({ method: 'GET', url: URL_ })).rejects.toThrow(
+      /GET \/admin\/openapi\/v20260901\/merchants\/shop\.json: HTTP 200 with a body that is not JSON/,
+    );
   });
 });

@@ -1,5 +1,12 @@
 import { abortReason, systemClock, type Clock } from './clock';
-import { apiErrorFromResponse, PlatformApiError, PlatformError, PlatformNetworkError, PlatformTimeoutError, type RequestIdentity } from './errors';
+import {
+  apiErrorFromResponse,
+  PlatformApiError,
+  PlatformError,
+  PlatformNetworkError,
+  PlatformTimeoutError,
+  type RequestIdentity,
+} from './errors';
 import { createLeakyBucket, sharedBucket, type LeakyBucket, type RateLimitOptions } from './limiter';
 import { userAgent } from './user-agent';
 
@@ -249,7 +256,16 @@ export function createTransport(options: TransportOptions & { bucketKey: string 
         // of this (app, store) wait too instead of each meeting its own 429.
         if (error.status === 429) bucket?.holdFor(error.retryAfter ?? 1);
         const delayMs = error.retryAfter !== undefined ? error.retryAfter * 1000 : backoff(attempt);
-        emit({ type: 'retry', ...base, attempt, delayMs, reason: 'status', status: error.status, ...(error.traceId ? { traceId: error.traceId } : {}), ...keyed });
+        emit({
+          type: 'retry',
+          ...base,
+          attempt,
+          delayMs,
+          reason: 'status',
+          status: error.status,
+          ...(error.traceId ? { traceId: error.traceId } : {}),
+          ...keyed,
+        });
         await clock.sleep(delayMs, request.signal);
       } finally {
         clearTimeout(timer);

@@ -29,7 +29,11 @@ describe(verifyWebhook.name, () => {
   it('verifies the hex signature over the exact bytes (decisions §11.3), from a string, bytes or fetch Headers', () => {
     const signature = signWebhookBody(BODY, SECRET);
     const webhook = verifyWebhook(new TextEncoder().encode(BODY), headers(signature.toUpperCase()), SECRET);
-    expect(webhook).toMatchObject({ topic: 'fulfillment_order/released', payload: { fulfillment_order: { id: '5', status: 'open' } }, webhookId: 'w-1' });
+    expect(webhook).toMatchObject({
+      topic: 'fulfillment_order/released',
+      payload: { fulfillment_order: { id: '5', status: 'open' } },
+      webhookId: 'w-1',
+    });
     expect(verifyWebhook(BODY, new Headers(headers(signature)), SECRET).shopId).toBe('1');
   });
 
@@ -54,8 +58,14 @@ describe(verifyWebhook.name, () => {
     const signature = signWebhookBody(BODY, SECRET);
     const h = headers(signature) as Record<string, string>;
     delete h['X-Platform-Webhook-Id'];
-    expect(failure(() => verifyWebhook(BODY, h, SECRET))).toMatchObject({ reason: 'MISSING_HEADER', status: 400, message: expect.stringMatching(/X-Platform-Webhook-Id/) });
-    expect(failure(() => verifyWebhook('[1]', headers(signWebhookBody('[1]', SECRET)), SECRET))).toMatchObject({ reason: 'MALFORMED_BODY' });
+    expect(failure(() => verifyWebhook(BODY, h, SECRET))).toMatchObject({
+      reason: 'MISSING_HEADER',
+      status: 400,
+      message: expect.stringMatching(/X-Platform-Webhook-Id/),
+    });
+    expect(failure(() => verifyWebhook('[1]', headers(signWebhookBody('[1]', SECRET)), SECRET))).toMatchObject({
+      reason: 'MALFORMED_BODY',
+    });
     expect(failure(() => verifyWebhook(BODY, headers(''), SECRET))).toMatchObject({ reason: 'MISSING_SIGNATURE' });
   });
 
@@ -68,9 +78,13 @@ describe('WebhookPayload', () => {
   it("is typed by topic from a contract module's webhookPayloadSchemas, and plain JSON without them", async () => {
     const { z } = await import('zod');
     const schemas = { 'inventory_items/update': z.object({ inventory_item: z.object({ id: z.string(), sku: z.string() }) }) };
-    expect(schemas['inventory_items/update'].parse({ inventory_item: { id: '1', sku: 'a' } })).toEqual({ inventory_item: { id: '1', sku: 'a' } });
+    expect(schemas['inventory_items/update'].parse({ inventory_item: { id: '1', sku: 'a' } })).toEqual({
+      inventory_item: { id: '1', sku: 'a' },
+    });
     type Schemas = import('./webhooks').PayloadSchemasOf<{ webhookPayloadSchemas: typeof schemas }>;
-    expectTypeOf<import('./webhooks').WebhookPayload<'inventory_items/update', Schemas>>().toEqualTypeOf<{ inventory_item: { id: string; sku: string } }>();
+    expectTypeOf<import('./webhooks').WebhookPayload<'inventory_items/update', Schemas>>().toEqualTypeOf<{
+      inventory_item: { id: string; sku: string };
+    }>();
     expectTypeOf<import('./webhooks').WebhookPayload<'fulfillment_order/released', Schemas>>().toEqualTypeOf<Record<string, unknown>>();
     expectTypeOf<import('./webhooks').PayloadSchemasOf<{ other: 1 }>>().toEqualTypeOf<Record<never, never>>();
   });

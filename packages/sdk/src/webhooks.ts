@@ -87,7 +87,10 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: HeadersLike
   // Every secret is tried, so the time taken does not say which one matched.
   const matches = secrets.map((s) => verifyWebhookSignature(bytes, signature, s));
   if (!matches.includes(true)) {
-    throw new WebhookVerificationError('BAD_SIGNATURE', 'X-Platform-Hmac-Sha256 does not match the body (wrong secret, or the body was changed)');
+    throw new WebhookVerificationError(
+      'BAD_SIGNATURE',
+      'X-Platform-Hmac-Sha256 does not match the body (wrong secret, or the body was changed)',
+    );
   }
   const required = (name: string) => {
     const value = header(headers, name);

@@ -100,10 +100,17 @@ const LIVE_CASES: [AdminRouteKey, LiveCase][] = [
       state.metafieldId = metafield.id;
       // The definition's rule runs on the value: a typed error, with the request that failed.
       const error = await client.admin
-        .createProductMetafield({ params: { id: productIds[0]! }, body: { metafield: { namespace: 'sdk_live', key: 'subtitle', value: 'ab' } } })
+        .createProductMetafield({
+          params: { id: productIds[0]! },
+          body: { metafield: { namespace: 'sdk_live', key: 'subtitle', value: 'ab' } },
+        })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(PlatformApiError);
-      expect(error).toMatchObject({ status: 422, method: 'POST', path: `/admin/openapi/${VERSION}/products/${productIds[0]}/metafields.json` });
+      expect(error).toMatchObject({
+        status: 422,
+        method: 'POST',
+        path: `/admin/openapi/${VERSION}/products/${productIds[0]}/metafields.json`,
+      });
       expect((error as PlatformApiError).errors).toMatch(/rule min/);
     },
   ],
@@ -139,7 +146,9 @@ const LIVE_CASES: [AdminRouteKey, LiveCase][] = [
     async ({ client, productIds }) => {
       const { metafields } = await client.admin.setMetafields({
         body: {
-          metafields: productIds.slice(1, 3).map((id) => ({ owner_resource: 'products', owner_id: id, namespace: 'sdk_live', key: 'subtitle', value: `Bulk ${id}` })),
+          metafields: productIds
+            .slice(1, 3)
+            .map((id) => ({ owner_resource: 'products', owner_id: id, namespace: 'sdk_live', key: 'subtitle', value: `Bulk ${id}` })),
         },
       });
       expect(metafields.map((m) => [m.owner_id, m.value])).toEqual(productIds.slice(1, 3).map((id) => [id, `Bulk ${id}`]));
@@ -156,7 +165,9 @@ const LIVE_CASES: [AdminRouteKey, LiveCase][] = [
   [
     'deleteMetafieldDefinition',
     async ({ client, state }) => {
-      expect(await client.admin.deleteMetafieldDefinition({ query: { id: state.definitionId, delete_all_associated_metafields: true } })).toEqual({});
+      expect(
+        await client.admin.deleteMetafieldDefinition({ query: { id: state.definitionId, delete_all_associated_metafields: true } }),
+      ).toEqual({});
       const error = await client.admin.getMetafieldDefinition({ query: { id: state.definitionId } }).catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 404, method: 'GET', path: `/admin/openapi/${VERSION}/metafield_definition.json` });
       expect((error as PlatformApiError).traceId).toMatch(/^[0-9a-f-]{36}$/);
@@ -165,11 +176,21 @@ const LIVE_CASES: [AdminRouteKey, LiveCase][] = [
   [
     'createResourceFeedback',
     async ({ client, productIds }) => {
-      const body = { resource_feedback: { state: 'requires_action', feedback_generated_at: '2026-11-20T10:00:00Z', messages: ['Add a size chart'] } };
+      const body = {
+        resource_feedback: { state: 'requires_action', feedback_generated_at: '2026-11-20T10:00:00Z', messages: ['Add a size chart'] },
+      };
       const { resource_feedback } = await client.admin.createResourceFeedback({ params: { product_id: productIds[3]! }, body });
-      expect(resource_feedback).toMatchObject({ resource_id: productIds[3], resource_type: 'Product', state: 'require_actions', messages: ['Add a size chart'] });
+      expect(resource_feedback).toMatchObject({
+        resource_id: productIds[3],
+        resource_type: 'Product',
+        state: 'require_actions',
+        messages: ['Add a size chart'],
+      });
       const error = await client.admin
-        .createResourceFeedback({ params: { product_id: productIds[3]! }, body: { resource_feedback: { ...body.resource_feedback, state: 'maybe' } } })
+        .createResourceFeedback({
+          params: { product_id: productIds[3]! },
+          body: { resource_feedback: { ...body.resource_feedback, state: 'maybe' } },
+        })
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 422, method: 'POST' });
     },
@@ -180,7 +201,12 @@ const LIVE_CASES: [AdminRouteKey, LiveCase][] = [
       const { webhook } = await client.admin.createWebhook({
         body: { webhook: { topic: 'inventory_items/update', address: 'https://hooks.example.com/sdk-live' } },
       });
-      expect(webhook).toMatchObject({ topic: 'inventory_items/update', address: 'https://hooks.example.com/sdk-live', status: 'enabled', api_version: VERSION });
+      expect(webhook).toMatchObject({
+        topic: 'inventory_items/update',
+        address: 'https://hooks.example.com/sdk-live',
+        status: 'enabled',
+        api_version: VERSION,
+      });
       state.webhookId = webhook.id;
     },
   ],
@@ -218,7 +244,10 @@ const LIVE_CASES: [AdminRouteKey, LiveCase][] = [
   [
     'updateWebhookAlias',
     async ({ client, state }) => {
-      const { webhook } = await client.admin.updateWebhookAlias({ params: { id: state.webhookId! }, body: { webhook: { status: 'enabled' } } });
+      const { webhook } = await client.admin.updateWebhookAlias({
+        params: { id: state.webhookId! },
+        body: { webhook: { status: 'enabled' } },
+      });
       expect(webhook.status).toBe('enabled');
     },
   ],
@@ -250,7 +279,13 @@ beforeAll(async () => {
   await server.createStore(handle);
   const { token } = await server.createPrivateApp(handle);
   const productIds = await server.createProducts(handle, 7, (i) => ({ title: `Live ${i}` }));
-  ctx = { server, handle, productIds, state: {}, client: createClient({ baseUrl: server.origin, accessToken: token, apiVersion: VERSION, rateLimit: false }) };
+  ctx = {
+    server,
+    handle,
+    productIds,
+    state: {},
+    client: createClient({ baseUrl: server.origin, accessToken: token, apiVersion: VERSION, rateLimit: false }),
+  };
 }, 120_000);
 afterAll(() => server?.close());
 

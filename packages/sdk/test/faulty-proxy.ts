@@ -24,7 +24,10 @@ export interface FaultyProxy {
 }
 
 /** `fault(request, n)` decides for the n-th request (from 0). */
-export async function startFaultyProxy(target: string, fault: (request: { method: string; path: string }, n: number) => Fault): Promise<FaultyProxy> {
+export async function startFaultyProxy(
+  target: string,
+  fault: (request: { method: string; path: string }, n: number) => Fault,
+): Promise<FaultyProxy> {
   const upstream = new URL(target);
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
@@ -39,7 +42,13 @@ export async function startFaultyProxy(target: string, fault: (request: { method
         return res.end('{"errors":"Bad Gateway"}');
       }
       const forwarded = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: entry.method, path: entry.path, headers: { ...req.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: entry.method,
+          path: entry.path,
+          headers: { ...req.headers, host: upstream.host },
+        },
         (answer) => {
           const body: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => body.push(chunk));

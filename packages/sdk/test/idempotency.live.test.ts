@@ -69,7 +69,9 @@ describe('a POST whose answer is lost', () => {
     expect(retry!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
     expect(first!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(retry!.upstream?.headers['idempotent-replayed']).toBe('true');
-    expect(events.filter((e) => e.type === 'retry')).toEqual([expect.objectContaining({ reason: 'network', idempotencyKey: first!.headers['idempotency-key'] })]);
+    expect(events.filter((e) => e.type === 'retry')).toEqual([
+      expect.objectContaining({ reason: 'network', idempotencyKey: first!.headers['idempotency-key'] }),
+    ]);
   });
 
   it('is retried after a timeout (the answer never came) and yields one definition', async () => {

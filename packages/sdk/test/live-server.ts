@@ -121,7 +121,11 @@ export const viaLoopback: typeof fetch = async (input, init) => {
   const host = url.host;
   url.hostname = '127.0.0.1';
   const headers = { ...(init?.headers as Record<string, string> | undefined), host };
-  const answer = await request(url, { method: (init?.method ?? 'GET') as 'POST', headers, body: (init?.body as string | undefined) ?? null });
+  const answer = await request(url, {
+    method: (init?.method ?? 'GET') as 'POST',
+    headers,
+    body: (init?.body as string | undefined) ?? null,
+  });
   const responseHeaders = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
   return new Response(await answer.body.arrayBuffer(), { status: answer.statusCode, headers: responseHeaders });

@@ -16,7 +16,12 @@ beforeAll(async () => {
   server = await startLiveServer();
   await server.createStore(handle);
   const created = await server.operator('POST', '/apps', {
-    app: { name: 'Live OAuth app', kind: 'public', scopes: ['read_products', 'read_store_information'], redirect_urls: ['https://app.example/callback'] },
+    app: {
+      name: 'Live OAuth app',
+      kind: 'public',
+      scopes: ['read_products', 'read_store_information'],
+      redirect_urls: ['https://app.example/callback'],
+    },
   });
   expect(created.status).toBe(201);
   app = created.body.app;
@@ -24,7 +29,9 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 async function installCode(): Promise<string> {
-  const r = await server.operator('POST', `/stores/${handle}/apps/${app.id}/install`, { scopes: ['read_products', 'read_store_information'] });
+  const r = await server.operator('POST', `/stores/${handle}/apps/${app.id}/install`, {
+    scopes: ['read_products', 'read_store_information'],
+  });
   expect(r.status).toBe(201);
   return r.body.code as string;
 }
@@ -49,20 +56,29 @@ describe('OAuth helpers against the real API', () => {
     expect(a.accessToken).toBe(b.accessToken);
     expect(a.accessToken).not.toBe(token.accessToken);
     // The old token stays usable for the grace period (decisions §5.3).
-    const old = await fetch(`${server.origin}/admin/openapi/${VERSION}/merchants/shop.json`, { headers: { authorization: `Bearer ${token.accessToken}` } });
+    const old = await fetch(`${server.origin}/admin/openapi/${VERSION}/merchants/shop.json`, {
+      headers: { authorization: `Bearer ${token.accessToken}` },
+    });
     expect(old.status).toBe(200);
     expect((await client.admin.getShop()).data.handle).toBe(handle);
 
     await oauth.cancel(handle);
     expect(await oauth.store.get(handle)).toBeUndefined();
     for (const revoked of [a.accessToken, token.accessToken]) {
-      const r = await fetch(`${server.origin}/admin/openapi/${VERSION}/merchants/shop.json`, { headers: { authorization: `Bearer ${revoked}` } });
+      const r = await fetch(`${server.origin}/admin/openapi/${VERSION}/merchants/shop.json`, {
+        headers: { authorization: `Bearer ${revoked}` },
+      });
       expect(r.status).toBe(401);
     }
   });
 
   it('a reused code and a wrong secret are typed API errors naming the call', async () => {
-    const oauth = createOAuth({ appKey: app.app_key, appSecret: app.app_secret, storeOrigin: (h) => `http://${h}.localhost:${server.port}`, fetch: viaLoopback });
+    const oauth = createOAuth({
+      appKey: app.app_key,
+      appSecret: app.app_secret,
+      storeOrigin: (h) => `http://${h}.localhost:${server.port}`,
+      fetch: viaLoopback,
+    });
     const code = await installCode();
     await oauth.exchangeCode(handle, code);
     const reused = await oauth.exchangeCode(handle, code).catch((e: unknown) => e);
@@ -71,7 +87,12 @@ describe('OAuth helpers against the real API', () => {
     expect((reused as PlatformApiError).status).toBeGreaterThanOrEqual(400);
     expect((reused as PlatformApiError).status).toBeLessThan(500);
 
-    const forged = createOAuth({ appKey: app.app_key, appSecret: 'not-the-secret-0123456789', storeOrigin: (h) => `http://${h}.localhost:${server.port}`, fetch: viaLoopback });
+    const forged = createOAuth({
+      appKey: app.app_key,
+      appSecret: 'not-the-secret-0123456789',
+      storeOrigin: (h) => `http://${h}.localhost:${server.port}`,
+      fetch: viaLoopback,
+    });
     const refused = await forged.exchangeCode(handle, await installCode()).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 401, method: 'POST' });
   });

@@ -38,10 +38,18 @@ beforeAll(async () => {
         res.statusCode = 401;
         return res.end(JSON.stringify({ errors: `refused: ${verdict}` }));
       }
-      if (req.url === '/admin/oauth/token/cancel') return res.end(JSON.stringify({ code: 200, i18nCode: 'SUCCESS', message: 'ok', data: {} }));
+      if (req.url === '/admin/oauth/token/cancel')
+        return res.end(JSON.stringify({ code: 200, i18nCode: 'SUCCESS', message: 'ok', data: {} }));
       issued += 1;
       const expireTime = new Date(clock.now() + 10 * 3600_000).toISOString();
-      res.end(JSON.stringify({ code: 200, i18nCode: 'SUCCESS', message: 'ok', data: { accessToken: `token-${issued}`, expireTime, scope: 'read_products' } }));
+      res.end(
+        JSON.stringify({
+          code: 200,
+          i18nCode: 'SUCCESS',
+          message: 'ok',
+          data: { accessToken: `token-${issued}`, expireTime, scope: 'read_products' },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -89,7 +97,12 @@ describe('verifyCallback', () => {
 
   it('accepts a redirect signed with the app secret, from a query string too', () => {
     const p = signed();
-    expect(oauth().verifyCallback(p, 'state 1/ü')).toEqual({ code: 'code-1', handle: 'demo', timestamp: p.timestamp, customField: 'state 1/ü' });
+    expect(oauth().verifyCallback(p, 'state 1/ü')).toEqual({
+      code: 'code-1',
+      handle: 'demo',
+      timestamp: p.timestamp,
+      customField: 'state 1/ü',
+    });
     expect(oauth().verifyCallback(`?${new URLSearchParams(p).toString()}`).code).toBe('code-1');
   });
 
@@ -134,7 +147,12 @@ describe('token calls', () => {
 
   it('refreshes once for many concurrent callers of a token about to expire (single flight)', async () => {
     const store = memoryTokenStore();
-    await store.set({ handle: 'demo', accessToken: 'old', expiresAt: new Date(clock.now() + 60_000).toISOString(), scope: 'read_products' });
+    await store.set({
+      handle: 'demo',
+      accessToken: 'old',
+      expiresAt: new Date(clock.now() + 60_000).toISOString(),
+      scope: 'read_products',
+    });
     const o = createOAuth({ appKey: APP_KEY, appSecret: SECRET, baseUrl: origin, clock, store });
     const tokens = await Promise.all(Array.from({ length: 8 }, () => o.accessToken('demo')));
     expect(new Set(tokens)).toEqual(new Set(['token-1']));

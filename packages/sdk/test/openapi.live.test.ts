@@ -50,10 +50,28 @@ export const q: Query = { limit: '10' };
     );
     let out = '';
     try {
-      execFileSync(process.execPath, [TSC, '--strict', '--noEmit', '--skipLibCheck', 'false', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', join(dir, 'use.ts'), join(dir, 'api.d.ts')], {
-        encoding: 'utf8',
-        stdio: 'pipe',
-      });
+      execFileSync(
+        process.execPath,
+        [
+          TSC,
+          '--strict',
+          '--noEmit',
+          '--skipLibCheck',
+          'false',
+          '--target',
+          'es2022',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          join(dir, 'use.ts'),
+          join(dir, 'api.d.ts'),
+        ],
+        {
+          encoding: 'utf8',
+          stdio: 'pipe',
+        },
+      );
     } catch (error) {
       out = String((error as { stdout?: string }).stdout ?? error);
     }

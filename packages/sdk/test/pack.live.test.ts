@@ -18,7 +18,13 @@ let server: LiveServer;
 let tarball: string;
 const APP_ZOD = '3.24.0';
 
-const run = (cmd: string, args: string[], cwd = app) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+const run = (cmd: string, args: string[], cwd = app) =>
+  execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+  });
 
 beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), 'sdk-app-'));
@@ -187,7 +193,20 @@ describe('the packed SDK, installed outside the repository', () => {
   it('type-checks under tsc --strict, as ESM and as CommonJS, declarations included', () => {
     writeFileSync(join(app, 'typed.mts'), TYPED);
     writeFileSync(join(app, 'typed.cts'), TYPED);
-    const flags = ['--strict', '--noEmit', '--skipLibCheck', 'false', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node'];
+    const flags = [
+      '--strict',
+      '--noEmit',
+      '--skipLibCheck',
+      'false',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+    ];
     let out = '';
     try {
       run(process.execPath, [TSC, ...flags, 'typed.mts', 'typed.cts']);

@@ -59,7 +59,18 @@ describe('README examples', () => {
         files.push(path);
       });
     }
-    const flags = ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node'];
+    const flags = [
+      '--strict',
+      '--noEmit',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+    ];
     let out = '';
     try {
       execFileSync(process.execPath, [TSC, ...flags, ...files], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });

@@ -37,7 +37,9 @@ export async function startTestRedis(): Promise<TestRedis> {
   const prefix = `sdk-test:${process.pid}:${Date.now()}:`;
   if (process.env.TEST_REDIS_URL) return { url: process.env.TEST_REDIS_URL, prefix, close: async () => undefined };
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   const spawned = new Promise<never>((_resolve, reject) => {
     child.once('error', (error) => reject(new Error(`redis-server could not be started (is it installed?): ${error.message}`)));
   });

@@ -22,12 +22,17 @@ async function freshToken() {
   return token;
 }
 
-const burst = (client: ReturnType<typeof createClient>) =>
-  Promise.allSettled(Array.from({ length: BURST }, () => client.shop.get()));
+const burst = (client: ReturnType<typeof createClient>) => Promise.allSettled(Array.from({ length: BURST }, () => client.shop.get()));
 
 describe('against the real rate limiter', () => {
   it('meets 429s on a burst without pacing or retries (what the other tests guard against)', async () => {
-    const client = createClient({ baseUrl: server.origin, accessToken: await freshToken(), apiVersion: VERSION, rateLimit: false, retry: false });
+    const client = createClient({
+      baseUrl: server.origin,
+      accessToken: await freshToken(),
+      apiVersion: VERSION,
+      rateLimit: false,
+      retry: false,
+    });
     const results = await burst(client);
     const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason as PlatformApiError);
     expect(refused.length).toBeGreaterThan(0);

@@ -16,7 +16,12 @@ describe(sqliteTokenStore.name, () => {
     await first.set({ handle: 'other', accessToken: 'c', expiresAt: '2026-11-22T20:00:00Z', scope: '' });
     await first.close();
     const second = sqliteTokenStore({ filename });
-    expect(await second.get('demo')).toEqual({ handle: 'demo', accessToken: 'b', expiresAt: '2026-11-22T20:00:00Z', scope: 'read_products,write_products' });
+    expect(await second.get('demo')).toEqual({
+      handle: 'demo',
+      accessToken: 'b',
+      expiresAt: '2026-11-22T20:00:00Z',
+      scope: 'read_products,write_products',
+    });
     await second.delete('demo');
     expect(await second.get('demo')).toBeUndefined();
     expect(await second.get('other')).toMatchObject({ accessToken: 'c' });

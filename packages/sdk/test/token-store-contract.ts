@@ -32,11 +32,21 @@ export function tokenStoreContract(make: (options?: { lockWaitMs?: number }) => 
   it('keeps tokens across instances (a restart, another process), replaces and deletes them', async () => {
     const first = make();
     await first.set({ handle: 'demo', accessToken: 'a', expiresAt: '2026-11-22T10:00:00Z', scope: 'read_products' });
-    await first.set({ handle: 'demo', accessToken: 'b', expiresAt: '2026-11-22T20:00:00.000+08:00', scope: 'read_products,write_products' });
+    await first.set({
+      handle: 'demo',
+      accessToken: 'b',
+      expiresAt: '2026-11-22T20:00:00.000+08:00',
+      scope: 'read_products,write_products',
+    });
     await first.set({ handle: 'other', accessToken: 'c', expiresAt: '2026-11-22T20:00:00Z', scope: '' });
     await first.close();
     const second = make();
-    expect(await second.get('demo')).toEqual({ handle: 'demo', accessToken: 'b', expiresAt: '2026-11-22T20:00:00.000+08:00', scope: 'read_products,write_products' });
+    expect(await second.get('demo')).toEqual({
+      handle: 'demo',
+      accessToken: 'b',
+      expiresAt: '2026-11-22T20:00:00.000+08:00',
+      scope: 'read_products,write_products',
+    });
     await second.delete('demo');
     expect(await second.get('demo')).toBeUndefined();
     expect(await second.get('other')).toMatchObject({ accessToken: 'c' });

@@ -30,7 +30,6 @@ afterAll(async () => {
   await redis?.close();
 });
 
-
 async function refreshOnceAcross(makeStore: () => SharedTokenStore) {
   const handle = `shared-${(stores += 1)}`;
   await server.createStore(handle);
@@ -64,13 +63,17 @@ async function refreshOnceAcross(makeStore: () => SharedTokenStore) {
   await server.operator('POST', '/clock', { advance_seconds: 9.5 * 3600 });
   clockNow = serverNow + 9.5 * 3600_000;
 
-  const tokens = await Promise.all(processes.flatMap(({ oauth }) => [oauth.accessToken(handle), oauth.accessToken(handle), oauth.accessToken(handle)]));
+  const tokens = await Promise.all(
+    processes.flatMap(({ oauth }) => [oauth.accessToken(handle), oauth.accessToken(handle), oauth.accessToken(handle)]),
+  );
 
   expect(processes.map((p) => p.refreshes.length).reduce((a, b) => a + b)).toBe(1);
   expect(new Set(tokens).size).toBe(1);
   expect(tokens[0]).not.toBe(first.accessToken);
   expect((await processes[2]!.store.get(handle))?.accessToken).toBe(tokens[0]);
-  const shop = await fetch(`${server.origin}/admin/openapi/${VERSION}/merchants/shop.json`, { headers: { authorization: `Bearer ${tokens[0]}` } });
+  const shop = await fetch(`${server.origin}/admin/openapi/${VERSION}/merchants/shop.json`, {
+    headers: { authorization: `Bearer ${tokens[0]}` },
+  });
   expect(shop.status).toBe(200);
   await Promise.all(processes.map((p) => p.store.close()));
 }

@@ -132,7 +132,7 @@ describe('the SDK handlers receiving real deliveries from the sender', () => {
     expect(new Set(Object.values(received).map((w) => w[0]!.webhookId)).size).toBe(3);
   }, 60_000);
 
-  it('examples/webhook-receiver.mjs, the README\'s receiver, verifies a real delivery and refuses a forged one', async () => {
+  it("examples/webhook-receiver.mjs, the README's receiver, verifies a real delivery and refuses a forged one", async () => {
     const example = spawn(process.execPath, [join(REPO_ROOT, 'examples/webhook-receiver.mjs')], {
       env: { PATH: process.env.PATH ?? '', SECRET: secret, PORT: '0' },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -154,7 +154,11 @@ describe('the SDK handlers receiving real deliveries from the sender', () => {
     await waitFor(() => output.includes('verified fulfillment_order/released'), 'the delivery at the example');
     expect(output).toContain(`"fulfillment_order":{"id":"${order.body.fulfillment_order.id}","status":"released"}`);
 
-    const forged = await fetch(address, { method: 'POST', headers: { 'content-type': 'application/json', 'x-platform-hmac-sha256': '00'.repeat(32) }, body: '{}' });
+    const forged = await fetch(address, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-platform-hmac-sha256': '00'.repeat(32) },
+      body: '{}',
+    });
     expect(forged.status).toBe(401);
     await waitFor(() => output.includes('refused:'), 'the refusal line');
   }, 60_000);

@@ -49,7 +49,12 @@ function sharedCases(url: () => string, parsedFirstUrl: () => string) {
     expect(await post(url(), BODY)).toEqual({ status: 200, body: {} });
     expect(received).toHaveLength(1);
     const webhook = received[0]!;
-    expect(webhook).toMatchObject({ topic: 'inventory_items/update', webhookId: 'wh-1', shopDomain: 'demo.myplatform.com', apiVersion: 'v20260901' });
+    expect(webhook).toMatchObject({
+      topic: 'inventory_items/update',
+      webhookId: 'wh-1',
+      shopDomain: 'demo.myplatform.com',
+      apiVersion: 'v20260901',
+    });
     expect(webhook.payload).toEqual(JSON.parse(BODY));
   });
 
@@ -97,11 +102,18 @@ describe('Express', () => {
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  sharedCases(() => `${origin}/webhooks`, () => `${origin}/parsed/webhooks`);
+  sharedCases(
+    () => `${origin}/webhooks`,
+    () => `${origin}/parsed/webhooks`,
+  );
 
   it('also takes the raw body express.raw() kept', async () => {
     const app = express();
-    app.post('/raw', express.raw({ type: 'application/json' }), platformWebhook({ secret: SECRET, onWebhook: (w) => void received.push(w) }));
+    app.post(
+      '/raw',
+      express.raw({ type: 'application/json' }),
+      platformWebhook({ secret: SECRET, onWebhook: (w) => void received.push(w) }),
+    );
     const s = await new Promise<Server>((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
     });
@@ -127,7 +139,10 @@ describe('Fastify', () => {
     origin = await app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(() => app.close());
-  sharedCases(() => `${origin}/webhooks`, () => `${origin}/parsed/webhooks`);
+  sharedCases(
+    () => `${origin}/webhooks`,
+    () => `${origin}/parsed/webhooks`,
+  );
 
   it('leaves JSON parsing of the other routes alone', async () => {
     const response = await fetch(`${origin}/other`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
@@ -166,5 +181,8 @@ describe('NestJS (Fastify adapter)', () => {
     await app.close();
     await parsedApp.close();
   });
-  sharedCases(() => `${origin.replace('[::1]', '127.0.0.1')}/webhooks`, () => `${parsedOrigin.replace('[::1]', '127.0.0.1')}/webhooks`);
+  sharedCases(
+    () => `${origin.replace('[::1]', '127.0.0.1')}/webhooks`,
+    () => `${parsedOrigin.replace('[::1]', '127.0.0.1')}/webhooks`,
+  );
 });

@@ -6,7 +6,10 @@ import type { TransactionClient } from '@platform/db';
  * unused codes and consent forms. Features register their step when they start; the apps feature
  * runs them without knowing them (so it imports none of them).
  */
-export type AppRemovalStep = (tx: TransactionClient, removal: { storeId: bigint; appId: bigint; now: Date; reason: string }) => Promise<void>;
+export type AppRemovalStep = (
+  tx: TransactionClient,
+  removal: { storeId: bigint; appId: bigint; now: Date; reason: string },
+) => Promise<void>;
 
 export class AppRemovalSteps {
   private readonly steps: AppRemovalStep[] = [];

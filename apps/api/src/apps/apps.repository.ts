@@ -17,7 +17,16 @@ export class AppsRepository {
 
   createApp(
     tx: TransactionClient,
-    data: { name: string; kind: string; appKey: string; appSecret: string; scopes: string; redirectUrls: string; storeId: bigint | null; now: Date },
+    data: {
+      name: string;
+      kind: string;
+      appKey: string;
+      appSecret: string;
+      scopes: string;
+      redirectUrls: string;
+      storeId: bigint | null;
+      now: Date;
+    },
   ): Promise<App> {
     const { now, ...fields } = data;
     return tx.app.create({ data: { ...fields, createdAt: now, updatedAt: now } });
@@ -59,7 +68,10 @@ export class AppsRepository {
 
   /** docs/decisions.md: a custom app belongs to the store of its first approval; false if another store has it. */
   async bindCustomApp(appId: bigint, storeId: bigint): Promise<boolean> {
-    const bound = await this.db.prisma.app.updateMany({ where: { id: appId, kind: 'custom', OR: [{ storeId: null }, { storeId }] }, data: { storeId } });
+    const bound = await this.db.prisma.app.updateMany({
+      where: { id: appId, kind: 'custom', OR: [{ storeId: null }, { storeId }] },
+      data: { storeId },
+    });
     return bound.count === 1;
   }
 }

@@ -18,7 +18,10 @@ export interface AppCreate {
   store_handle?: string | null;
 }
 
-type AppRecord = Pick<App, 'id' | 'name' | 'kind' | 'appKey' | 'appSecret' | 'scopes' | 'redirectUrls' | 'storeId' | 'createdAt' | 'updatedAt'>;
+type AppRecord = Pick<
+  App,
+  'id' | 'name' | 'kind' | 'appKey' | 'appSecret' | 'scopes' | 'redirectUrls' | 'storeId' | 'createdAt' | 'updatedAt'
+>;
 
 /** Apps, their installations on stores, and what leaves with an app (decisions §5, §10). */
 @Injectable()
@@ -49,7 +52,8 @@ export class AppsService {
       issues.push({ field: 'store_handle', message: 'must be absent for a public app, which installs on many stores' });
     }
     // The problems stay listed (IssuesError) so the merchant admin can show each beside its field.
-    if (issues.length > 0 || !scopes.ok) throw new IssuesError(issues.map(({ field, message }) => ({ field, message: joinIssues([{ field, message }]) })));
+    if (issues.length > 0 || !scopes.ok)
+      throw new IssuesError(issues.map(({ field, message }) => ({ field, message: joinIssues([{ field, message }]) })));
     // A custom app may name its one store up front; otherwise its first approval binds it (docs/decisions.md).
     const store = input.kind !== 'public' && input.store_handle ? await this.stores.get(input.store_handle) : undefined;
     const privateStore = input.kind === 'private' ? store : undefined;
@@ -144,7 +148,12 @@ export class AppsService {
    * registered (AppRemovalSteps: subscriptions, pending deliveries, unused grants). The same whether
    * the operator or the merchant uninstalls or the app cancels its grant.
    */
-  private async removeInstallation(tx: TransactionClient, installation: { id: bigint; storeId: bigint; appId: bigint }, now: Date, reason: string) {
+  private async removeInstallation(
+    tx: TransactionClient,
+    installation: { id: bigint; storeId: bigint; appId: bigint },
+    now: Date,
+    reason: string,
+  ) {
     await this.tokens.revokeAll(tx, installation.id);
     await this.repository.deleteInstallation(tx, installation.id);
     await this.removalSteps.run(tx, { storeId: installation.storeId, appId: installation.appId, now, reason });

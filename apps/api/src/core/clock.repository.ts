@@ -10,7 +10,9 @@ export class ClockRepository {
     const row = await this.db.prisma.platformClock.findUnique({ where: { id: 1 } });
     if (row) return Number(row.nowMs);
     try {
-      return Number((await this.db.prisma.platformClock.create({ data: { id: 1, nowMs: BigInt(Date.now()), updatedAt: new Date() } })).nowMs);
+      return Number(
+        (await this.db.prisma.platformClock.create({ data: { id: 1, nowMs: BigInt(Date.now()), updatedAt: new Date() } })).nowMs,
+      );
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       return Number((await this.db.prisma.platformClock.findUniqueOrThrow({ where: { id: 1 } })).nowMs);
@@ -23,7 +25,10 @@ export class ClockRepository {
 
   /** Moves the instant by `byMs` as an increment (two moves at once both count); the new instant. */
   async advance(byMs: number): Promise<number> {
-    const row = await this.db.prisma.platformClock.update({ where: { id: 1 }, data: { nowMs: { increment: BigInt(byMs) }, updatedAt: new Date() } });
+    const row = await this.db.prisma.platformClock.update({
+      where: { id: 1 },
+      data: { nowMs: { increment: BigInt(byMs) }, updatedAt: new Date() },
+    });
     return Number(row.nowMs);
   }
 }

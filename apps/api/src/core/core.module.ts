@@ -9,7 +9,6 @@ import type { RateLimiter } from '../http/rate-limiter';
 import { CONFIG, DB, RATE_LIMITER } from './injection';
 import { Transactions } from './transactions';
 
-
 export interface CoreParts {
   db: Db;
   config: Config;

@@ -36,4 +36,5 @@ export async function storage<T>(write: Promise<T>): Promise<T> {
   }
 }
 
-export const isConflict = (error: unknown, kind: StorageConflict['kind']): boolean => error instanceof StorageConflict && error.kind === kind;
+export const isConflict = (error: unknown, kind: StorageConflict['kind']): boolean =>
+  error instanceof StorageConflict && error.kind === kind;

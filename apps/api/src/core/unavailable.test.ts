@@ -12,7 +12,9 @@ describe('isDatabaseUnavailable', () => {
       meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable' } } },
     });
     expect(isDatabaseUnavailable(p1001)).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(
+      true,
+    );
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('outer', { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) }))).toBe(true);
   });

@@ -10,12 +10,19 @@ const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 /** PostgreSQL SQLSTATEs: connection exceptions (08...), shutdown / starting up (57P01-57P03), too many connections. */
 const PG_STATE = /^(08\d{3}|57P0[123]|53300)$/;
 /** pg's own errors, which carry no code. */
-const PG_MESSAGES = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Can't reach database server/;
+const PG_MESSAGES =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Can't reach database server/;
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseUnavailable']);
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 5) return false;
-  const e = error as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } };
+  const e = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    kind?: unknown;
+    meta?: { driverAdapterError?: { cause?: { kind?: unknown } } };
+  };
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || PRISMA_CODES.has(e.code) || PG_STATE.test(e.code))) return true;
   if (typeof e.kind === 'string' && ADAPTER_KINDS.has(e.kind)) return true;
   const adapterKind = e.meta?.driverAdapterError?.cause?.kind;

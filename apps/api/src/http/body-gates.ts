@@ -43,7 +43,9 @@ export function declaresBody(request: FastifyRequest): boolean {
 /** A body over the route's limit: 413 (decisions §3.1), saying the limit; `statusCode` for Fastify's parser path. */
 export function tooLarge(limit: number): DomainError & { statusCode: number } {
   const size = limit >= 1024 ? `${limit / 1024} KB` : `${limit} bytes`;
-  return Object.assign(new DomainError('PAYLOAD_TOO_LARGE', `Request body is larger than this route's limit of ${size}`), { statusCode: 413 });
+  return Object.assign(new DomainError('PAYLOAD_TOO_LARGE', `Request body is larger than this route's limit of ${size}`), {
+    statusCode: 413,
+  });
 }
 
 /**

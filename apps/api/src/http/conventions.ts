@@ -95,9 +95,11 @@ export function redactQuerySecrets(url: string): string {
 }
 
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify({ errors: message }));
+  return reply
+    .code(status)
+    .header('content-type', JSON_CONTENT_TYPE)
+    .send(JSON.stringify({ errors: message }));
 }
-
 
 export interface ConventionOptions {
   clock: Clock & { sync(): Promise<void>; readonly mode: 'system' | 'manual' };
@@ -159,7 +161,12 @@ function isOperator(route: string | undefined, path: string): boolean {
  * allow reading it at all (issue 14, finding 1). GET and HEAD bodies are never read; any other
  * method on a route without a gate takes no body.
  */
-async function admitOutsideApis(request: FastifyRequest, reply: FastifyReply, route: string, gates: BodyGates): Promise<FastifyReply | undefined> {
+async function admitOutsideApis(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: string,
+  gates: BodyGates,
+): Promise<FastifyReply | undefined> {
   const method = request.method;
   if (method === 'GET' || method === 'HEAD') return undefined;
   const gate = gates.get(method, route);
@@ -213,7 +220,8 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
       return sendError(reply, 400, 'A Host header is required');
     }
     // NUL is not text: PostgreSQL cannot store or compare it (SQLite can), so it is refused on both.
-    if (NUL_ESCAPE.test(request.url)) return sendError(reply, 400, 'The request target holds %00 (NUL), which is not allowed in any parameter');
+    if (NUL_ESCAPE.test(request.url))
+      return sendError(reply, 400, 'The request target holds %00 (NUL), which is not allowed in any parameter');
     // Bodies of every method count, also those Fastify never parses (GET, DELETE with a body); a
     // body too large by its Content-Length is refused once route and version are known (413).
     const declaredTooLarge = Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
@@ -232,9 +240,7 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
       // The version the router bound to `:version`, or for an unknown route the path's segment.
       const params = request.params as { version?: unknown } | undefined;
       const requested =
-        route !== undefined && typeof params?.version === 'string'
-          ? params.version
-          : (path.slice(ADMIN_PREFIX.length).split('/')[0] ?? '');
+        route !== undefined && typeof params?.version === 'string' ? params.version : (path.slice(ADMIN_PREFIX.length).split('/')[0] ?? '');
       const resolution = resolveVersion(requested, clock.now());
       if (!resolution.ok) return sendError(reply, 404, resolution.message);
       request.apiVersion = resolution.served;
@@ -285,7 +291,9 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
       const read = request.method === 'GET' || request.method === 'HEAD';
       request.log[read ? 'warn' : 'error']({ size }, 'response over 8 MB refused');
       reply.code(read ? 400 : 500);
-      const message = read ? 'The response would exceed 8 MB; request fewer records (limit) or fewer fields (fields)' : 'Internal Server Error';
+      const message = read
+        ? 'The response would exceed 8 MB; request fewer records (limit) or fewer fields (fields)'
+        : 'Internal Server Error';
       return done(null, JSON.stringify({ errors: message }));
     }
     done(null, payload);

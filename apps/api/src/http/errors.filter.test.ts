@@ -14,7 +14,10 @@ describe(formatZodError.name, () => {
   });
 
   it('reads a union without a message of its own through the branch that got furthest', () => {
-    const schema = z.union([z.object({ product: z.object({ title: z.string() }) }), z.object({ products: z.array(z.object({ title: z.string() })) })]);
+    const schema = z.union([
+      z.object({ product: z.object({ title: z.string() }) }),
+      z.object({ products: z.array(z.object({ title: z.string() })) }),
+    ]);
     const result = schema.safeParse({ products: [{ title: 'ok' }, { title: 5 }] });
     expect(formatZodError((result as { error: z.ZodError }).error, 'body')).toBe('products[1].title: expected string, received number');
   });
@@ -34,6 +37,8 @@ describe('redactQuerySecrets', () => {
   it('keeps a one-time sign-in token and an OAuth code out of the request log line', () => {
     expect(redactQuerySecrets('/admin/sign-in?token=abc123')).toBe('/admin/sign-in?token=***');
     expect(redactQuerySecrets('/cb?appkey=k&code=xyz&handle=demo')).toBe('/cb?appkey=k&code=***&handle=demo');
-    expect(redactQuerySecrets('/admin/openapi/v20260901/products/products.json?limit=5')).toBe('/admin/openapi/v20260901/products/products.json?limit=5');
+    expect(redactQuerySecrets('/admin/openapi/v20260901/products/products.json?limit=5')).toBe(
+      '/admin/openapi/v20260901/products/products.json?limit=5',
+    );
   });
 });

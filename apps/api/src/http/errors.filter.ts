@@ -43,14 +43,14 @@ export function formatZodError(error: ZodError, root: string): string {
   const more = error.issues.length > MAX_ISSUES ? `; and ${error.issues.length - MAX_ISSUES} more problems` : '';
   return (
     issues
-    .map((issue) => {
-      const path = issue.path.reduce<string>(
-        (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : String(part)),
-        '',
-      );
-      return `${path || root}: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
-    })
-    .join('; ') + more
+      .map((issue) => {
+        const path = issue.path.reduce<string>(
+          (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : String(part)),
+          '',
+        );
+        return `${path || root}: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
+      })
+      .join('; ') + more
   );
 }
 
@@ -125,7 +125,10 @@ export function sendErrorResponse(request: FastifyRequest, reply: FastifyReply, 
     logger.error({ traceId: request.id, err: exception }, `unhandled error on ${request.method} ${request.url}`);
   }
   if (reply.sent) return reply;
-  return reply.code(status).header('content-type', JSON_CONTENT_TYPE).send(JSON.stringify({ errors: message }));
+  return reply
+    .code(status)
+    .header('content-type', JSON_CONTENT_TYPE)
+    .send(JSON.stringify({ errors: message }));
 }
 
 @Catch()
@@ -134,4 +137,3 @@ export class ErrorsFilter implements ExceptionFilter {
     void sendErrorResponse(host.switchToHttp().getRequest<FastifyRequest>(), host.switchToHttp().getResponse<FastifyReply>(), exception);
   }
 }
-

@@ -130,7 +130,11 @@ export class RedisRateLimiter implements RateLimiter {
   ) {
     this.local = new LeakyBucketLimiter(capacity, leakPerSecond);
     try {
-      this.client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2000, reconnectStrategy: (retries) => Math.min(retries * 200, 2000) } });
+      this.client = createClient({
+        url,
+        disableOfflineQueue: true,
+        socket: { connectTimeout: 2000, reconnectStrategy: (retries) => Math.min(retries * 200, 2000) },
+      });
     } catch (error) {
       throw new RedisConfigError(`REDIS_URL: ${(error as Error).message}`);
     }
@@ -216,7 +220,10 @@ export class RedisRateLimiter implements RateLimiter {
 }
 
 /** The limiter the configuration asks for (decisions §7.4). */
-export async function createRateLimiter(config: { redisUrl: string | undefined; rateLimit: { capacity: number; leakPerSecond: number } }): Promise<RateLimiter> {
+export async function createRateLimiter(config: {
+  redisUrl: string | undefined;
+  rateLimit: { capacity: number; leakPerSecond: number };
+}): Promise<RateLimiter> {
   const { capacity, leakPerSecond } = config.rateLimit;
   if (!config.redisUrl) return new MemoryRateLimiter(capacity, leakPerSecond);
   const limiter = new RedisRateLimiter(config.redisUrl, capacity, leakPerSecond);

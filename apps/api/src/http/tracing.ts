@@ -18,7 +18,10 @@ export interface Tracing {
 export async function startTracing(fastify: FastifyInstance, env: NodeJS.ProcessEnv = process.env): Promise<Tracing | undefined> {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
   // Loaded only when switched on: the SDK is large, and a service without a collector pays nothing.
-  const [{ NodeSDK }, { OTLPTraceExporter }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/exporter-trace-otlp-http')]);
+  const [{ NodeSDK }, { OTLPTraceExporter }] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+  ]);
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME || 'platform-api',
     traceExporter: new OTLPTraceExporter(),

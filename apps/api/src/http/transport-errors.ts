@@ -46,7 +46,15 @@ export function answerClientError(this: FastifyInstance, error: Error & { code?:
  */
 export function answerConnect(fastify: FastifyInstance, socket: Socket): void {
   if (!socket.writable) return void socket.destroy();
-  answerOnSocket(fastify, socket, 400, 'Bad Request', 'CONNECT is not supported: this is not a proxy', { method: 'CONNECT' }, 'request refused: CONNECT');
+  answerOnSocket(
+    fastify,
+    socket,
+    400,
+    'Bad Request',
+    'CONNECT is not supported: this is not a proxy',
+    { method: 'CONNECT' },
+    'request refused: CONNECT',
+  );
 }
 
 function answerOnSocket(

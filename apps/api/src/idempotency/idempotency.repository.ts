@@ -50,7 +50,10 @@ export class IdempotencyRepository {
   }
 
   async complete(id: bigint, status: number, body: string): Promise<void> {
-    await this.db.prisma.idempotencyKey.updateMany({ where: { id, state: 'running' }, data: { state: 'done', status, body, lockedUntil: null } });
+    await this.db.prisma.idempotencyKey.updateMany({
+      where: { id, state: 'running' },
+      data: { state: 'done', status, body, lockedUntil: null },
+    });
   }
 
   /** Forgets a running key, so that a repeat runs for real. */
@@ -60,7 +63,9 @@ export class IdempotencyRepository {
 
   /** Deletes keys expired at `now` (service clock): all of them, or the one given. */
   async deleteExpired(now: Date, id?: bigint): Promise<number> {
-    const { count } = await this.db.prisma.idempotencyKey.deleteMany({ where: { expiresAt: { lte: now }, ...(id !== undefined ? { id } : {}) } });
+    const { count } = await this.db.prisma.idempotencyKey.deleteMany({
+      where: { expiresAt: { lte: now }, ...(id !== undefined ? { id } : {}) },
+    });
     return count;
   }
 }

@@ -9,9 +9,7 @@ export interface IdempotencyClaim {
 }
 
 export type IdempotencyStart =
-  | { kind: 'run'; claim: IdempotencyClaim }
-  | { kind: 'replay'; status: number; body: string }
-  | { kind: 'refuse'; error: DomainError };
+  { kind: 'run'; claim: IdempotencyClaim } | { kind: 'replay'; status: number; body: string } | { kind: 'refuse'; error: DomainError };
 
 export interface IdempotencyOptions {
   /** How long a claim holds without renewal: a replica that died releases its keys after this (real time). */
@@ -98,11 +96,14 @@ export class IdempotencyService {
 
   private hold(id: bigint): IdempotencyClaim {
     const until = Date.now() + this.maxHoldMs;
-    const timer = setInterval(() => {
-      if (Date.now() >= until) return clearInterval(timer);
-      // A failed renewal is retried at the next tick; the claim holds a whole lease meanwhile.
-      this.repository.renew(id, new Date(Date.now() + this.leaseMs)).catch(() => undefined);
-    }, Math.max(1, Math.floor(this.leaseMs / 3)));
+    const timer = setInterval(
+      () => {
+        if (Date.now() >= until) return clearInterval(timer);
+        // A failed renewal is retried at the next tick; the claim holds a whole lease meanwhile.
+        this.repository.renew(id, new Date(Date.now() + this.leaseMs)).catch(() => undefined);
+      },
+      Math.max(1, Math.floor(this.leaseMs / 3)),
+    );
     timer.unref();
     return { id, stop: () => clearInterval(timer) };
   }

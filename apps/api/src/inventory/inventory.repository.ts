@@ -17,7 +17,8 @@ export interface EventStore {
 }
 
 /** Why a release did not happen: the order is not there, or not open. */
-export type ReleaseOutcome = { ok: true; order: FulfillmentOrder } | { ok: false; reason: 'missing' } | { ok: false; reason: 'status'; status: string };
+export type ReleaseOutcome =
+  { ok: true; order: FulfillmentOrder } | { ok: false; reason: 'missing' } | { ok: false; reason: 'status'; status: string };
 
 /**
  * Inventory items and fulfillment orders (decisions §10). A change that emits an event writes the
@@ -85,7 +86,13 @@ export class InventoryRepository {
   }
 }
 
-function emit(emitEvent: EmitWebhookEvent, store: EventStore, topic: WebhookTopic, now: Date, render: (apiVersion: string) => string): Promise<number> {
+function emit(
+  emitEvent: EmitWebhookEvent,
+  store: EventStore,
+  topic: WebhookTopic,
+  now: Date,
+  render: (apiVersion: string) => string,
+): Promise<number> {
   return emitEvent({
     storeId: store.id,
     topic,

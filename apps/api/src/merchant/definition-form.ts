@@ -56,7 +56,11 @@ export function createInput(form: FormFields, rules: RuleRow[]): DefinitionInput
  * empty description clears it, the rule rows replace the rules (none left clears them all), and
  * `access` is sent only when the form has the field (the merchant's own definitions).
  */
-export function updatePatch(form: FormFields, target: { ownerResource: string; namespace: string; key: string }, rules: RuleRow[]): DefinitionInput {
+export function updatePatch(
+  form: FormFields,
+  target: { ownerResource: string; namespace: string; key: string },
+  rules: RuleRow[],
+): DefinitionInput {
   return {
     owner_resource: target.ownerResource,
     namespace: target.namespace,

@@ -53,7 +53,15 @@ export class MerchantAppsController {
       return sendPage(reply, 201, tokenPage(ctx, shown, `${shown.appName} is created`), { scripts: true });
     } catch (error) {
       if (!(error instanceof IssuesError)) throw error;
-      return sendPage(reply, 422, newPrivateAppPage(ctx, { name, scopes }, issuesByField(error.issues, (field) => (field === 'name' || field === 'scopes' ? field : ''))));
+      return sendPage(
+        reply,
+        422,
+        newPrivateAppPage(
+          ctx,
+          { name, scopes },
+          issuesByField(error.issues, (field) => (field === 'name' || field === 'scopes' ? field : '')),
+        ),
+      );
     }
   }
 
@@ -82,14 +90,24 @@ export class MerchantAppsController {
   }
 
   @Get('/admin/apps/:appId/deliveries')
-  async deliveries(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply, @Param('appId') appId: string, @Query('redelivered') redelivered: unknown) {
+  async deliveries(
+    @Merchant() ctx: MerchantContext,
+    @Res() reply: FastifyReply,
+    @Param('appId') appId: string,
+    @Query('redelivered') redelivered: unknown,
+  ) {
     const view = await this.apps.deliveriesOf(ctx, pathId(appId), typeof redelivered === 'string' ? toId(redelivered) : undefined);
     return sendPage(reply, 200, deliveriesPage(ctx, view));
   }
 
   /** The Redeliver button: a failed delivery back to pending (decisions §10), then back to the page. */
   @Post('/admin/apps/:appId/deliveries/:deliveryId/redeliver')
-  async redeliver(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply, @Param('appId') appId: string, @Param('deliveryId') deliveryId: string) {
+  async redeliver(
+    @Merchant() ctx: MerchantContext,
+    @Res() reply: FastifyReply,
+    @Param('appId') appId: string,
+    @Param('deliveryId') deliveryId: string,
+  ) {
     const id = pathId(deliveryId);
     const { app, refused } = await this.apps.redeliver(ctx, pathId(appId), id);
     if (refused !== undefined) return sendPage(reply, 422, notRedeliveredPage(ctx, app, id, refused));

@@ -41,7 +41,10 @@ export class MerchantAppsService {
   }
 
   async overview(ctx: MerchantContext): Promise<{ apps: InstalledApp[]; troubled: TroubledSubscription[] }> {
-    const [apps, troubled] = await Promise.all([this.read.installedApps(ctx.store.id), this.read.troubledSubscriptions(ctx.store.id, SUBSCRIPTIONS_SHOWN)]);
+    const [apps, troubled] = await Promise.all([
+      this.read.installedApps(ctx.store.id),
+      this.read.troubledSubscriptions(ctx.store.id, SUBSCRIPTIONS_SHOWN),
+    ]);
     return { apps, troubled };
   }
 

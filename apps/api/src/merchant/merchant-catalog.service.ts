@@ -47,7 +47,8 @@ export class MerchantCatalogService {
   ) {}
 
   async list(ctx: MerchantContext, q: ProductListQuery): Promise<ProductList> {
-    if (q.after !== undefined && q.before !== undefined) throw new DomainError('INVALID_PARAMETER', 'after, before: give one of them, not both');
+    if (q.after !== undefined && q.before !== undefined)
+      throw new DomainError('INVALID_PARAMETER', 'after, before: give one of them, not both');
     const backwards = q.before !== undefined;
     const fetched = await this.read.products({
       storeId: ctx.store.id,
@@ -61,7 +62,10 @@ export class MerchantCatalogService {
     const page = fetched.slice(0, PRODUCTS_PER_PAGE).map((r) => ({ id: BigInt(r.id), title: r.title }));
     if (backwards) page.reverse();
     const ids = page.map((r) => r.id);
-    const [states, invalid] = await Promise.all([this.read.feedbackStates(ctx.store.id, ids), this.values.productsWithInvalidValues(ctx.store, ids)]);
+    const [states, invalid] = await Promise.all([
+      this.read.feedbackStates(ctx.store.id, ids),
+      this.values.productsWithInvalidValues(ctx.store, ids),
+    ]);
     const first = ids[0];
     const last = ids[ids.length - 1];
     return {

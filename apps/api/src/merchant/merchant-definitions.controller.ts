@@ -8,7 +8,15 @@ import { MerchantPageFilter } from './merchant-errors.filter';
 import { queryId } from './merchant-query';
 import { seeOther, sendPage } from './merchant-page';
 import { Form, Merchant, MerchantSessionGuard, type FormFields, type MerchantContext } from './merchant-session.guard';
-import { confirmDeleteDefinitionPage, definitionPage, definitionsPage, newDefinitionPage, rulesOf, type DefinitionDraft, type DefinitionItem } from './pages/definitions.page';
+import {
+  confirmDeleteDefinitionPage,
+  definitionPage,
+  definitionsPage,
+  newDefinitionPage,
+  rulesOf,
+  type DefinitionDraft,
+  type DefinitionItem,
+} from './pages/definitions.page';
 import { issuesByField } from './pages/field-issues';
 import { invalidValuesPage } from './pages/invalid-values.page';
 
@@ -61,7 +69,16 @@ export class MerchantDefinitionsController {
 
   @Get('/admin/metafield_definitions/new')
   create(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply, @Query('owner_resource') owner: unknown) {
-    const draft = { owner_resource: this.definitions.ownerOf(owner), namespace: '', key: '', name: '', description: '', type: '', access: 'NONE', rules: [] };
+    const draft = {
+      owner_resource: this.definitions.ownerOf(owner),
+      namespace: '',
+      key: '',
+      name: '',
+      description: '',
+      type: '',
+      access: 'NONE',
+      rules: [],
+    };
     return sendPage(reply, 200, newDefinitionPage(ctx, draft, new Map()));
   }
 
@@ -126,6 +143,10 @@ export class MerchantDefinitionsController {
       throw new DomainError('INVALID_PARAMETER', 'valid: must be false (this page lists the values marked invalid)');
     }
     const { items, next } = await this.definitions.invalid(ctx, afterOf(query.after));
-    return sendPage(reply, 200, invalidValuesPage(ctx, items, next !== undefined ? `/admin/metafields?valid=false&after=${next.toString()}` : undefined));
+    return sendPage(
+      reply,
+      200,
+      invalidValuesPage(ctx, items, next !== undefined ? `/admin/metafields?valid=false&after=${next.toString()}` : undefined),
+    );
   }
 }

@@ -45,17 +45,21 @@ const LARGEST_FORM_BYTES = Math.max(...[...MERCHANT_FORMS.values()].map((f) => f
  * it as a body that is not JSON (decisions §3.1), with the same 400 the JSON parser gives.
  */
 export function installMerchantFormParser(fastify: FastifyInstance): void {
-  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: LARGEST_FORM_BYTES }, (request, body, done) => {
-    // decisions §3.1: an empty body is accepted whatever its Content-Type.
-    if ((body as string).length === 0) return done(null, undefined);
-    if (request.is404 || !MERCHANT_FORMS.has(request.routeOptions.url ?? '')) {
-      const error = new Error(`Content-Type must be application/json; charset=utf-8 (got '${request.headers['content-type'] ?? ''}')`);
-      return done(Object.assign(error, { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
-    }
-    const fields: Record<string, string> = {};
-    for (const [name, value] of new URLSearchParams(body as string)) {
-      if (!(name in fields)) fields[name] = value;
-    }
-    done(null, fields);
-  });
+  fastify.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: LARGEST_FORM_BYTES },
+    (request, body, done) => {
+      // decisions §3.1: an empty body is accepted whatever its Content-Type.
+      if ((body as string).length === 0) return done(null, undefined);
+      if (request.is404 || !MERCHANT_FORMS.has(request.routeOptions.url ?? '')) {
+        const error = new Error(`Content-Type must be application/json; charset=utf-8 (got '${request.headers['content-type'] ?? ''}')`);
+        return done(Object.assign(error, { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
+      }
+      const fields: Record<string, string> = {};
+      for (const [name, value] of new URLSearchParams(body as string)) {
+        if (!(name in fields)) fields[name] = value;
+      }
+      done(null, fields);
+    },
+  );
 }

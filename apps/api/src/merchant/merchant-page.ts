@@ -3,12 +3,7 @@ import type { FastifyReply } from 'fastify';
 
 /** Text made safe for HTML (element content and quoted attribute values). */
 export function escapeHtml(value: unknown): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return String(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** HTML already escaped: what `html` returns, and what it inserts without escaping again. */
@@ -76,9 +71,11 @@ export function layout(page: PageOptions): Html {
 <a class="skip" href="#main">Skip to content</a>
 <header class="bar">
   ${page.section ? html`<a class="brand" href="/admin">${page.storeName ?? 'Platform'}</a>` : html`<span class="brand">${page.storeName ?? 'Platform'}</span>`}
-  ${page.signOut
-    ? html`<form method="post" action="/admin/sign-out" class="inline"><input type="hidden" name="form_token" value="${page.signOut.formToken}"><button type="submit" class="link">Sign out</button></form>`
-    : ''}
+  ${
+    page.signOut
+      ? html`<form method="post" action="/admin/sign-out" class="inline"><input type="hidden" name="form_token" value="${page.signOut.formToken}"><button type="submit" class="link">Sign out</button></form>`
+      : ''
+  }
 </header>
 ${page.section ? navBar(page.section) : ''}
 <main id="main">

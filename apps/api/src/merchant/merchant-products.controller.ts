@@ -23,7 +23,8 @@ export class MerchantProductsController {
   @Get('/admin/products')
   async list(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply, @Query() query: Record<string, unknown>) {
     const feedback = query.feedback;
-    if (feedback !== undefined && feedback !== 'require_actions') throw new DomainError('INVALID_PARAMETER', 'feedback: must be require_actions');
+    if (feedback !== undefined && feedback !== 'require_actions')
+      throw new DomainError('INVALID_PARAMETER', 'feedback: must be require_actions');
     const q = {
       title: queryText('title', query.title),
       requireActions: feedback === 'require_actions',

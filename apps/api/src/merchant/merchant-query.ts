@@ -12,6 +12,7 @@ export function queryId(name: string, raw: unknown, what = 'an id'): bigint | un
 /** An optional text of a page's query; given twice (an array) or over 255 characters it is a 400 page. */
 export function queryText(name: string, raw: unknown): string | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (typeof raw !== 'string' || raw.length > 255) throw new DomainError('INVALID_PARAMETER', `${name}: must be one text of at most 255 characters`);
+  if (typeof raw !== 'string' || raw.length > 255)
+    throw new DomainError('INVALID_PARAMETER', `${name}: must be one text of at most 255 characters`);
   return raw;
 }

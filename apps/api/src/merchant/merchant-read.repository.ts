@@ -82,10 +82,15 @@ export class MerchantReadRepository {
       params.push(likePattern(q.title));
     }
     if (q.requireActions) {
-      where.push(`EXISTS (SELECT 1 FROM resource_feedback f WHERE f.store_id = p.store_id AND f.product_id = p.id AND f.state = 'require_actions')`);
+      where.push(
+        `EXISTS (SELECT 1 FROM resource_feedback f WHERE f.store_id = p.store_id AND f.product_id = p.id AND f.state = 'require_actions')`,
+      );
     }
     params.push(q.take);
-    return this.db.query(`SELECT p.id, p.title FROM products p WHERE ${where.join(' AND ')} ORDER BY p.id ${next ? 'ASC' : 'DESC'} LIMIT ?`, params);
+    return this.db.query(
+      `SELECT p.id, p.title FROM products p WHERE ${where.join(' AND ')} ORDER BY p.id ${next ? 'ASC' : 'DESC'} LIMIT ?`,
+      params,
+    );
   }
 
   product(storeId: bigint, id: bigint): Promise<ProductRecord | null> {
@@ -134,13 +139,20 @@ export class MerchantReadRepository {
 
   /** The apps installed on a store, with their tokens. */
   async installedApps(storeId: bigint): Promise<InstalledApp[]> {
-    const rows = await this.db.prisma.installation.findMany({ where: { storeId }, include: { app: true, accessTokens: tokenColumns }, orderBy: { id: 'asc' } });
+    const rows = await this.db.prisma.installation.findMany({
+      where: { storeId },
+      include: { app: true, accessTokens: tokenColumns },
+      orderBy: { id: 'asc' },
+    });
     return rows.map(toInstalledApp);
   }
 
   /** One app installed on a store; undefined when it is not installed there. */
   async installedApp(storeId: bigint, appId: bigint): Promise<InstalledApp | undefined> {
-    const row = await this.db.prisma.installation.findFirst({ where: { storeId, appId }, include: { app: true, accessTokens: tokenColumns } });
+    const row = await this.db.prisma.installation.findFirst({
+      where: { storeId, appId },
+      include: { app: true, accessTokens: tokenColumns },
+    });
     return row ? toInstalledApp(row) : undefined;
   }
 

@@ -53,4 +53,6 @@ export const Merchant = createParamDecorator((_data: unknown, context: Execution
 });
 
 /** The posted form's fields (empty when the post had no body). */
-export const Form = createParamDecorator((_data: unknown, context: ExecutionContext): FormFields => formOf(context.switchToHttp().getRequest()));
+export const Form = createParamDecorator((_data: unknown, context: ExecutionContext): FormFields =>
+  formOf(context.switchToHttp().getRequest()),
+);

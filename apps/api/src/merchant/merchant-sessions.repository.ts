@@ -22,7 +22,13 @@ export class MerchantSessionsRepository {
    * Uses a link and opens a session in one transaction. The link is claimed by a conditional update,
    * so two openings of one link at once give one session: single use holds under races.
    */
-  async redeemLink(storeId: bigint, linkHash: string, sessionHash: string, sessionExpiresAt: Date, now: Date): Promise<SessionRow | undefined> {
+  async redeemLink(
+    storeId: bigint,
+    linkHash: string,
+    sessionHash: string,
+    sessionExpiresAt: Date,
+    now: Date,
+  ): Promise<SessionRow | undefined> {
     return this.db.prisma.$transaction(async (tx) => {
       const claimed = await tx.merchantSignInLink.updateMany({
         where: { tokenHash: linkHash, storeId, usedAt: null, expiresAt: { gt: now } },

@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { changedValue, controlOf, encodeList, listElements } from './value-form';
 
-describe('the product page\'s value form (decisions §8.8)', () => {
+describe("the product page's value form (decisions §8.8)", () => {
   it('gives each type a fitting control', () => {
-    expect(['single_line_text_field', 'multi_line_text_field', 'number_decimal', 'date', 'boolean', 'weight', 'list.url'].map(controlOf)).toEqual([
-      'text',
-      'textarea',
-      'number',
-      'date',
-      'boolean',
-      'json',
-      'list',
-    ]);
+    expect(
+      ['single_line_text_field', 'multi_line_text_field', 'number_decimal', 'date', 'boolean', 'weight', 'list.url'].map(controlOf),
+    ).toEqual(['text', 'textarea', 'number', 'date', 'boolean', 'json', 'list']);
   });
 
-  it('writes list rows in the API\'s form: integers as numbers, objects as typed, the rest as strings; empty rows dropped', () => {
+  it("writes list rows in the API's form: integers as numbers, objects as typed, the rest as strings; empty rows dropped", () => {
     expect(encodeList('list.number_integer', ['1', '', '-20', '3.5'])).toBe('[1,-20,"3.5"]');
     expect(encodeList('list.number_integer', ['90071992547409919'])).toBe('[90071992547409919]');
     expect(encodeList('list.weight', ['{"value": 2, "unit": "kg"}', 'heavy'])).toBe('[{"value":2,"unit":"kg"},"heavy"]');

@@ -123,7 +123,11 @@ export function isVisible(row: DefinitionRow, caller: Caller): boolean {
  */
 export function assertNamespaceUsable(namespace: unknown, appId: bigint): void {
   if (typeof namespace !== 'string') return;
-  const decision = resolveAccess({ namespace, access: null, creatorAppId: null }, { kind: 'app', appId: appId.toString() }, 'use_namespace');
+  const decision = resolveAccess(
+    { namespace, access: null, creatorAppId: null },
+    { kind: 'app', appId: appId.toString() },
+    'use_namespace',
+  );
   if (decision.outcome !== 'allowed') throw new DomainError('ACCESS_DENIED', reservedNamespaceMessage(namespace));
 }
 

@@ -87,31 +87,33 @@ export class MetafieldDefinitionsRepository {
    * Adopted values keep their `updated_at`: only their definition changed, not they.
    */
   create(data: DefinitionData, now: Date): Promise<DefinitionRow> {
-    return storage(this.db.prisma.$transaction(async (tx) => {
-      const row = await tx.metafieldDefinition.create({
-        data: {
-          storeId: data.storeId,
-          appId: data.appId,
-          ownerResource: data.ownerResource,
-          namespace: data.namespace,
-          key: data.key,
-          name: data.name,
-          description: data.description ?? null,
-          type: data.type,
-          validations: JSON.stringify(data.validations),
-          accessAdmin: data.accessAdmin,
-          createdAt: now,
-          updatedAt: now,
-        },
-      });
-      // checkedRevision -1: never checked against this definition, whatever its rulesRevision. The
-      // adopted values keep their updated_at: they did not change.
-      const adopted = await tx.$executeRaw`UPDATE metafields SET definition_id = ${row.id}, checked_revision = -1
+    return storage(
+      this.db.prisma.$transaction(async (tx) => {
+        const row = await tx.metafieldDefinition.create({
+          data: {
+            storeId: data.storeId,
+            appId: data.appId,
+            ownerResource: data.ownerResource,
+            namespace: data.namespace,
+            key: data.key,
+            name: data.name,
+            description: data.description ?? null,
+            type: data.type,
+            validations: JSON.stringify(data.validations),
+            accessAdmin: data.accessAdmin,
+            createdAt: now,
+            updatedAt: now,
+          },
+        });
+        // checkedRevision -1: never checked against this definition, whatever its rulesRevision. The
+        // adopted values keep their updated_at: they did not change.
+        const adopted = await tx.$executeRaw`UPDATE metafields SET definition_id = ${row.id}, checked_revision = -1
         WHERE store_id = ${data.storeId} AND owner_resource = ${data.ownerResource}
         AND namespace = ${data.namespace} AND "key" = ${data.key} AND definition_id IS NULL`;
-      if (adopted > 0) await this.queueRecheck(tx, row, now);
-      return row;
-    }));
+        if (adopted > 0) await this.queueRecheck(tx, row, now);
+        return row;
+      }),
+    );
   }
 
   /**

@@ -76,7 +76,11 @@ function targetOf(patch: DefinitionInput): { ownerResource: string; namespace: s
     else return value;
     return '';
   };
-  const target = { ownerResource: text('owner_resource', patch.owner_resource), namespace: text('namespace', patch.namespace), key: text('key', patch.key) };
+  const target = {
+    ownerResource: text('owner_resource', patch.owner_resource),
+    namespace: text('namespace', patch.namespace),
+    key: text('key', patch.key),
+  };
   if (issues.length > 0) throw failed(issues);
   return target;
 }
@@ -141,7 +145,10 @@ export class MetafieldDefinitionsService {
       // decisions §8.3: the unique index decides, so concurrent creates yield one definition.
       if (isConflict(error, 'unique')) {
         throw failed([
-          makeIssue('key', `has already been taken (a definition of ${value.owner_resource} with namespace ${namespace} and key ${value.key} exists)`),
+          makeIssue(
+            'key',
+            `has already been taken (a definition of ${value.owner_resource} with namespace ${namespace} and key ${value.key} exists)`,
+          ),
         ]);
       }
       throw error;
@@ -177,7 +184,12 @@ export class MetafieldDefinitionsService {
       const issues =
         row.appId === null
           ? merchantDefinitionIssues({ access: patch.access })
-          : [makeIssue('access.admin', "is set by the app that made this definition; the merchant admin changes its name, description and validations")];
+          : [
+              makeIssue(
+                'access.admin',
+                'is set by the app that made this definition; the merchant admin changes its name, description and validations',
+              ),
+            ];
       if (issues.length > 0) throw failed(issues);
     }
     return this.updateRow({ kind: 'merchant' }, row, patch);
@@ -263,7 +275,13 @@ export class MetafieldDefinitionsService {
     return this.page(store, { kind: 'merchant' }, query, pageUrl, 'merchant_metafield_definitions');
   }
 
-  private async page(store: StoreContext, caller: Caller, query: DefinitionListQuery, pageUrl: string, resource: string): Promise<RenderedPage> {
+  private async page(
+    store: StoreContext,
+    caller: Caller,
+    query: DefinitionListQuery,
+    pageUrl: string,
+    resource: string,
+  ): Promise<RenderedPage> {
     const scope = { r: resource, s: store.id.toString() };
     const request = readPageRequest(query, scope, this.config, () => this.filtersOf(caller, query));
     const { owner_resource: ownerResource, namespace } = request.filters;
@@ -317,7 +335,10 @@ export class MetafieldDefinitionsService {
     const namespace = filterOf('namespace', query.namespace);
     if (namespace !== undefined) {
       if (caller.kind === 'merchant' && namespace.startsWith('$app:')) {
-        throw new DomainError('INVALID_PARAMETER', 'namespace: $app: names the calling app; the merchant view takes the stored form app--{app_id}--x');
+        throw new DomainError(
+          'INVALID_PARAMETER',
+          'namespace: $app: names the calling app; the merchant view takes the stored form app--{app_id}--x',
+        );
       }
       filters['namespace'] = caller.kind === 'app' ? expandAppNamespace(namespace, caller.appId.toString()) : namespace;
     }

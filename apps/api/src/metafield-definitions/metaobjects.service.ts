@@ -17,7 +17,8 @@ function checkText(field: string, value: string, min: number, max: number, issue
   if (value.trim() === '') issues.push({ field, message: "can't be blank" });
   else if (length < min) issues.push({ field, message: `is too short (minimum is ${min} characters)` });
   else if (length > max) issues.push({ field, message: `is too long (maximum is ${max} characters)` });
-  if (chars && value !== '' && !chars.test(value)) issues.push({ field, message: 'can only contain letters, digits, hyphens and underscores' });
+  if (chars && value !== '' && !chars.test(value))
+    issues.push({ field, message: 'can only contain letters, digits, hyphens and underscores' });
 }
 
 @Injectable()
@@ -72,7 +73,10 @@ export class MetaobjectsService {
       };
     } catch (error) {
       if (isConflict(error, 'unique')) {
-        throw new DomainError('VALIDATION_FAILED', `handle: has already been taken ('${input.handle}' in metaobject definition ${definition.id.toString()})`);
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          `handle: has already been taken ('${input.handle}' in metaobject definition ${definition.id.toString()})`,
+        );
       }
       throw error;
     }

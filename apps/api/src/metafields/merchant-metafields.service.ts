@@ -92,7 +92,15 @@ export class MerchantMetafieldsService {
   /** Why the merchant may not write values of `definition` (the API's 403 text); undefined when it may. */
   writeRefusal(definition: DefinitionRow): string | undefined {
     const write = valueAccess(MERCHANT, definition.namespace, definition, 'write_values');
-    return write.outcome === 'allowed' ? undefined : writeDeniedMessage(write as Extract<typeof write, { outcome: 'forbidden' }>, definition.namespace, definition.key, definition, 'merchant');
+    return write.outcome === 'allowed'
+      ? undefined
+      : writeDeniedMessage(
+          write as Extract<typeof write, { outcome: 'forbidden' }>,
+          definition.namespace,
+          definition.key,
+          definition,
+          'merchant',
+        );
   }
 
   private async visible(storeId: bigint, rows: MetafieldRow[]): Promise<MerchantValue[]> {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MetafieldValidators, namespaceAndKeyIssues, prefixIssues, storedNamespace, valueAccess, type DefinitionRow } from './metafield-rules';
+import {
+  MetafieldValidators,
+  namespaceAndKeyIssues,
+  prefixIssues,
+  storedNamespace,
+  valueAccess,
+  type DefinitionRow,
+} from './metafield-rules';
 
 /** valueAccess's outcome alone (its reasons are the domain's resolveAccess tests'). */
 const access = (...args: Parameters<typeof valueAccess>) => valueAccess(...args).outcome;
@@ -42,14 +49,17 @@ describe('valueAccess (spec "Access permission values", decisions §8.7)', () =>
     expect(access(other, 'app--7--x', definition({ namespace: 'app--7--x' }), 'read_values')).toBe('not_found');
   });
 
-  it('without a definition: no restriction, except in another app\'s reserved namespace (decisions §8.2)', () => {
+  it("without a definition: no restriction, except in another app's reserved namespace (decisions §8.2)", () => {
     expect(access(other, 'custom', undefined, 'write_values')).toBe('allowed');
     expect(access(other, 'app--7--x', undefined, 'read_values')).toBe('not_found');
     expect(access(creator, 'app--7--x', undefined, 'write_values')).toBe('allowed');
     expect(access(merchant, 'app--7--x', undefined, 'read_values')).toBe('allowed');
     // A write by name there is refused for the namespace, whether or not anything exists.
     expect(valueAccess(other, 'app--7--x', undefined, 'use_namespace')).toEqual({ outcome: 'forbidden', reason: 'reserved_namespace' });
-    expect(valueAccess(other, 'app--7--x', definition({ namespace: 'app--7--x', accessAdmin: 'PRIVATE' }), 'use_namespace')).toEqual({ outcome: 'forbidden', reason: 'reserved_namespace' });
+    expect(valueAccess(other, 'app--7--x', definition({ namespace: 'app--7--x', accessAdmin: 'PRIVATE' }), 'use_namespace')).toEqual({
+      outcome: 'forbidden',
+      reason: 'reserved_namespace',
+    });
     expect(valueAccess(creator, 'app--7--x', undefined, 'use_namespace')).toEqual({ outcome: 'allowed' });
   });
 });

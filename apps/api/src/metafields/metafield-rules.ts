@@ -134,7 +134,6 @@ function isAccessAdmin(value: string | null): value is AccessAdmin {
   return value !== null && (ACCESS_ADMIN_VALUES as readonly string[]).includes(value);
 }
 
-
 /**
  * The access decision on an action on the value at `namespace` (decisions §8.7, spec "Access
  * permission values"), made by the domain's resolveAccess. With a definition, its access decides
@@ -151,14 +150,15 @@ export function valueAccess(
   action: AccessAction,
 ): AccessDecision {
   // A definition stored without a creating app was made by the merchant (merchant admin).
-  const target = definition !== undefined
-    ? {
-        namespace: definition.namespace,
-        access: isAccessAdmin(definition.accessAdmin) ? definition.accessAdmin : null,
-        creatorAppId: definition.appId?.toString() ?? null,
-        merchantMade: definition.appId === null,
-      }
-    : { namespace, access: null, creatorAppId: null };
+  const target =
+    definition !== undefined
+      ? {
+          namespace: definition.namespace,
+          access: isAccessAdmin(definition.accessAdmin) ? definition.accessAdmin : null,
+          creatorAppId: definition.appId?.toString() ?? null,
+          merchantMade: definition.appId === null,
+        }
+      : { namespace, access: null, creatorAppId: null };
   return resolveAccess(target, caller.kind === 'merchant' ? caller : { kind: 'app', appId: caller.appId.toString() }, action);
 }
 
@@ -170,11 +170,18 @@ export function writeDeniedMessage(
   definition: Pick<DefinitionRow, 'accessAdmin'> | undefined,
   caller: Caller['kind'] = 'app',
 ): string {
-  return decision.reason === 'reserved_namespace' ? reservedNamespaceMessage(namespace) : readOnlyMessage(namespace, key, definition, caller);
+  return decision.reason === 'reserved_namespace'
+    ? reservedNamespaceMessage(namespace)
+    : readOnlyMessage(namespace, key, definition, caller);
 }
 
 /** The 403 text when the caller may see a value but its access does not let it change it. */
-function readOnlyMessage(namespace: string, key: string, definition: Pick<DefinitionRow, 'accessAdmin'> | undefined, caller: Caller['kind']): string {
+function readOnlyMessage(
+  namespace: string,
+  key: string,
+  definition: Pick<DefinitionRow, 'accessAdmin'> | undefined,
+  caller: Caller['kind'],
+): string {
   const access = definition?.accessAdmin ?? 'unset';
   const who = caller === 'merchant' ? 'the merchant admin' : 'this app';
   return `Access denied: metafield ${namespace}.${key} is read-only for ${who} (definition access ${access})`;

@@ -72,7 +72,10 @@ const ATTEMPTS = 3;
 
 /** Every attempt met a concurrent change (its definition edited meanwhile): 409, nothing written. */
 const writeConflict = () =>
-  new DomainError('WRITE_CONFLICT', 'A metafield definition of these values changed while they were written, on every attempt; nothing was saved: send the request again');
+  new DomainError(
+    'WRITE_CONFLICT',
+    'A metafield definition of these values changed while they were written, on every attempt; nothing was saved: send the request again',
+  );
 
 /**
  * Validation and writing of values, shared by the single-value routes and the bulk set: everything
@@ -88,7 +91,10 @@ export class MetafieldWritesService {
   ) {}
 
   /** Validates and writes every entry, all or nothing; results in entry order. */
-  async writeAll(entries: WriteEntry[], ctx: WriteContext): Promise<{ row: MetafieldRow; created: boolean; definition: DefinitionRow | undefined }[]> {
+  async writeAll(
+    entries: WriteEntry[],
+    ctx: WriteContext,
+  ): Promise<{ row: MetafieldRow; created: boolean; definition: DefinitionRow | undefined }[]> {
     for (let attempt = 1; ; attempt++) {
       const plan = await this.plan(entries, ctx);
       try {
@@ -190,7 +196,10 @@ export class MetafieldWritesService {
       if (!compiled.ok) {
         issues.push(
           definition
-            ? makeIssue(`${entry.prefix}value`, `cannot be checked: the definition ${namespace}.${entry.key} is invalid (${compiled.message})`)
+            ? makeIssue(
+                `${entry.prefix}value`,
+                `cannot be checked: the definition ${namespace}.${entry.key} is invalid (${compiled.message})`,
+              )
             : makeIssue(`${entry.prefix}type`, compiled.message.replace(/^type: /, '')),
         );
         continue;
@@ -214,11 +223,15 @@ export class MetafieldWritesService {
     }
 
     if (references.length > 0) {
-      const found = await this.repository.metaobjectDefinitions(ctx.storeId, references.map((r) => r.id));
+      const found = await this.repository.metaobjectDefinitions(
+        ctx.storeId,
+        references.map((r) => r.id),
+      );
       issues.push(...checkMetaobjectReferences(references, (id) => found.get(id)));
     }
     const versions = new Map<bigint, DefinitionVersion>();
-    for (const d of matched) if (d) versions.set(d.id, { id: d.id, rulesRevision: d.rulesRevision, type: d.type, accessAdmin: d.accessAdmin });
+    for (const d of matched)
+      if (d) versions.set(d.id, { id: d.id, rulesRevision: d.rulesRevision, type: d.type, accessAdmin: d.accessAdmin });
     return { issues, hidden, readOnly, plan: { writes, versions: [...versions.values()], definitions: matched } };
   }
 

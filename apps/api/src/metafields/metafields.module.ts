@@ -15,7 +15,16 @@ import { StoresModule } from '../stores/stores.module';
 @Module({
   imports: [StoresModule],
   controllers: [MetafieldsController, MetafieldsOperatorController],
-  providers: [MetafieldsRepository, MetafieldValidators, MetafieldWritesService, MetafieldsService, MetafieldListingService, MerchantMetafieldsService, RecheckRepository, MetafieldRecheckWorker],
+  providers: [
+    MetafieldsRepository,
+    MetafieldValidators,
+    MetafieldWritesService,
+    MetafieldsService,
+    MetafieldListingService,
+    MerchantMetafieldsService,
+    RecheckRepository,
+    MetafieldRecheckWorker,
+  ],
   exports: [MetafieldsService, MetafieldWritesService, MerchantMetafieldsService],
 })
 export class MetafieldsModule {}

@@ -89,7 +89,8 @@ async function lockedUpdatedAt(tx: Tx, provider: Provider, ids: readonly bigint[
   if (ids.length === 0) return new Map();
   const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const list = sorted.map((_, i) => (provider === 'postgresql' ? `$${i + 1}` : '?')).join(',');
-  if (provider === 'postgresql') await tx.$queryRawUnsafe(`SELECT id FROM metafields WHERE id IN (${list}) ORDER BY id FOR NO KEY UPDATE`, ...sorted);
+  if (provider === 'postgresql')
+    await tx.$queryRawUnsafe(`SELECT id FROM metafields WHERE id IN (${list}) ORDER BY id FOR NO KEY UPDATE`, ...sorted);
   else await tx.$executeRawUnsafe(`UPDATE metafields SET updated_at = updated_at WHERE id IN (${list})`, ...sorted);
   const rows = await tx.metafield.findMany({ where: { id: { in: sorted } }, select: { id: true, updatedAt: true } });
   return new Map(rows.map((r) => [r.id, r.updatedAt]));
@@ -100,8 +101,15 @@ const OVERWRITE: RowUpdate = {
   match: ['id'],
   set: ['type', 'value', 'definition_id', 'app_id', 'valid', 'invalid_reasons', 'checked_revision', 'updated_at'],
   pgTypes: {
-    id: 'bigint', type: 'text', value: 'text', definition_id: 'bigint', app_id: 'bigint',
-    valid: 'boolean', invalid_reasons: 'text', checked_revision: 'integer', updated_at: 'timestamp(3)',
+    id: 'bigint',
+    type: 'text',
+    value: 'text',
+    definition_id: 'bigint',
+    app_id: 'bigint',
+    valid: 'boolean',
+    invalid_reasons: 'text',
+    checked_revision: 'integer',
+    updated_at: 'timestamp(3)',
   },
 };
 
@@ -157,62 +165,93 @@ export class MetafieldsRepository {
     versions: DefinitionVersion[],
     now: Date,
   ): Promise<{ row: MetafieldRow; created: boolean }[]> {
-    return storage(this.db.prisma.$transaction(
-      async (tx) => {
-        if (versions.length > 0) {
-          const current = await tx.metafieldDefinition.findMany({
-            where: { id: { in: versions.map((v) => v.id) } },
-            select: VERSION_COLUMNS,
-          });
-          const byId = new Map(current.map((d) => [d.id, d]));
-          for (const v of versions) {
-            const stored = byId.get(v.id);
-            if (!sameVersion(stored, v)) {
-              throw new DefinitionChanged();
+    return storage(
+      this.db.prisma.$transaction(
+        async (tx) => {
+          if (versions.length > 0) {
+            const current = await tx.metafieldDefinition.findMany({
+              where: { id: { in: versions.map((v) => v.id) } },
+              select: VERSION_COLUMNS,
+            });
+            const byId = new Map(current.map((d) => [d.id, d]));
+            for (const v of versions) {
+              const stored = byId.get(v.id);
+              if (!sameVersion(stored, v)) {
+                throw new DefinitionChanged();
+              }
             }
           }
-        }
-        // By IN lists on the unique index's columns, then exact pairs in memory: an OR of 25
-        // (owner, namespace, key) terms made SQLite scan every value of the store (issue 17).
-        const identity = (w: { ownerId: bigint; namespace: string; key: string }) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
-        const wanted = new Set(writes.map(identity));
-        const distinct = <T>(pick: (w: PlannedWrite) => T) => [...new Set(writes.map(pick))];
-        const keyed = {
-          storeId, ownerResource: OWNER_RESOURCE, ownerId: { in: distinct((w) => w.ownerId) },
-          namespace: { in: distinct((w) => w.namespace) }, key: { in: distinct((w) => w.key) },
-        };
-        const existing = (await tx.metafield.findMany({ where: keyed, select: { id: true, ownerId: true, namespace: true, key: true } })).filter((e) =>
-          wanted.has(identity(e)),
-        );
-        const idOf = new Map(existing.map((e) => [identity(e), e.id]));
-        // Rows are locked and changed in id order (new ones last), as the re-check does, so
-        // concurrent transactions on PostgreSQL take row locks in one order and cannot deadlock
-        // each other; their updated_at is read under the lock (see updateOne). A statement for
-        // all overwrites and one for all new values (issue 17), not one per value.
-        const updatedAtOf = await lockedUpdatedAt(tx, this.db.provider, existing.map((e) => e.id));
-        const overwrites: unknown[][] = [];
-        const creates: Prisma.MetafieldCreateManyInput[] = [];
-        for (const w of writes) {
-          const id = idOf.get(identity(w));
-          // A value written now is checked now, against the newest rules: valid (decisions §8.12).
-          if (id !== undefined) {
-            // An overwrite is an update: updated_at visibly moves on, even within one second (nextUpdatedAt).
-            overwrites.push([id, w.type, w.value, w.definitionId, appId, true, '[]', w.checkedRevision, nextUpdatedAt(updatedAtOf.get(id), now)]);
-          } else {
-            creates.push({
-              storeId, ownerResource: OWNER_RESOURCE, ownerId: w.ownerId, namespace: w.namespace, key: w.key, type: w.type, value: w.value,
-              definitionId: w.definitionId, appId, valid: true, invalidReasons: '[]', checkedRevision: w.checkedRevision, createdAt: now, updatedAt: now,
-            });
+          // By IN lists on the unique index's columns, then exact pairs in memory: an OR of 25
+          // (owner, namespace, key) terms made SQLite scan every value of the store (issue 17).
+          const identity = (w: { ownerId: bigint; namespace: string; key: string }) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
+          const wanted = new Set(writes.map(identity));
+          const distinct = <T>(pick: (w: PlannedWrite) => T) => [...new Set(writes.map(pick))];
+          const keyed = {
+            storeId,
+            ownerResource: OWNER_RESOURCE,
+            ownerId: { in: distinct((w) => w.ownerId) },
+            namespace: { in: distinct((w) => w.namespace) },
+            key: { in: distinct((w) => w.key) },
+          };
+          const existing = (
+            await tx.metafield.findMany({ where: keyed, select: { id: true, ownerId: true, namespace: true, key: true } })
+          ).filter((e) => wanted.has(identity(e)));
+          const idOf = new Map(existing.map((e) => [identity(e), e.id]));
+          // Rows are locked and changed in id order (new ones last), as the re-check does, so
+          // concurrent transactions on PostgreSQL take row locks in one order and cannot deadlock
+          // each other; their updated_at is read under the lock (see updateOne). A statement for
+          // all overwrites and one for all new values (issue 17), not one per value.
+          const updatedAtOf = await lockedUpdatedAt(
+            tx,
+            this.db.provider,
+            existing.map((e) => e.id),
+          );
+          const overwrites: unknown[][] = [];
+          const creates: Prisma.MetafieldCreateManyInput[] = [];
+          for (const w of writes) {
+            const id = idOf.get(identity(w));
+            // A value written now is checked now, against the newest rules: valid (decisions §8.12).
+            if (id !== undefined) {
+              // An overwrite is an update: updated_at visibly moves on, even within one second (nextUpdatedAt).
+              overwrites.push([
+                id,
+                w.type,
+                w.value,
+                w.definitionId,
+                appId,
+                true,
+                '[]',
+                w.checkedRevision,
+                nextUpdatedAt(updatedAtOf.get(id), now),
+              ]);
+            } else {
+              creates.push({
+                storeId,
+                ownerResource: OWNER_RESOURCE,
+                ownerId: w.ownerId,
+                namespace: w.namespace,
+                key: w.key,
+                type: w.type,
+                value: w.value,
+                definitionId: w.definitionId,
+                appId,
+                valid: true,
+                invalidReasons: '[]',
+                checkedRevision: w.checkedRevision,
+                createdAt: now,
+                updatedAt: now,
+              });
+            }
           }
-        }
-        overwrites.sort((a, b) => ((a[0] as bigint) < (b[0] as bigint) ? -1 : 1));
-        await updateRows(tx, this.db.provider, 'metafields', OVERWRITE, overwrites);
-        if (creates.length > 0) await tx.metafield.createMany({ data: creates });
-        const written = new Map((await tx.metafield.findMany({ where: keyed })).map((row) => [identity(row), row]));
-        return writes.map((w) => ({ row: written.get(identity(w))!, created: !idOf.has(identity(w)) }));
-      },
-      { timeout: 30_000, maxWait: 30_000 },
-    ));
+          overwrites.sort((a, b) => ((a[0] as bigint) < (b[0] as bigint) ? -1 : 1));
+          await updateRows(tx, this.db.provider, 'metafields', OVERWRITE, overwrites);
+          if (creates.length > 0) await tx.metafield.createMany({ data: creates });
+          const written = new Map((await tx.metafield.findMany({ where: keyed })).map((row) => [identity(row), row]));
+          return writes.map((w) => ({ row: written.get(identity(w))!, created: !idOf.has(identity(w)) }));
+        },
+        { timeout: 30_000, maxWait: 30_000 },
+      ),
+    );
   }
 
   /**
@@ -221,28 +260,30 @@ export class MetafieldsRepository {
    * writes at once get two different, increasing times (see lockedUpdatedAt).
    */
   async updateOne(id: bigint, appId: bigint | null, write: PlannedWrite, versions: DefinitionVersion[], now: Date): Promise<MetafieldRow> {
-    return storage(this.db.prisma.$transaction(async (tx) => {
-      const storedAt = (await lockedUpdatedAt(tx, this.db.provider, [id])).get(id);
-      for (const v of versions) {
-        const current = await tx.metafieldDefinition.findUnique({ where: { id: v.id }, select: VERSION_COLUMNS });
-        if (!sameVersion(current, v)) {
-          throw new DefinitionChanged();
+    return storage(
+      this.db.prisma.$transaction(async (tx) => {
+        const storedAt = (await lockedUpdatedAt(tx, this.db.provider, [id])).get(id);
+        for (const v of versions) {
+          const current = await tx.metafieldDefinition.findUnique({ where: { id: v.id }, select: VERSION_COLUMNS });
+          if (!sameVersion(current, v)) {
+            throw new DefinitionChanged();
+          }
         }
-      }
-      return tx.metafield.update({
-        where: { id },
-        data: {
-          type: write.type,
-          value: write.value,
-          definitionId: write.definitionId,
-          appId,
-          valid: true,
-          invalidReasons: '[]',
-          checkedRevision: write.checkedRevision,
-          updatedAt: nextUpdatedAt(storedAt, now),
-        },
-      });
-    }));
+        return tx.metafield.update({
+          where: { id },
+          data: {
+            type: write.type,
+            value: write.value,
+            definitionId: write.definitionId,
+            appId,
+            valid: true,
+            invalidReasons: '[]',
+            checkedRevision: write.checkedRevision,
+            updatedAt: nextUpdatedAt(storedAt, now),
+          },
+        });
+      }),
+    );
   }
 
   async deleteValue(id: bigint): Promise<void> {

@@ -97,7 +97,11 @@ export class MetafieldsService {
   }
 
   /** A value of the product that this app may at least read; anything else is 404 (decisions §8.7). */
-  async visibleValue(auth: AuthContext, productId: bigint, id: bigint): Promise<{ row: MetafieldRow; definition: DefinitionRow | undefined }> {
+  async visibleValue(
+    auth: AuthContext,
+    productId: bigint,
+    id: bigint,
+  ): Promise<{ row: MetafieldRow; definition: DefinitionRow | undefined }> {
     await this.requireProduct(auth, productId);
     const row = await this.repository.findValue(auth.store.id, productId, id);
     if (!row) throw new DomainError('NOT_FOUND', METAFIELD_NOT_FOUND);
@@ -117,7 +121,8 @@ export class MetafieldsService {
     const decision = valueAccess({ kind: 'app', appId: auth.appId }, row.namespace, definition, 'write_values');
     // visibleValue let the app read it, so a refusal here is a 403 (a 404 only if it could not).
     if (decision.outcome === 'not_found') throw new DomainError('NOT_FOUND', METAFIELD_NOT_FOUND);
-    if (decision.outcome === 'forbidden') throw new DomainError('ACCESS_DENIED', writeDeniedMessage(decision, row.namespace, row.key, definition));
+    if (decision.outcome === 'forbidden')
+      throw new DomainError('ACCESS_DENIED', writeDeniedMessage(decision, row.namespace, row.key, definition));
   }
 
   private context(auth: AuthContext, version: string | undefined): WriteContext {

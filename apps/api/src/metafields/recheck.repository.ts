@@ -129,22 +129,24 @@ export class RecheckRepository {
    * it was read keeps the time of that write.
    */
   async commitBatch(jobId: bigint, lease: Date, nextLease: Date, cursor: bigint, revision: number, verdicts: Verdict[]): Promise<void> {
-    await storage(this.db.prisma.$transaction(
-      async (tx) => {
-        const fenced = await tx.metafieldRecheck.updateMany({
-          where: { id: jobId, status: 'pending', leaseUntil: lease },
-          data: { cursor, leaseUntil: nextLease },
-        });
-        if (fenced.count !== 1) throw new LeaseLost();
-        // One multi-row statement for the batch (issue 17), rows in id order as every writer of
-        // values locks them (no deadlock between the re-check and a bulk set on PostgreSQL).
-        const rows = [...verdicts]
-          .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-          .map((v) => [v.id, v.type, v.value, v.valid, JSON.stringify(v.reasons), revision]);
-        await updateRows(tx, this.db.provider, 'metafields', VERDICT_UPDATE, rows);
-      },
-      { timeout: 60_000, maxWait: 30_000 },
-    ));
+    await storage(
+      this.db.prisma.$transaction(
+        async (tx) => {
+          const fenced = await tx.metafieldRecheck.updateMany({
+            where: { id: jobId, status: 'pending', leaseUntil: lease },
+            data: { cursor, leaseUntil: nextLease },
+          });
+          if (fenced.count !== 1) throw new LeaseLost();
+          // One multi-row statement for the batch (issue 17), rows in id order as every writer of
+          // values locks them (no deadlock between the re-check and a bulk set on PostgreSQL).
+          const rows = [...verdicts]
+            .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+            .map((v) => [v.id, v.type, v.value, v.valid, JSON.stringify(v.reasons), revision]);
+          await updateRows(tx, this.db.provider, 'metafields', VERDICT_UPDATE, rows);
+        },
+        { timeout: 60_000, maxWait: 30_000 },
+      ),
+    );
   }
 
   /** Marks the job done (fenced on the lease); false when it was no longer ours. */
@@ -158,6 +160,9 @@ export class RecheckRepository {
 
   /** Gives the claim back (clean shutdown, or a pass that stopped early) so another worker takes over at once. */
   async release(jobId: bigint, lease: Date): Promise<void> {
-    await this.db.prisma.metafieldRecheck.updateMany({ where: { id: jobId, status: 'pending', leaseUntil: lease }, data: { leaseUntil: null } });
+    await this.db.prisma.metafieldRecheck.updateMany({
+      where: { id: jobId, status: 'pending', leaseUntil: lease },
+      data: { leaseUntil: null },
+    });
   }
 }

@@ -197,7 +197,10 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
       else for (const ref of result.references) references.push({ ...ref, row: row.id });
     }
     if (references.length > 0) {
-      const found = await this.values.metaobjectDefinitions(definition.storeId, references.map((r) => r.id));
+      const found = await this.values.metaobjectDefinitions(
+        definition.storeId,
+        references.map((r) => r.id),
+      );
       for (const ref of references) {
         const missing = checkMetaobjectReferences([ref], (id) => found.get(id));
         if (missing.length > 0) issues.set(ref.row, [...(issues.get(ref.row) ?? []), ...missing]);

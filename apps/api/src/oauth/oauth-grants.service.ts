@@ -102,10 +102,16 @@ export class OAuthGrantsService {
    * The posted form: its token must be one this session was shown on this store, unused and not
    * older than 10 minutes. A forged form has no such token; a replayed one finds it used.
    */
-  async decide(request: FastifyRequest, session: MerchantSession, store: StoreRecord, fields: Record<string, string> | undefined): Promise<string> {
+  async decide(
+    request: FastifyRequest,
+    session: MerchantSession,
+    store: StoreRecord,
+    fields: Record<string, string> | undefined,
+  ): Promise<string> {
     // A form without a decision is refused before its token is spent, so the merchant can still choose.
     const decision = fields?.decision;
-    if (decision !== 'approve' && decision !== 'decline') throw new DomainError('INVALID_PARAMETER', "decision: must be 'approve' or 'decline'");
+    if (decision !== 'approve' && decision !== 'decline')
+      throw new DomainError('INVALID_PARAMETER', "decision: must be 'approve' or 'decline'");
     const token = fields?.consent_token;
     const consent =
       typeof token === 'string' && token.length > 0 && token.length <= 200

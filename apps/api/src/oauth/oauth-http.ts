@@ -57,7 +57,10 @@ function installOAuthRawBody(fastify: FastifyInstance): void {
       const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
       size += buffer.length;
       if (size > MAX_BODY_BYTES) {
-        throw Object.assign(new Error('Request body is larger than the 8 MB limit'), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
+        throw Object.assign(new Error('Request body is larger than the 8 MB limit'), {
+          statusCode: 413,
+          code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+        });
       }
       chunks.push(buffer);
     }

@@ -87,7 +87,10 @@ export class OAuthTokensService implements OnModuleInit {
     const check = verifyTokenRequest({ secret: app.appSecret, rawBody: rawBodyOf(request), timestamp, sign, nowMs: now.getTime() });
     if (!check.ok) throw new DomainError('INVALID_SIGNATURE', check.message);
     if (!(await this.repository.rememberSignedCall(app.id, signedCallKey(sign), signedCallExpiry(timestamp), now))) {
-      throw new DomainError('INVALID_SIGNATURE', 'This signed call was already made: a signed call is accepted once, so sign each call with a new timestamp');
+      throw new DomainError(
+        'INVALID_SIGNATURE',
+        'This signed call was already made: a signed call is accepted once, so sign each call with a new timestamp',
+      );
     }
     return app;
   }
@@ -95,7 +98,12 @@ export class OAuthTokensService implements OnModuleInit {
   /** The checks that need no body: headers, window, and a custom or public app with this key. */
   private async appOfHeaders(request: FastifyRequest): Promise<App> {
     const appKey = header(request, 'appkey');
-    const check = checkTokenCallHeaders({ appKey, timestamp: header(request, 'timestamp'), sign: header(request, 'sign'), nowMs: this.clock.now().getTime() });
+    const check = checkTokenCallHeaders({
+      appKey,
+      timestamp: header(request, 'timestamp'),
+      sign: header(request, 'sign'),
+      nowMs: this.clock.now().getTime(),
+    });
     if (!check.ok) throw new DomainError('INVALID_SIGNATURE', check.message);
     const app = await this.apps.appByKey(appKey!);
     if (!app || app.kind === 'private') throw new DomainError('INVALID_SIGNATURE', 'appkey: no custom or public app has this key');
@@ -134,7 +142,10 @@ export class OAuthTokensService implements OnModuleInit {
     const installation = await this.installationOf(store, app);
     const now = this.clock.now();
     if (!(await this.tokens.hasLiveToken(installation.id))) {
-      throw new DomainError('TOKEN_EXPIRED', 'The access token has expired; a token is refreshed before it expires, so authorize the app again');
+      throw new DomainError(
+        'TOKEN_EXPIRED',
+        'The access token has expired; a token is refreshed before it expires, so authorize the app again',
+      );
     }
     checkStoreStatus(store, now);
     const fresh = await this.transactions.run((tx) => this.tokens.replace(tx, installation.id, app.kind as 'custom' | 'public', now));
@@ -155,7 +166,10 @@ export class OAuthTokensService implements OnModuleInit {
   private async storeOfHost(request: FastifyRequest): Promise<StoreRecord> {
     const host = resolveHost(request.host, this.config.baseDomain);
     if (host.kind !== 'store') {
-      throw new DomainError('INVALID_PARAMETER', `Send this call to the store's host, {handle}.${this.config.baseDomain}: the host names the store`);
+      throw new DomainError(
+        'INVALID_PARAMETER',
+        `Send this call to the store's host, {handle}.${this.config.baseDomain}: the host names the store`,
+      );
     }
     return this.stores.get(host.handle);
   }

@@ -26,8 +26,6 @@ export interface CodeRow {
 export class OAuthRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-
-
   /**
    * decisions §5.2: a signed token call is accepted once. Records (app, sign) until the call's
    * timestamp leaves the window; false when it was recorded already (a replay, on any replica:
@@ -44,7 +42,14 @@ export class OAuthRepository {
     }
   }
 
-  async createCode(data: { codeHash: string; storeId: bigint; appId: bigint; scopes: string; expiresAt: Date; createdAt: Date }): Promise<void> {
+  async createCode(data: {
+    codeHash: string;
+    storeId: bigint;
+    appId: bigint;
+    scopes: string;
+    expiresAt: Date;
+    createdAt: Date;
+  }): Promise<void> {
     await this.db.prisma.oAuthCode.create({ data });
   }
 

@@ -65,9 +65,19 @@ function partRows(
       : kept!.variants,
   };
   const options = parts.options ? (input.options ?? []).map((o, i) => [ids.optionIds[i]!, productId, i + 1, o.name]) : [];
-  const images = parts.images ? (input.images ?? []).map((image, i) => [ids.imageIds[i]!, productId, i + 1, image.src, image.alt ?? '']) : [];
+  const images = parts.images
+    ? (input.images ?? []).map((image, i) => [ids.imageIds[i]!, productId, i + 1, image.src, image.alt ?? ''])
+    : [];
   const media = parts.media
-    ? (input.media ?? []).map((m, i) => [ids.mediaIds[i]!, productId, i + 1, m.src, m.alt ?? '', m.caption ?? '', m.content_type ?? 'IMAGE'])
+    ? (input.media ?? []).map((m, i) => [
+        ids.mediaIds[i]!,
+        productId,
+        i + 1,
+        m.src,
+        m.alt ?? '',
+        m.caption ?? '',
+        m.content_type ?? 'IMAGE',
+      ])
     : [];
   const variants = parts.variants
     ? variantInputs.map((v, i) => [ids.variants[i]!.id, productId, storeId, i + 1, v.sku ?? '', v.title ?? '', now, now])
@@ -90,7 +100,19 @@ function partRows(
 
 /** The columns of each table, in the order the rows above hold their values. */
 export const COLUMNS = {
-  products: ['id', 'store_id', 'title', 'handle', 'status', 'doc', 'listing_doc', 'listing_zone', 'published_at', 'created_at', 'updated_at'],
+  products: [
+    'id',
+    'store_id',
+    'title',
+    'handle',
+    'status',
+    'doc',
+    'listing_doc',
+    'listing_zone',
+    'published_at',
+    'created_at',
+    'updated_at',
+  ],
   product_options: ['id', 'product_id', 'position', 'name'],
   product_images: ['id', 'product_id', 'position', 'src', 'alt'],
   product_media: ['id', 'product_id', 'position', 'src', 'alt', 'caption', 'content_type'],
@@ -115,7 +137,13 @@ function mergeParts(all: Parts[]): Record<'options' | 'images' | 'media' | 'vari
  * Every row of a bulk create, from the inputs and the reserved ids: each product's document and its
  * listing document (the bytes the listing sends, in the store's zone) rendered once, here.
  */
-export function buildProductRows(store: { id: bigint; ianaTimezone: string }, inputs: readonly ProductInput[], productIds: bigint[], pool: IdPool, now: Date) {
+export function buildProductRows(
+  store: { id: bigint; ianaTimezone: string },
+  inputs: readonly ProductInput[],
+  productIds: bigint[],
+  pool: IdPool,
+  now: Date,
+) {
   const take = taker(pool);
   const products: unknown[][] = [];
   const listing: string[] = [];
@@ -147,7 +175,15 @@ export function buildProductRows(store: { id: bigint; ianaTimezone: string }, in
 }
 
 /** The rows of the parts a PATCH replaces (fresh ids from the pool); the other parts keep `kept`'s ids. */
-export function buildReplacedParts(storeId: bigint, productId: bigint, input: ProductInput, pool: IdPool, now: Date, parts: PartsToWrite, kept: Omit<ProductIds, 'productId'>) {
+export function buildReplacedParts(
+  storeId: bigint,
+  productId: bigint,
+  input: ProductInput,
+  pool: IdPool,
+  now: Date,
+  parts: PartsToWrite,
+  kept: Omit<ProductIds, 'productId'>,
+) {
   const part = partRows(storeId, productId, input, taker(pool), now, parts, kept);
   return { ids: part.ids, ...mergeParts([part]) };
 }

@@ -52,7 +52,8 @@ export class ProductsListingRoute implements OnModuleInit {
   private async handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     try {
       // Fails closed like AccessGuard: never served without the onRequest access check.
-      if (request.auth === undefined) throw new Error(`Admin route ${request.method} ${request.routeOptions.url} reached without its access check`);
+      if (request.auth === undefined)
+        throw new Error(`Admin route ${request.method} ${request.routeOptions.url} reached without its access check`);
       const page = await this.products.list(request.auth.store, readQuery(request.query), requestPageUrl(request));
       if (page.link) void reply.header('link', page.link);
       return reply.code(200).send(page.json);

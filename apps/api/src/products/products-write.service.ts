@@ -111,6 +111,8 @@ export function documentToInput(doc: string, publishedAt: Date | string | number
     images: images.map(({ src, alt }) => ({ src, alt })),
     media: media.map(({ src, alt, caption, content_type }) => ({ src, alt, caption, content_type })),
     options: options.map(({ name, values }) => ({ name, values })),
-    variants: variants.map(({ id: _id, product_id: _pid, inventory_item_id: _iid, position: _pos, image: _img, ...rest }) => rest as VariantInput),
+    variants: variants.map(
+      ({ id: _id, product_id: _pid, inventory_item_id: _iid, position: _pos, image: _img, ...rest }) => rest as VariantInput,
+    ),
   };
 }

@@ -70,17 +70,14 @@ export class ProductsRepository {
     const doc = this.db.provider === 'postgresql' ? "convert_from(listing_doc, 'UTF8')" : 'CAST(listing_doc AS TEXT)';
     const rows =
       q.direction === 'next'
-        ? await this.db.query<ListingRow>(`SELECT id, listing_zone, ${doc} AS listing_doc FROM products WHERE store_id = ? AND id > ? ORDER BY id ASC LIMIT ?`, [
-            q.storeId.toString(),
-            q.boundary,
-            q.take,
-          ])
-        : await this.db.query<ListingRow>(`SELECT id, listing_zone, ${doc} AS listing_doc FROM products WHERE store_id = ? AND id < ? AND id > ? ORDER BY id DESC LIMIT ?`, [
-            q.storeId.toString(),
-            q.boundary,
-            q.sinceId,
-            q.take,
-          ]);
+        ? await this.db.query<ListingRow>(
+            `SELECT id, listing_zone, ${doc} AS listing_doc FROM products WHERE store_id = ? AND id > ? ORDER BY id ASC LIMIT ?`,
+            [q.storeId.toString(), q.boundary, q.take],
+          )
+        : await this.db.query<ListingRow>(
+            `SELECT id, listing_zone, ${doc} AS listing_doc FROM products WHERE store_id = ? AND id < ? AND id > ? ORDER BY id DESC LIMIT ?`,
+            [q.storeId.toString(), q.boundary, q.sinceId, q.take],
+          );
     const stale = rows.filter((row) => row.listing_zone !== timeZone || row.listing_doc === null);
     if (stale.length === 0) return rows as ProductRow[];
     const marks = stale.map(() => '?').join(',');
@@ -109,14 +106,21 @@ export class ProductsRepository {
 
   /** Stores a listing document unless the row was written since it was read (that write stored its own). */
   async storeListingDocument(id: bigint, updatedAt: Date, listing: string, zone: string): Promise<boolean> {
-    const written = await this.db.prisma.product.updateMany({ where: { id, updatedAt }, data: { listingDoc: Buffer.from(listing), listingZone: zone } });
+    const written = await this.db.prisma.product.updateMany({
+      where: { id, updatedAt },
+      data: { listingDoc: Buffer.from(listing), listingZone: zone },
+    });
     return written.count === 1;
   }
 
   /** A page of (id, title) for the merchant's products list, keyset by id like the listing. */
   titles(q: PageQuery): Promise<{ id: bigint; title: string }[]> {
     if (q.direction === 'next') {
-      return this.db.query(`SELECT id, title FROM products WHERE store_id = ? AND id > ? ORDER BY id ASC LIMIT ?`, [q.storeId.toString(), q.boundary, q.take]);
+      return this.db.query(`SELECT id, title FROM products WHERE store_id = ? AND id > ? ORDER BY id ASC LIMIT ?`, [
+        q.storeId.toString(),
+        q.boundary,
+        q.take,
+      ]);
     }
     return this.db.query(`SELECT id, title FROM products WHERE store_id = ? AND id < ? AND id > ? ORDER BY id DESC LIMIT ?`, [
       q.storeId.toString(),
@@ -202,7 +206,10 @@ export class ProductsRepository {
         const doc = renderProductDocument(input, ids);
         const publishedAt = input.published_at ? new Date(input.published_at) : null;
         const updatedAt = nextUpdatedAt(current.updatedAt, now);
-        const listing = renderListingDocument({ id, doc, published_at: publishedAt, created_at: current.createdAt, updated_at: updatedAt }, timeZone);
+        const listing = renderListingDocument(
+          { id, doc, published_at: publishedAt, created_at: current.createdAt, updated_at: updatedAt },
+          timeZone,
+        );
         checkDocuments([listing]);
         await tx.product.update({
           where: { id },
@@ -229,7 +236,11 @@ export class ProductsRepository {
       await tx.productImage.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
       await tx.productMedia.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
       await tx.productOption.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true } }),
-      await tx.productVariant.findMany({ where: { productId }, orderBy: { position: 'asc' }, select: { id: true, inventoryItem: { select: { id: true } } } }),
+      await tx.productVariant.findMany({
+        where: { productId },
+        orderBy: { position: 'asc' },
+        select: { id: true, inventoryItem: { select: { id: true } } },
+      }),
     ];
     return {
       imageIds: images.map((r) => r.id),

@@ -45,8 +45,7 @@ export class ProductsService {
         ),
       idOf: (row) => String(row.id),
       render: (row) => renderProduct(row, store.ianaTimezone, request.fields),
-      tooLarge: (row) =>
-        `Product ${String(row.id)} alone exceeds the 8 MB response limit; request fewer fields with the fields parameter`,
+      tooLarge: (row) => `Product ${String(row.id)} alone exceeds the 8 MB response limit; request fewer fields with the fields parameter`,
     });
     const body = typeof page.json === 'string' ? Buffer.from(page.json) : page.json;
     if (revision !== undefined) this.cache.set(key, revision, { body, linkQueries: page.linkQueries });

@@ -23,7 +23,12 @@ export function createMailer(smtpUrl: string | undefined, from: string): Mailer 
     };
   }
   // A mail server that does not answer must not hold a reminder pass (or a shutdown) for minutes.
-  const transport = createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as Parameters<typeof createTransport>[0]);
+  const transport = createTransport({
+    url: smtpUrl,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  } as Parameters<typeof createTransport>[0]);
   return async (mail) => {
     await transport.sendMail({ from, ...mail });
   };

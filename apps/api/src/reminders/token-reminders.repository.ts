@@ -39,7 +39,9 @@ export class TokenRemindersRepository {
         id: true,
         expiresAt: true,
         reminderFailures: true,
-        installation: { select: { app: { select: { name: true } }, store: { select: { handle: true, name: true, email: true, ianaTimezone: true } } } },
+        installation: {
+          select: { app: { select: { name: true } }, store: { select: { handle: true, name: true, email: true, ianaTimezone: true } } },
+        },
       },
     });
     return rows.map((row) => ({
@@ -56,7 +58,10 @@ export class TokenRemindersRepository {
 
   /** Records the reminder as sent, unless another process did first: true when this one owns the sending. */
   async claim(tokenId: bigint, at: Date): Promise<boolean> {
-    const claimed = await this.db.prisma.accessToken.updateMany({ where: { id: tokenId, reminderSentAt: null }, data: { reminderSentAt: at } });
+    const claimed = await this.db.prisma.accessToken.updateMany({
+      where: { id: tokenId, reminderSentAt: null },
+      data: { reminderSentAt: at },
+    });
     return claimed.count === 1;
   }
 

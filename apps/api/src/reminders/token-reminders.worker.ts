@@ -71,7 +71,9 @@ export class TokenReminderWorker implements OnModuleInit, OnModuleDestroy {
       } catch (error) {
         const failures = reminder.failures + 1;
         await this.repository.unclaim(reminder.tokenId, new Date(now.getTime() + reminderRetryDelayMs(failures)));
-        this.logger.warn(`expiry reminder for token ${reminder.tokenId} not sent (${failures} time(s)), tried again later: ${(error as Error).message}`);
+        this.logger.warn(
+          `expiry reminder for token ${reminder.tokenId} not sent (${failures} time(s)), tried again later: ${(error as Error).message}`,
+        );
       }
     }
     return sent;

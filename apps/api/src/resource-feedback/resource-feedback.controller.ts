@@ -14,7 +14,9 @@ export class ResourceFeedbackController {
   create(@Req() request: FastifyRequest) {
     return tsRestHandler(routes.createResourceFeedback, async ({ params, body }) => {
       const { created, feedback } = await this.feedback.submit(request.auth!, pathId(params.product_id), body.resource_feedback);
-      return created ? { status: 201 as const, body: { resource_feedback: feedback } } : { status: 200 as const, body: { resource_feedback: feedback } };
+      return created
+        ? { status: 201 as const, body: { resource_feedback: feedback } }
+        : { status: 200 as const, body: { resource_feedback: feedback } };
     });
   }
 }

@@ -46,7 +46,9 @@ export class ResourceFeedbackRepository {
    * stored it first, 'reference' when the product or the installation was deleted meanwhile.
    */
   create(key: FeedbackKey, installationId: bigint, data: FeedbackData, now: Date): Promise<FeedbackRow> {
-    return storage(this.db.prisma.resourceFeedback.create({ data: { ...key, installationId, ...stored(data), createdAt: now, updatedAt: now } }));
+    return storage(
+      this.db.prisma.resourceFeedback.create({ data: { ...key, installationId, ...stored(data), createdAt: now, updatedAt: now } }),
+    );
   }
 
   /**

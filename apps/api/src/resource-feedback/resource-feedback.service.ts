@@ -50,7 +50,11 @@ export class ResourceFeedbackService {
    * is replaced, or kept when the incoming one is stale (both 200, decisions §9.4). The body's
    * rules come first (422), then the product (404), as on every route (docs/decisions.md).
    */
-  async submit(auth: AuthContext, productId: bigint, input: ResourceFeedbackInput): Promise<{ created: boolean; feedback: RenderedFeedback }> {
+  async submit(
+    auth: AuthContext,
+    productId: bigint,
+    input: ResourceFeedbackInput,
+  ): Promise<{ created: boolean; feedback: RenderedFeedback }> {
     const result = validateFeedback(input, 'resource_feedback.');
     if (!result.ok) throw new DomainError('VALIDATION_FAILED', joinIssues(result.issues));
     const valid = result.value;

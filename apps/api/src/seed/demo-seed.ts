@@ -22,7 +22,10 @@ export function demoProduct(n: number): ProductInput {
     tags: `demo, batch-${Math.ceil(n / 100)}`,
     images: [{ src: `https://cdn.example.com/demo/${n}.png`, alt: `Demo product ${n}` }],
     media: [{ src: `https://cdn.example.com/demo/${n}.png`, alt: `Demo product ${n}`, content_type: 'IMAGE' }],
-    options: [{ name: 'Color', values: COLORS.slice(0, 2) }, { name: 'Size', values: SIZES }],
+    options: [
+      { name: 'Color', values: COLORS.slice(0, 2) },
+      { name: 'Size', values: SIZES },
+    ],
     variants: COLORS.slice(0, 2).flatMap((color, i) =>
       SIZES.slice(0, 2).map((size, j) => ({
         sku: `DEMO-${n}-${color[0]}${size}`,
@@ -62,10 +65,9 @@ export async function seedDemo(platform: Platform): Promise<DemoSeed> {
   }
   const stores = app.get(StoresService);
   const store = await stores.create({ handle: DEMO_HANDLE, name: 'Demo Store', iana_timezone: 'UTC', currency: 'USD' });
-  const created = await app.get(AppsService).create(
-    { name: 'Demo private app', kind: 'private', scopes: [...SCOPES], store_handle: DEMO_HANDLE },
-    given,
-  );
+  const created = await app
+    .get(AppsService)
+    .create({ name: 'Demo private app', kind: 'private', scopes: [...SCOPES], store_handle: DEMO_HANDLE }, given);
   const products = app.get(ProductsWriteService);
   for (let start = 1; start <= DEMO_PRODUCTS; start += 250) {
     const batch = Array.from({ length: Math.min(250, DEMO_PRODUCTS - start + 1) }, (_, i) => demoProduct(start + i));

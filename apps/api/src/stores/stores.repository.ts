@@ -25,7 +25,15 @@ export class StoresRepository {
    * One merchant owns one store here, so the merchant id (webhooks' X-Platform-Merchant-Id) is the
    * store's id. A taken handle is 422 (the unique index decides, also between two creates at once).
    */
-  async create(data: { handle: string; name: string; ianaTimezone: string; currency: string; email: string; customerEmail: string; now: Date }): Promise<StoreRow> {
+  async create(data: {
+    handle: string;
+    name: string;
+    ianaTimezone: string;
+    currency: string;
+    email: string;
+    customerEmail: string;
+    now: Date;
+  }): Promise<StoreRow> {
     const { now, ...fields } = data;
     try {
       return await this.db.prisma.$transaction(async (tx) => {
@@ -53,7 +61,8 @@ export class StoresRepository {
   update(id: bigint, changes: StoreChanges, now: Date): Promise<StoreRow> {
     return this.db.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`UPDATE stores SET updated_at = updated_at WHERE id = ${id}`;
-      if (changes.ianaTimezone !== undefined) await tx.$executeRaw`UPDATE stores SET catalog_revision = catalog_revision + 1 WHERE id = ${id}`;
+      if (changes.ianaTimezone !== undefined)
+        await tx.$executeRaw`UPDATE stores SET catalog_revision = catalog_revision + 1 WHERE id = ${id}`;
       const current = await tx.store.findUniqueOrThrow({ where: { id }, select: { updatedAt: true } });
       return tx.store.update({ where: { id }, data: { ...changes, updatedAt: nextUpdatedAt(current.updatedAt, now) } });
     });

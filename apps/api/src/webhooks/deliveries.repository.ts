@@ -111,7 +111,9 @@ export class DeliveriesRepository {
 
   /** Counts by status and the oldest pending delivery already due, across every store. */
   async queueStats(now: Date): Promise<QueueStats> {
-    const counts = await this.db.query<{ status: string; n: bigint }>('SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status');
+    const counts = await this.db.query<{ status: string; n: bigint }>(
+      'SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status',
+    );
     const oldest = await this.db.query<{ next_attempt_at: Date }>(
       "SELECT next_attempt_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT 1",
       [now],

@@ -41,6 +41,10 @@ describe('bodies the domain renders (decisions §11.3)', () => {
         expect(parsed.inventory_item.fulfillment_location_id).toBe(locationType === 'fulfillment' ? '3' : null);
       }
     }
-    expect(ZFulfillmentOrderWebhook.parse(JSON.parse(renderFulfillmentOrderWebhook({ id: 1n, status: 'released' }, { apiVersion: 'v20260901', timeZone: 'UTC' })))).toBeTruthy();
+    expect(
+      ZFulfillmentOrderWebhook.parse(
+        JSON.parse(renderFulfillmentOrderWebhook({ id: 1n, status: 'released' }, { apiVersion: 'v20260901', timeZone: 'UTC' })),
+      ),
+    ).toBeTruthy();
   });
 });

@@ -56,12 +56,14 @@ export class WebhooksRepository {
    * topic, address) fails on the unique index (StorageConflict 'unique').
    */
   create(data: SubscriptionData, now: Date, max: number): Promise<WebhookSubscription | null> {
-    return storage(this.db.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`UPDATE apps SET updated_at = updated_at WHERE id = ${data.appId}`;
-      const count = await tx.webhookSubscription.count({ where: { storeId: data.storeId, appId: data.appId } });
-      if (count >= max) return null;
-      return tx.webhookSubscription.create({ data: { ...data, createdAt: now, updatedAt: now } });
-    }));
+    return storage(
+      this.db.prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`UPDATE apps SET updated_at = updated_at WHERE id = ${data.appId}`;
+        const count = await tx.webhookSubscription.count({ where: { storeId: data.storeId, appId: data.appId } });
+        if (count >= max) return null;
+        return tx.webhookSubscription.create({ data: { ...data, createdAt: now, updatedAt: now } });
+      }),
+    );
   }
 
   find(storeId: bigint, appId: bigint, id: bigint): Promise<WebhookSubscription | null> {
@@ -81,25 +83,27 @@ export class WebhooksRepository {
     merge: (row: WebhookSubscription) => SubscriptionChanges,
     now: Date,
   ): Promise<WebhookSubscription | null> {
-    return storage(this.db.prisma.$transaction(async (tx) => {
-      const locked = await tx.$executeRaw`UPDATE webhook_subscriptions SET updated_at = updated_at
+    return storage(
+      this.db.prisma.$transaction(async (tx) => {
+        const locked = await tx.$executeRaw`UPDATE webhook_subscriptions SET updated_at = updated_at
         WHERE id = ${key.id} AND store_id = ${key.storeId} AND app_id = ${key.appId}`;
-      if (locked === 0) return null;
-      const row = await tx.webhookSubscription.findUniqueOrThrow({ where: { id: key.id } });
-      const changes = merge(row);
-      return tx.webhookSubscription.update({
-        where: { id: key.id },
-        data: {
-          topic: changes.topic,
-          address: changes.address,
-          apiVersion: changes.apiVersion,
-          status: changes.status,
-          updatedAt: nextUpdatedAt(row.updatedAt, now),
-          ...(changes.reenabled ? { failureStreak: 0, disabledReason: null } : {}),
-          ...(changes.disabledByApp ? { disabledReason: 'api' } : {}),
-        },
-      });
-    }));
+        if (locked === 0) return null;
+        const row = await tx.webhookSubscription.findUniqueOrThrow({ where: { id: key.id } });
+        const changes = merge(row);
+        return tx.webhookSubscription.update({
+          where: { id: key.id },
+          data: {
+            topic: changes.topic,
+            address: changes.address,
+            apiVersion: changes.apiVersion,
+            status: changes.status,
+            updatedAt: nextUpdatedAt(row.updatedAt, now),
+            ...(changes.reenabled ? { failureStreak: 0, disabledReason: null } : {}),
+            ...(changes.disabledByApp ? { disabledReason: 'api' } : {}),
+          },
+        });
+      }),
+    );
   }
 
   /**

@@ -42,7 +42,14 @@ describe(isRegisteredRedirect.name, () => {
   const registered = ['https://app.example.com/callback'];
   it('accepts only an exact match', () => {
     expect(isRegisteredRedirect('https://app.example.com/callback', registered)).toBe(true);
-    for (const uri of ['https://app.example.com/callback/', 'https://APP.example.com/callback', 'https://app.example.com/callback?x=1', '', undefined, ['https://app.example.com/callback']]) {
+    for (const uri of [
+      'https://app.example.com/callback/',
+      'https://APP.example.com/callback',
+      'https://app.example.com/callback?x=1',
+      '',
+      undefined,
+      ['https://app.example.com/callback'],
+    ]) {
       expect(isRegisteredRedirect(uri, registered)).toBe(false);
     }
   });

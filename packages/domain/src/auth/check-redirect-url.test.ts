@@ -16,7 +16,13 @@ describe('checkRedirectUrl (decisions §5.2; issue 14, finding 4)', () => {
   });
 
   it('refuses a host a Content-Security-Policy source cannot hold', () => {
-    for (const url of ['http://a;script-src/cb', 'https://a,b.example/cb', "https://a'b.example/cb", 'https://a_b.example/cb', 'https://a%3Bb.example/cb']) {
+    for (const url of [
+      'http://a;script-src/cb',
+      'https://a,b.example/cb',
+      "https://a'b.example/cb",
+      'https://a_b.example/cb',
+      'https://a%3Bb.example/cb',
+    ]) {
       expect(checkRedirectUrl(url).ok, url).toBe(false);
     }
   });

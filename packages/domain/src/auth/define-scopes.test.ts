@@ -28,7 +28,9 @@ describe('isScope', () => {
 
 describe('expandScopes', () => {
   it('adds the read scope each write scope implies and drops unknown names', () => {
-    expect(expandScopes(['write_products', 'read_inventory', 'bogus'])).toEqual(new Set(['write_products', 'read_products', 'read_inventory']));
+    expect(expandScopes(['write_products', 'read_inventory', 'bogus'])).toEqual(
+      new Set(['write_products', 'read_products', 'read_inventory']),
+    );
   });
 });
 
@@ -82,7 +84,9 @@ describe('minimalScopeString', () => {
   });
 
   it('keeps read scopes without their write scope and removes duplicates', () => {
-    expect(minimalScopeString(['read_metafields', 'read_store_information', 'read_metafields'])).toBe('read_metafields,read_store_information');
+    expect(minimalScopeString(['read_metafields', 'read_store_information', 'read_metafields'])).toBe(
+      'read_metafields,read_store_information',
+    );
   });
 
   it('gives an empty string for no scopes', () => {

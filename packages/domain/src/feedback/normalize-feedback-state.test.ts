@@ -11,7 +11,17 @@ describe(normalizeFeedbackState.name, () => {
   });
 
   it('refuses anything else, naming the allowed values', () => {
-    for (const state of ['', 'Success', 'SUCCESS', ' success', 'require_action', 'requires_actions', 'toString', '__proto__', 'constructor']) {
+    for (const state of [
+      '',
+      'Success',
+      'SUCCESS',
+      ' success',
+      'require_action',
+      'requires_actions',
+      'toString',
+      '__proto__',
+      'constructor',
+    ]) {
       const r = normalizeFeedbackState(state);
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.message).toBe('must be one of require_actions, success (requires_action is accepted as require_actions)');

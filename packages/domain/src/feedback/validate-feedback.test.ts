@@ -5,7 +5,12 @@ const base = { state: 'require_actions', feedback_generated_at: '2026-11-22T12:0
 
 describe(validateFeedback.name, () => {
   it('returns the stored form: enumerated state, instants, messages', () => {
-    const r = validateFeedback({ ...base, state: 'requires_action', resource_updated_at: '2026-11-22T04:00:00Z', messages: ['Add a description'] });
+    const r = validateFeedback({
+      ...base,
+      state: 'requires_action',
+      resource_updated_at: '2026-11-22T04:00:00Z',
+      messages: ['Add a description'],
+    });
     expect(r).toEqual({
       ok: true,
       value: {
@@ -25,7 +30,12 @@ describe(validateFeedback.name, () => {
   it('treats a missing or null resource_updated_at and messages as not sent', () => {
     for (const extra of [{}, { resource_updated_at: null, messages: null }]) {
       const r = validateFeedback({ ...base, ...extra });
-      expect(r.ok && r.value).toEqual({ state: 'require_actions', generatedAt: new Date('2026-11-22T04:05:01Z'), resourceUpdatedAt: null, messages: [] });
+      expect(r.ok && r.value).toEqual({
+        state: 'require_actions',
+        generatedAt: new Date('2026-11-22T04:05:01Z'),
+        resourceUpdatedAt: null,
+        messages: [],
+      });
     }
   });
 

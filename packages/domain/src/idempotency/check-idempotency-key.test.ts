@@ -12,9 +12,12 @@ describe(checkIdempotencyKey.name, () => {
       expect(checkIdempotencyKey([key])).toEqual({ ok: true, key });
     }
     fc.assert(
-      fc.property(fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 255 }), (key) => {
-        expect(checkIdempotencyKey([key])).toEqual({ ok: true, key });
-      }),
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 255 }),
+        (key) => {
+          expect(checkIdempotencyKey([key])).toEqual({ ok: true, key });
+        },
+      ),
     );
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { decideIdempotentRepeat, IDEMPOTENCY_KEY_TTL_MS, idempotencyFingerprint, type StoredIdempotencyKey } from './decide-idempotent-repeat';
+import {
+  decideIdempotentRepeat,
+  IDEMPOTENCY_KEY_TTL_MS,
+  idempotencyFingerprint,
+  type StoredIdempotencyKey,
+} from './decide-idempotent-repeat';
 
 const now = new Date('2026-11-22T12:00:00Z');
 const realNow = new Date('2026-11-25T18:00:00Z');

@@ -36,7 +36,13 @@ function plain(value: unknown, records: { all: boolean }): unknown {
   const prototype = Object.getPrototypeOf(value) as object | null;
   if (prototype === null || Object.getPrototypeOf(prototype) !== null || Object.keys(prototype).length > 0) records.all = false;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) Object.defineProperty(out, key, { value: plain((value as Record<string, unknown>)[key], records), enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(value))
+    Object.defineProperty(out, key, {
+      value: plain((value as Record<string, unknown>)[key], records),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -51,11 +57,16 @@ const text = fc.oneof(
 // Escapes JSON.stringify never writes, in keys and strings: \/, \u for ASCII, upper-case hex.
 function escaped(value: unknown): string {
   if (typeof value === 'string') {
-    const chars = [...value].map((c) => (c === 'a' ? '\\u0061' : c === '/' ? '\\/' : c === 'é' ? '\\u00E9' : JSON.stringify(c).slice(1, -1)));
+    const chars = [...value].map((c) =>
+      c === 'a' ? '\\u0061' : c === '/' ? '\\/' : c === 'é' ? '\\u00E9' : JSON.stringify(c).slice(1, -1),
+    );
     return `"${chars.join('')}"`;
   }
   if (Array.isArray(value)) return `[${value.map(escaped).join(',')}]`;
-  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${escaped(k)}:${escaped(v)}`).join(',')}}`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${escaped(k)}:${escaped(v)}`)
+      .join(',')}}`;
   return JSON.stringify(value);
 }
 
@@ -64,16 +75,23 @@ const key = fc.constantFrom('"a"', '"b"', '"\\u0061"', '"__proto__"', '"toString
 const objectOf = (value: fc.Arbitrary<string>) =>
   fc.array(fc.tuple(key, value), { maxLength: 30 }).map((members) => `{${members.map(([k, v]) => `${k}:${v}`).join(',')}}`);
 const withKeys: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constantFrom('1', '"x"', 'null', '-0', '1e2'), objectOf(tie('value')), fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`)),
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom('1', '"x"', 'null', '-0', '1e2'),
+    objectOf(tie('value')),
+    fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
+  ),
 })).value;
 
 // One character away: deleted, doubled, or replaced by one JSON gives meaning to.
-const nearMiss = fc.tuple(text, fc.nat(), fc.constantFrom('delete', 'double', 'replace'), fc.constantFrom(...'{}[]",:\\ 0-.eEtfn\u0001')).map(([t, at, how, c]) => {
-  const i = at % Math.max(t.length, 1);
-  if (how === 'delete') return t.slice(0, i) + t.slice(i + 1);
-  if (how === 'double') return t.slice(0, i) + t[i] + t.slice(i);
-  return t.slice(0, i) + c + t.slice(i + 1);
-});
+const nearMiss = fc
+  .tuple(text, fc.nat(), fc.constantFrom('delete', 'double', 'replace'), fc.constantFrom(...'{}[]",:\\ 0-.eEtfn\u0001'))
+  .map(([t, at, how, c]) => {
+    const i = at % Math.max(t.length, 1);
+    if (how === 'delete') return t.slice(0, i) + t.slice(i + 1);
+    if (how === 'double') return t.slice(0, i) + t[i] + t.slice(i);
+    return t.slice(0, i) + c + t.slice(i + 1);
+  });
 
 describe('readJson (decisions §8.8: what JSON.parse reads, keys given twice refused)', () => {
   it('reads JSON to the values JSON.parse gives (numbers to the same double, -0 included)', () => {
@@ -89,8 +107,20 @@ describe('readJson (decisions §8.8: what JSON.parse reads, keys given twice ref
     const digits = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
     const number = fc.oneof(
       fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
-      fc.tuple(fc.constantFrom('', '-'), fc.integer({ min: 0, max: 9 }), digits(0, 25), fc.constantFrom('', '.'), digits(1, 30), fc.constantFrom('', 'e', 'E-', 'e+'), digits(1, 3))
-        .map(([sign, lead, more, dot, fraction, e, exponent]) => `${sign}${lead}${lead === 0 ? '' : more}${dot === '' ? '' : `.${fraction}`}${e === '' ? '' : `${e}${exponent}`}`),
+      fc
+        .tuple(
+          fc.constantFrom('', '-'),
+          fc.integer({ min: 0, max: 9 }),
+          digits(0, 25),
+          fc.constantFrom('', '.'),
+          digits(1, 30),
+          fc.constantFrom('', 'e', 'E-', 'e+'),
+          digits(1, 3),
+        )
+        .map(
+          ([sign, lead, more, dot, fraction, e, exponent]) =>
+            `${sign}${lead}${lead === 0 ? '' : more}${dot === '' ? '' : `.${fraction}`}${e === '' ? '' : `${e}${exponent}`}`,
+        ),
     );
     fc.assert(
       fc.property(number, (t) => {
@@ -137,17 +167,26 @@ describe('readJson (decisions §8.8: what JSON.parse reads, keys given twice ref
 
   it('refuses containers nested deeper than asked, and only those', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('[', '{"k":'), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 40 }), (opens, maxDepth) => {
-        const t = `${opens.join('')}1${opens.map((o) => (o === '[' ? ']' : '}')).reverse().join('')}`;
-        expect(read(t, { maxDepth, records: false })).toStrictEqual(opens.length > maxDepth ? 'too-deep' : JSON.parse(t));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('[', '{"k":'), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 40 }),
+        (opens, maxDepth) => {
+          const t = `${opens.join('')}1${opens
+            .map((o) => (o === '[' ? ']' : '}'))
+            .reverse()
+            .join('')}`;
+          expect(read(t, { maxDepth, records: false })).toStrictEqual(opens.length > maxDepth ? 'too-deep' : JSON.parse(t));
+        },
+      ),
     );
   });
 });
 
 describe('findDuplicateKey', () => {
   it('answers as the scan that decodes every key, on any JSON', () => {
-    const wide = fc.array(fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), { minLength: 20, maxLength: 60 }).map((keys) => `{${keys.map((k, i) => `"${k}":${i}`).join(',')}}`);
+    const wide = fc
+      .array(fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), { minLength: 20, maxLength: 60 })
+      .map((keys) => `{${keys.map((k, i) => `"${k}":${i}`).join(',')}}`);
     fc.assert(
       fc.property(fc.oneof(withKeys, text, wide), (t) => {
         expect(findDuplicateKey(t)).toBe(findDecodedDuplicateKey(t));

@@ -31,7 +31,9 @@ const KEY_SLOTS = 512;
 const KEY_CACHE_MAX_LENGTH = 32;
 const keyCache: (string | undefined)[] = new Array<string | undefined>(KEY_SLOTS).fill(undefined);
 
-const POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POWERS_OF_TEN = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
 /** Significant digits an integer below 2^53 always holds. */
 const EXACT_DIGITS = 15;
 /** Keys of one object compared one by one before a lookup in the object itself is cheaper. */

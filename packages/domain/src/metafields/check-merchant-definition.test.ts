@@ -11,14 +11,22 @@ describe('merchantDefinitionIssues (docs/decisions.md, Merchant admin)', () => {
 
   it('refuses PRIVATE and MERCHANT_READ, which would take the definition away from its maker', () => {
     for (const admin of ['PRIVATE', 'MERCHANT_READ']) {
-      expect(merchantDefinitionIssues({ namespace: 'custom', access: { admin } })[0]?.message).toMatch(/^access\.admin: .* choose NONE, PUBLIC_READ, MERCHANT_READ_WRITE$/);
+      expect(merchantDefinitionIssues({ namespace: 'custom', access: { admin } })[0]?.message).toMatch(
+        /^access\.admin: .* choose NONE, PUBLIC_READ, MERCHANT_READ_WRITE$/,
+      );
     }
-    for (const admin of ['NONE', 'PUBLIC_READ', 'MERCHANT_READ_WRITE']) expect(merchantDefinitionIssues({ namespace: 'custom', access: { admin } })).toEqual([]);
+    for (const admin of ['NONE', 'PUBLIC_READ', 'MERCHANT_READ_WRITE'])
+      expect(merchantDefinitionIssues({ namespace: 'custom', access: { admin } })).toEqual([]);
   });
 });
 
 describe('resolveAccess on a definition the merchant made', () => {
-  const made = (access: 'NONE' | 'PUBLIC_READ' | 'MERCHANT_READ_WRITE') => ({ namespace: 'custom', access, creatorAppId: null, merchantMade: true });
+  const made = (access: 'NONE' | 'PUBLIC_READ' | 'MERCHANT_READ_WRITE') => ({
+    namespace: 'custom',
+    access,
+    creatorAppId: null,
+    merchantMade: true,
+  });
 
   it('lets the merchant do everything, and other apps what the access says', () => {
     for (const action of ['view', 'update', 'delete', 'write_values'] as const) {

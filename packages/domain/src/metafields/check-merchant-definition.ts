@@ -19,12 +19,20 @@ export const MERCHANT_MADE_ACCESS: readonly AccessAdmin[] = ['NONE', 'PUBLIC_REA
 export function merchantDefinitionIssues(input: { namespace?: unknown; access?: unknown }): Issue[] {
   const issues: Issue[] = [];
   if (typeof input.namespace === 'string' && parseNamespace(input.namespace).kind === 'app') {
-    issues.push(makeIssue('namespace', "is an app's reserved namespace ($app:x or app--{id}--x); a definition the merchant makes goes in another namespace"));
+    issues.push(
+      makeIssue(
+        'namespace',
+        "is an app's reserved namespace ($app:x or app--{id}--x); a definition the merchant makes goes in another namespace",
+      ),
+    );
   }
   const admin = typeof input.access === 'object' && input.access !== null ? (input.access as { admin?: unknown }).admin : undefined;
   if (admin === 'PRIVATE' || admin === 'MERCHANT_READ') {
     issues.push(
-      makeIssue('access.admin', `${admin} would keep the merchant from managing a definition the merchant made; choose ${MERCHANT_MADE_ACCESS.join(', ')}`),
+      makeIssue(
+        'access.admin',
+        `${admin} would keep the merchant from managing a definition the merchant made; choose ${MERCHANT_MADE_ACCESS.join(', ')}`,
+      ),
     );
   }
   return issues;

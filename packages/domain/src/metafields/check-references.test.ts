@@ -7,7 +7,10 @@ describe('references (decisions §8.14)', () => {
       { field: 'value', gid: 'gid://platform/Metaobject/1', id: '1', definitionId: null },
     ]);
     expect(
-      collectMetaobjectReferences({ kind: 'list', elements: [null, { kind: 'metaobject_reference', gid: 'gid://platform/Metaobject/2', id: '2' }] }, '9'),
+      collectMetaobjectReferences(
+        { kind: 'list', elements: [null, { kind: 'metaobject_reference', gid: 'gid://platform/Metaobject/2', id: '2' }] },
+        '9',
+      ),
     ).toEqual([{ field: 'value[1]', gid: 'gid://platform/Metaobject/2', id: '2', definitionId: '9' }]);
     expect(collectMetaobjectReferences({ kind: 'boolean', value: true }, null)).toEqual([]);
   });
@@ -40,7 +43,10 @@ describe('references (decisions §8.14)', () => {
     const refs = [{ field: 'validations[1].value', kind: 'metaobject_definition' as const, id: '42' }];
     expect(checkDefinitionReferences(refs, () => true)).toEqual([]);
     expect(checkDefinitionReferences(refs, () => false)).toEqual([
-      { field: 'validations[1].value', message: 'validations[1].value: metaobject definition 42 does not exist (rule metaobject_definition_id)' },
+      {
+        field: 'validations[1].value',
+        message: 'validations[1].value: metaobject definition 42 does not exist (rule metaobject_definition_id)',
+      },
     ]);
   });
 });

@@ -57,10 +57,7 @@ export function checkMetaobjectReferences(
 }
 
 /** Issues for definition references: `exists` answers whether the store has that metaobject definition. */
-export function checkDefinitionReferences(
-  references: readonly DefinitionReference[],
-  exists: (definitionId: string) => boolean,
-): Issue[] {
+export function checkDefinitionReferences(references: readonly DefinitionReference[], exists: (definitionId: string) => boolean): Issue[] {
   return references
     .filter((ref) => !exists(ref.id))
     .map((ref) => makeIssue(ref.field, `metaobject definition ${ref.id} does not exist (rule metaobject_definition_id)`));

@@ -63,7 +63,9 @@ describe('bounds compare exactly (decisions §8.13)', () => {
           if (raw === undefined) return;
           const order = toBaseUnit(dimension, unit, new Dec(raw)).comparedTo(base);
           const value = `{"value":${raw},"unit":"${unit}"}`;
-          expect(verdict(dimension, rule, `{"value":"${boundText}","unit":"${boundUnit}"}`, value)).toBe(rule === 'min' ? order >= 0 : order <= 0);
+          expect(verdict(dimension, rule, `{"value":"${boundText}","unit":"${boundUnit}"}`, value)).toBe(
+            rule === 'min' ? order >= 0 : order <= 0,
+          );
         }),
         { numRuns: 1000 },
       );

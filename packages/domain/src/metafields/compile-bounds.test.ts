@@ -20,12 +20,14 @@ describe('min/max value formats (spec rules table)', () => {
   it('text types take a length as integer text', () => {
     expect(bound('single_line_text_field', '10')).toMatchObject({ kind: 'length', n: 10 });
     expect(bound('multi_line_text_field', '0')).toMatchObject({ kind: 'length', n: 0 });
-    for (const bad of ['-1', '1.5', 'ten', '', '01', '1e3']) expect(parseBound('single_line_text_field', bad), bad).toBe('must be a non-negative integer (a length in characters)');
+    for (const bad of ['-1', '1.5', 'ten', '', '01', '1e3'])
+      expect(parseBound('single_line_text_field', bad), bad).toBe('must be a non-negative integer (a length in characters)');
   });
 
   it('number_integer takes a non-negative integer', () => {
     expect(bound('number_integer', '5')).toMatchObject({ kind: 'integer', n: 5 });
-    for (const bad of ['-5', '1.5', '9007199254740992', 'x']) expect(parseBound('number_integer', bad), bad).toBe('must be a non-negative integer');
+    for (const bad of ['-5', '1.5', '9007199254740992', 'x'])
+      expect(parseBound('number_integer', bad), bad).toBe('must be a non-negative integer');
   });
 
   it('number_decimal may be negative', () => {
@@ -37,7 +39,10 @@ describe('min/max value formats (spec rules table)', () => {
     expect(bound('date', '2026-01-31')).toMatchObject({ kind: 'date', ordinal: 20260131 });
     // A date-time bound of a date type counts by the calendar date it is written with.
     expect(bound('date', '2026-01-31T23:30:00-05:00')).toMatchObject({ kind: 'date', ordinal: 20260131 });
-    expect(bound('date_time', '2026-01-31T12:00:00+01:00')).toMatchObject({ kind: 'instant', epochSeconds: Date.UTC(2026, 0, 31, 11) / 1000 });
+    expect(bound('date_time', '2026-01-31T12:00:00+01:00')).toMatchObject({
+      kind: 'instant',
+      epochSeconds: Date.UTC(2026, 0, 31, 11) / 1000,
+    });
     // A date bound of a date_time type is that day's midnight UTC.
     expect(bound('date_time', '2026-01-31')).toMatchObject({ kind: 'instant', epochSeconds: Date.UTC(2026, 0, 31) / 1000, nanos: 0 });
     for (const bad of ['2026-02-30', 'tomorrow', '2026-01-31T25:00:00Z', '']) {
@@ -51,7 +56,15 @@ describe('min/max value formats (spec rules table)', () => {
     expect(bound('volume', '{"value":"2","unit":"l"}')).toMatchObject({ kind: 'measure', display: '2 l' });
     expect(bound('dimension', '{"unit":"in","value":0}')).toMatchObject({ kind: 'measure', display: '0 in' });
     const shape = 'must be JSON text of an object with keys unit (g, kg, lb, oz) and value (a non-negative number)';
-    for (const bad of ['{"unit":"kg","value":-1}', '{"unit":"ml","value":1}', '{"unit":"kg"}', '{"unit":"kg","value":1,"x":1}', '5', '{"unit":"kg","value":"abc"}', '{"unit":"kg","value":1,"unit":"g"}']) {
+    for (const bad of [
+      '{"unit":"kg","value":-1}',
+      '{"unit":"ml","value":1}',
+      '{"unit":"kg"}',
+      '{"unit":"kg","value":1,"x":1}',
+      '5',
+      '{"unit":"kg","value":"abc"}',
+      '{"unit":"kg","value":1,"unit":"g"}',
+    ]) {
       expect(parseBound('weight', bad), bad).toBe(shape);
     }
   });
@@ -85,21 +98,31 @@ describe('bounds are inclusive (decisions §8.13)', () => {
 
   it('date-times compare as instants, whatever their offsets', () => {
     expect(judge('date_time', 'max', '2026-01-01T12:00:00Z', '2026-01-01T13:00:00+01:00')).toBeNull();
-    expect(judge('date_time', 'max', '2026-01-01T12:00:00Z', '2026-01-01T13:00:00.000000001+01:00')).toBe('has a maximum of 2026-01-01T12:00:00Z (rule max)');
+    expect(judge('date_time', 'max', '2026-01-01T12:00:00Z', '2026-01-01T13:00:00.000000001+01:00')).toBe(
+      'has a maximum of 2026-01-01T12:00:00Z (rule max)',
+    );
     expect(judge('date_time', 'min', '2026-01-01', '2025-12-31T23:59:59-00:01')).toBeNull();
     expect(judge('date_time', 'min', '2026-01-01', '2025-12-31T23:59:59Z')).toBe('has a minimum of 2026-01-01 (rule min)');
   });
 
   it('measures compare across units with exact arithmetic', () => {
     expect(judge('weight', 'max', '{"unit":"lb","value":1}', '{"value":453.59237,"unit":"g"}')).toBeNull();
-    expect(judge('weight', 'max', '{"unit":"lb","value":1}', '{"value":453.592370001,"unit":"g"}')).toBe('has a maximum of 1 lb (rule max)');
+    expect(judge('weight', 'max', '{"unit":"lb","value":1}', '{"value":453.592370001,"unit":"g"}')).toBe(
+      'has a maximum of 1 lb (rule max)',
+    );
     expect(judge('weight', 'min', '{"unit":"lb","value":1}', '{"value":16,"unit":"oz"}')).toBeNull();
-    expect(judge('weight', 'min', '{"unit":"kg","value":1}', '{"value":999.999999999,"unit":"g"}')).toBe('has a minimum of 1 kg (rule min)');
+    expect(judge('weight', 'min', '{"unit":"kg","value":1}', '{"value":999.999999999,"unit":"g"}')).toBe(
+      'has a minimum of 1 kg (rule min)',
+    );
     expect(judge('volume', 'max', '{"unit":"us_gal","value":1}', '{"value":128,"unit":"us_fl_oz"}')).toBeNull();
-    expect(judge('volume', 'max', '{"unit":"imp_pt","value":1}', '{"value":20.000000001,"unit":"imp_fl_oz"}')).toBe('has a maximum of 1 imp_pt (rule max)');
+    expect(judge('volume', 'max', '{"unit":"imp_pt","value":1}', '{"value":20.000000001,"unit":"imp_fl_oz"}')).toBe(
+      'has a maximum of 1 imp_pt (rule max)',
+    );
     expect(judge('volume', 'min', '{"unit":"l","value":1}', '{"value":0.001,"unit":"m3"}')).toBeNull();
     expect(judge('dimension', 'max', '{"unit":"ft","value":1}', '{"value":30.48,"unit":"cm"}')).toBeNull();
-    expect(judge('dimension', 'max', '{"unit":"yd","value":1}', '{"value":36.000000001,"unit":"in"}')).toBe('has a maximum of 1 yd (rule max)');
+    expect(judge('dimension', 'max', '{"unit":"yd","value":1}', '{"value":36.000000001,"unit":"in"}')).toBe(
+      'has a maximum of 1 yd (rule max)',
+    );
   });
 });
 

@@ -104,7 +104,9 @@ export function boundCheck(bound: Bound, rule: 'min' | 'max'): ElementCheck {
   const isMin = rule === 'min';
   const word = isMin ? 'minimum' : 'maximum';
   const fail = ruleFailure(
-    bound.kind === 'length' ? `has a ${word} length of ${bound.display} (rule ${rule})` : `has a ${word} of ${bound.display} (rule ${rule})`,
+    bound.kind === 'length'
+      ? `has a ${word} length of ${bound.display} (rule ${rule})`
+      : `has a ${word} of ${bound.display} (rule ${rule})`,
   );
   // `order(v)` is negative when the value is below the bound, positive when above.
   const judge = (order: number) => ((isMin ? order < 0 : order > 0) ? fail : null);

@@ -74,11 +74,19 @@ const LARGEST_VALUE = 'a'.repeat(65_536);
 describe('program bound (decisions §8.11; RE2 refuses programs over its budget, "pattern too large")', () => {
   it('refuses the 720-character pattern whose 60,000-instruction program took 25 s on a 65,000-character value', () => {
     const result = compileRe2('[\\s\\S]{1000}'.repeat(60));
-    expect(result).toEqual({ ok: false, tooLarge: true, message: `its compiled program has more than 50000 instructions (at most ${REGEX_MAX_PROGRAM_SIZE})` });
+    expect(result).toEqual({
+      ok: false,
+      tooLarge: true,
+      message: `its compiled program has more than 50000 instructions (at most ${REGEX_MAX_PROGRAM_SIZE})`,
+    });
   });
 
   it('names the exact size of a program just over the bound, and accepts one at it', () => {
-    expect(compileRe2('[\\s\\S]{599}')).toMatchObject({ ok: false, tooLarge: true, message: 'its compiled program has 601 instructions (at most 600)' });
+    expect(compileRe2('[\\s\\S]{599}')).toMatchObject({
+      ok: false,
+      tooLarge: true,
+      message: 'its compiled program has 601 instructions (at most 600)',
+    });
     expect(compileRe2('[\\s\\S]{598}')).toMatchObject({ ok: true, pattern: { size: 600 } });
     expect(compileRe2('^.{1,255}$')).toMatchObject({ ok: true, pattern: { size: 513 } });
   });

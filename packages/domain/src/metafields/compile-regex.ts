@@ -104,8 +104,12 @@ function compileBounded(re2Source: string, { dfa = true, allowance }: PatternOpt
   // does not run (case folding, past its budget) stays on re2js (match-dfa), charged as such.
   const bytes = RE2JS_BASE_BYTES + RE2JS_BYTES_PER_INSTRUCTION * size;
   const built = dfa ? compileDfa(re, allowance) : undefined;
-  if (built) return { ok: true, pattern: { test: built.test, size, engine: 'dfa', unitsPerChar: DFA_UNITS_PER_CHAR, bytes: bytes + built.bytes } };
-  return { ok: true, pattern: { test: (s) => re.test(s), size, engine: 're2js', unitsPerChar: RE2JS_UNITS_PER_INSTRUCTION_CHAR * size, bytes } };
+  if (built)
+    return { ok: true, pattern: { test: built.test, size, engine: 'dfa', unitsPerChar: DFA_UNITS_PER_CHAR, bytes: bytes + built.bytes } };
+  return {
+    ok: true,
+    pattern: { test: (s) => re.test(s), size, engine: 're2js', unitsPerChar: RE2JS_UNITS_PER_INSTRUCTION_CHAR * size, bytes },
+  };
 }
 
 /** Compiles a pattern written in RE2 syntax (the `regex` rule), within the program bound. */

@@ -19,7 +19,25 @@ const SPEC_APPLIES_TO: Record<string, string[]> = {
   file_type_options: ['file_reference', 'list.file_reference'],
   'list.min': METAFIELD_TYPES.filter((t) => t.startsWith('list.')),
   'list.max': METAFIELD_TYPES.filter((t) => t.startsWith('list.')),
-  min: ['single_line_text_field', 'multi_line_text_field', 'date', 'list.date', 'date_time', 'list.date_time', 'weight', 'list.weight', 'volume', 'list.volume', 'dimension', 'list.dimension', 'number_integer', 'list.number_integer', 'number_decimal', 'list.number_decimal', 'list.single_line_text_field'],
+  min: [
+    'single_line_text_field',
+    'multi_line_text_field',
+    'date',
+    'list.date',
+    'date_time',
+    'list.date_time',
+    'weight',
+    'list.weight',
+    'volume',
+    'list.volume',
+    'dimension',
+    'list.dimension',
+    'number_integer',
+    'list.number_integer',
+    'number_decimal',
+    'list.number_decimal',
+    'list.single_line_text_field',
+  ],
   max_precision: ['number_decimal', 'list.number_decimal'],
   regex: ['single_line_text_field', 'multi_line_text_field', 'list.single_line_text_field'],
   scale_min: ['rating', 'list.rating'],
@@ -41,8 +59,17 @@ function sampleValue(name: RuleName, type: MetafieldType): string {
     return '5';
   }
   const samples: Record<string, string> = {
-    choices: '["a"]', allowed_domains: '["https://a.example"]', file_type_options: '["Image"]', 'list.min': '1', 'list.max': '2',
-    max_precision: '2', regex: 'a', scale_min: '1', scale_max: '5', schema: '{}', metaobject_definition_id: '1',
+    choices: '["a"]',
+    allowed_domains: '["https://a.example"]',
+    file_type_options: '["Image"]',
+    'list.min': '1',
+    'list.max': '2',
+    max_precision: '2',
+    regex: 'a',
+    scale_min: '1',
+    scale_max: '5',
+    schema: '{}',
+    metaobject_definition_id: '1',
   };
   return samples[name] as string;
 }
@@ -62,7 +89,11 @@ describe('rule names and applicability (spec rules table)', () => {
         const applies = (SPEC_APPLIES_TO[name] as string[]).includes(type);
         const messages = problems(type, rules([name, applies ? sampleValue(name, type) : 'x']));
         const refusal = `validations[0].name: '${name}' does not apply to type ${type}`;
-        if (applies) expect(messages.filter((m) => m.startsWith('validations[0]')), `${name} on ${type}`).toEqual([]);
+        if (applies)
+          expect(
+            messages.filter((m) => m.startsWith('validations[0]')),
+            `${name} on ${type}`,
+          ).toEqual([]);
         else expect(messages, `${name} on ${type}`).toEqual([refusal]);
       }
     });
@@ -82,15 +113,23 @@ describe('the validations array (spec "Rules on the array")', () => {
   });
 
   it('requires name and value, non-empty strings', () => {
-    expect(problems('single_line_text_field', [{}])).toEqual(["validations[0].name: can't be blank", "validations[0].value: can't be blank"]);
-    expect(problems('single_line_text_field', rules(['', '']))).toEqual(["validations[0].name: can't be blank", "validations[0].value: can't be blank"]);
+    expect(problems('single_line_text_field', [{}])).toEqual([
+      "validations[0].name: can't be blank",
+      "validations[0].value: can't be blank",
+    ]);
+    expect(problems('single_line_text_field', rules(['', '']))).toEqual([
+      "validations[0].name: can't be blank",
+      "validations[0].value: can't be blank",
+    ]);
     expect(problems('single_line_text_field', [{ name: 'max', value: 5 }])).toEqual(['validations[0].value: must be a string']);
     expect(problems('single_line_text_field', [{ name: 1, value: '5' }])).toEqual(['validations[0].name: must be a string']);
     expect(problems('single_line_text_field', [{ name: 'max', value: null }])).toEqual(["validations[0].value: can't be blank"]);
   });
 
   it('refuses an unsupported rule name', () => {
-    expect(problems('single_line_text_field', rules(['max', '5'], ['foo', 'x']))).toEqual(["validations[1].name: 'foo' is not a supported rule"]);
+    expect(problems('single_line_text_field', rules(['max', '5'], ['foo', 'x']))).toEqual([
+      "validations[1].name: 'foo' is not a supported rule",
+    ]);
     expect(problems(null, rules(['foo', 'x']))).toEqual(["validations[0].name: 'foo' is not a supported rule"]);
   });
 
@@ -101,7 +140,9 @@ describe('the validations array (spec "Rules on the array")', () => {
   });
 
   it('bounds each value at 300,000 characters (code points)', () => {
-    expect(problems('single_line_text_field', rules(['regex', 'a'.repeat(300_001)]))).toEqual(['validations[0].value: is too long (maximum is 300000 characters)']);
+    expect(problems('single_line_text_field', rules(['regex', 'a'.repeat(300_001)]))).toEqual([
+      'validations[0].value: is too long (maximum is 300000 characters)',
+    ]);
     // 300,000 code points (600,000 UTF-16 units) is within the bound.
     expect(problems('single_line_text_field', rules(['choices', JSON.stringify(['😀'.repeat(299_996)])]))).toEqual([]);
   });
@@ -125,24 +166,38 @@ describe('the validations array (spec "Rules on the array")', () => {
 
 describe('constraints between rules (spec "Rules on the array" 3)', () => {
   it('min must not exceed max; equal is fine', () => {
-    expect(problems('single_line_text_field', rules(['min', '5'], ['max', '4']))).toEqual(['validations: min must be less than or equal to max']);
+    expect(problems('single_line_text_field', rules(['min', '5'], ['max', '4']))).toEqual([
+      'validations: min must be less than or equal to max',
+    ]);
     expect(problems('single_line_text_field', rules(['min', '5'], ['max', '5']))).toEqual([]);
-    expect(problems('number_decimal', rules(['max', '-1'], ['min', '-0.5']))).toEqual(['validations: min must be less than or equal to max']);
-    expect(problems('date', rules(['min', '2026-02-01'], ['max', '2026-01-31']))).toEqual(['validations: min must be less than or equal to max']);
+    expect(problems('number_decimal', rules(['max', '-1'], ['min', '-0.5']))).toEqual([
+      'validations: min must be less than or equal to max',
+    ]);
+    expect(problems('date', rules(['min', '2026-02-01'], ['max', '2026-01-31']))).toEqual([
+      'validations: min must be less than or equal to max',
+    ]);
     expect(problems('date_time', rules(['min', '2026-01-01T01:00:00+01:00'], ['max', '2026-01-01']))).toEqual([]);
-    expect(problems('list.weight', rules(['min', '{"unit":"kg","value":1}'], ['max', '{"unit":"lb","value":2}']))).toEqual(['validations: min must be less than or equal to max']);
+    expect(problems('list.weight', rules(['min', '{"unit":"kg","value":1}'], ['max', '{"unit":"lb","value":2}']))).toEqual([
+      'validations: min must be less than or equal to max',
+    ]);
     expect(problems('weight', rules(['min', '{"unit":"oz","value":16}'], ['max', '{"unit":"lb","value":1}']))).toEqual([]);
   });
 
   it('list.min must not exceed list.max', () => {
-    expect(problems('list.url', rules(['list.min', '3'], ['list.max', '2']))).toEqual(['validations: list.min must be less than or equal to list.max']);
+    expect(problems('list.url', rules(['list.min', '3'], ['list.max', '2']))).toEqual([
+      'validations: list.min must be less than or equal to list.max',
+    ]);
     expect(problems('list.url', rules(['list.min', '2'], ['list.max', '2']))).toEqual([]);
   });
 
   it('scale_min and scale_max come together, scale_min <= scale_max', () => {
     expect(problems('rating', rules(['scale_min', '1']))).toEqual(['validations: scale_min must be configured together with scale_max']);
-    expect(problems('list.rating', rules(['scale_max', '5']))).toEqual(['validations: scale_max must be configured together with scale_min']);
-    expect(problems('rating', rules(['scale_min', '5'], ['scale_max', '1']))).toEqual(['validations: scale_min must be less than or equal to scale_max']);
+    expect(problems('list.rating', rules(['scale_max', '5']))).toEqual([
+      'validations: scale_max must be configured together with scale_min',
+    ]);
+    expect(problems('rating', rules(['scale_min', '5'], ['scale_max', '1']))).toEqual([
+      'validations: scale_min must be less than or equal to scale_max',
+    ]);
     expect(problems('rating', rules(['scale_min', '5'], ['scale_max', '5.0']))).toEqual([]);
   });
 
@@ -161,7 +216,10 @@ describe('compiled set', () => {
   });
 
   it('surfaces the metaobject definition reference for the caller to check', () => {
-    const { set } = run('list.metaobject_reference', rules(['list.max', '2'], ['metaobject_definition_id', 'gid://platform/MetaobjectDefinition/77']));
+    const { set } = run(
+      'list.metaobject_reference',
+      rules(['list.max', '2'], ['metaobject_definition_id', 'gid://platform/MetaobjectDefinition/77']),
+    );
     expect(set?.metaobjectDefinitionId).toBe('77');
     expect(set?.references).toEqual([{ field: 'validations[1].value', kind: 'metaobject_definition', id: '77' }]);
     expect(run('metaobject_reference', []).set?.references).toEqual([]);

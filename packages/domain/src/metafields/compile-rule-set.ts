@@ -113,7 +113,12 @@ export function checkRuleSet(type: MetafieldType | null, validations: unknown, i
   checkConstraints(compiled, present, issues);
   if (bytes > DEFINITION_MAX_BYTES) {
     const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
-    issues.push(makeIssue('validations', `are too costly to compile: they would hold about ${mb(bytes)} in memory (at most ${mb(DEFINITION_MAX_BYTES)} per definition)`));
+    issues.push(
+      makeIssue(
+        'validations',
+        `are too costly to compile: they would hold about ${mb(bytes)} in memory (at most ${mb(DEFINITION_MAX_BYTES)} per definition)`,
+      ),
+    );
   }
   if (type === null || issues.length !== before) return undefined;
   const checks: ElementCheck[] = [];
@@ -135,17 +140,11 @@ export function checkRuleSet(type: MetafieldType | null, validations: unknown, i
     metaobjectDefinitionId: id,
     bytes,
     references:
-      reference === undefined || id === null
-        ? []
-        : [{ field: `validations[${reference.index}].value`, kind: 'metaobject_definition', id }],
+      reference === undefined || id === null ? [] : [{ field: `validations[${reference.index}].value`, kind: 'metaobject_definition', id }],
   };
 }
 
-function checkConstraints(
-  compiled: ReadonlyMap<RuleName, { rule: CompiledRule }>,
-  present: ReadonlySet<RuleName>,
-  issues: Issue[],
-): void {
+function checkConstraints(compiled: ReadonlyMap<RuleName, { rule: CompiledRule }>, present: ReadonlySet<RuleName>, issues: Issue[]): void {
   const min = compiled.get('min')?.rule.bound;
   const max = compiled.get('max')?.rule.bound;
   if (min !== undefined && max !== undefined && compareBounds(min, max) > 0) {

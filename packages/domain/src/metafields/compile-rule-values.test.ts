@@ -16,8 +16,20 @@ describe('choices', () => {
   const t = 'single_line_text_field';
   it('is a non-empty JSON array of at most 128 distinct single-line strings', () => {
     expect(problem(t, 'choices', '["red","green"]')).toBeNull();
-    expect(problem('list.single_line_text_field', 'choices', list(128, (i) => `c${i}`))).toBeNull();
-    expect(problem(t, 'choices', list(129, (i) => `c${i}`))).toBe('validations[0].value: has too many choices (maximum is 128) (rule choices)');
+    expect(
+      problem(
+        'list.single_line_text_field',
+        'choices',
+        list(128, (i) => `c${i}`),
+      ),
+    ).toBeNull();
+    expect(
+      problem(
+        t,
+        'choices',
+        list(129, (i) => `c${i}`),
+      ),
+    ).toBe('validations[0].value: has too many choices (maximum is 128) (rule choices)');
     expect(problem(t, 'choices', '[]')).toBe('validations[0].value: must contain at least one choice (rule choices)');
     expect(problem(t, 'choices', '["a","b","a"]')).toBe('validations[0].value: has a duplicate choice "a" (rule choices)');
     expect(problem(t, 'choices', '["a\\nb"]')).toBe('validations[0].value: must not contain line breaks (rule choices)');
@@ -32,14 +44,36 @@ describe('choices', () => {
 describe('allowed_domains', () => {
   it('is a JSON array of at most 100 complete http(s) URLs', () => {
     expect(problem('url', 'allowed_domains', '["https://example.com","http://shop.example.com:8080/path"]')).toBeNull();
-    expect(problem('list.link', 'allowed_domains', list(100, (i) => `https://d${i}.example`))).toBeNull();
-    expect(problem('url', 'allowed_domains', list(101, (i) => `https://d${i}.example`))).toBe('validations[0].value: has too many entries (maximum is 100) (rule allowed_domains)');
+    expect(
+      problem(
+        'list.link',
+        'allowed_domains',
+        list(100, (i) => `https://d${i}.example`),
+      ),
+    ).toBeNull();
+    expect(
+      problem(
+        'url',
+        'allowed_domains',
+        list(101, (i) => `https://d${i}.example`),
+      ),
+    ).toBe('validations[0].value: has too many entries (maximum is 100) (rule allowed_domains)');
     // Only choices must be non-empty (spec rules table): [] is no restriction.
     expect(problem('url', 'allowed_domains', '[]')).toBeNull();
-    expect(problem('url', 'allowed_domains', 'https://example.com')).toBe('validations[0].value: must be a JSON array of strings (rule allowed_domains)');
+    expect(problem('url', 'allowed_domains', 'https://example.com')).toBe(
+      'validations[0].value: must be a JSON array of strings (rule allowed_domains)',
+    );
   });
   it('refuses bare domain names and URLs without an http(s) protocol', () => {
-    for (const bad of ['example.com', 'www.example.com', '//example.com', 'ftp://example.com', 'mailto:a@example.com', 'https://', 'example.com:443']) {
+    for (const bad of [
+      'example.com',
+      'www.example.com',
+      '//example.com',
+      'ftp://example.com',
+      'mailto:a@example.com',
+      'https://',
+      'example.com:443',
+    ]) {
       expect(problem('link', 'allowed_domains', JSON.stringify([bad])), bad).toBe(
         `validations[0].value: ${JSON.stringify(bad)} is not a complete URL with protocol http or https (bare domain names are not supported) (rule allowed_domains)`,
       );
@@ -51,9 +85,15 @@ describe('file_type_options', () => {
   it('is a JSON array of file kinds, Image or Video; empty means no restriction', () => {
     expect(problem('file_reference', 'file_type_options', '["Image","Video"]')).toBeNull();
     expect(problem('file_reference', 'file_type_options', '[]')).toBeNull();
-    expect(problem('file_reference', 'file_type_options', '["Audio"]')).toBe('validations[0].value: "Audio" is not a file type (use Image or Video) (rule file_type_options)');
-    expect(problem('file_reference', 'file_type_options', '["image"]')).toBe('validations[0].value: "image" is not a file type (use Image or Video) (rule file_type_options)');
-    expect(problem('file_reference', 'file_type_options', 'Image')).toBe('validations[0].value: must be a JSON array of strings (rule file_type_options)');
+    expect(problem('file_reference', 'file_type_options', '["Audio"]')).toBe(
+      'validations[0].value: "Audio" is not a file type (use Image or Video) (rule file_type_options)',
+    );
+    expect(problem('file_reference', 'file_type_options', '["image"]')).toBe(
+      'validations[0].value: "image" is not a file type (use Image or Video) (rule file_type_options)',
+    );
+    expect(problem('file_reference', 'file_type_options', 'Image')).toBe(
+      'validations[0].value: must be a JSON array of strings (rule file_type_options)',
+    );
   });
 });
 
@@ -74,10 +114,16 @@ describe('min and max', () => {
     expect(problem('list.number_integer', 'max', '-1')).toBe('validations[0].value: must be a non-negative integer (rule max)');
     expect(problem('number_decimal', 'min', '-1')).toBeNull();
     expect(problem('list.number_decimal', 'min', '-1.25')).toBeNull();
-    expect(problem('weight', 'min', '{"unit":"kg","value":-1}')).toMatch(/^validations\[0\]\.value: must be JSON text of an object .*\(rule min\)$/);
+    expect(problem('weight', 'min', '{"unit":"kg","value":-1}')).toMatch(
+      /^validations\[0\]\.value: must be JSON text of an object .*\(rule min\)$/,
+    );
     expect(problem('list.single_line_text_field', 'max', '10')).toBeNull();
-    expect(problem('multi_line_text_field', 'max', '-10')).toBe('validations[0].value: must be a non-negative integer (a length in characters) (rule max)');
-    expect(problem('list.date_time', 'max', 'soon')).toBe('validations[0].value: must be an ISO 8601 date (YYYY-MM-DD) or date and time (rule max)');
+    expect(problem('multi_line_text_field', 'max', '-10')).toBe(
+      'validations[0].value: must be a non-negative integer (a length in characters) (rule max)',
+    );
+    expect(problem('list.date_time', 'max', 'soon')).toBe(
+      'validations[0].value: must be an ISO 8601 date (YYYY-MM-DD) or date and time (rule max)',
+    );
   });
 });
 
@@ -85,7 +131,9 @@ describe('max_precision', () => {
   it('is an integer from 0 to 9', () => {
     for (const ok of ['0', '2', '9']) expect(problem('number_decimal', 'max_precision', ok)).toBeNull();
     for (const bad of ['10', '-1', '2.0', 'two', '02']) {
-      expect(problem('list.number_decimal', 'max_precision', bad), bad).toBe('validations[0].value: must be an integer from 0 to 9 (rule max_precision)');
+      expect(problem('list.number_decimal', 'max_precision', bad), bad).toBe(
+        'validations[0].value: must be an integer from 0 to 9 (rule max_precision)',
+      );
     }
   });
 });
@@ -93,7 +141,9 @@ describe('max_precision', () => {
 describe('regex', () => {
   it('is a pattern RE2 can compile', () => {
     expect(problem('single_line_text_field', 'regex', '^[A-Z]{3}-\\d+$')).toBeNull();
-    expect(problem('multi_line_text_field', 'regex', '(?=x)')).toMatch(/^validations\[0\]\.value: is not a valid RE2 regular expression: .*\(rule regex\)$/);
+    expect(problem('multi_line_text_field', 'regex', '(?=x)')).toMatch(
+      /^validations\[0\]\.value: is not a valid RE2 regular expression: .*\(rule regex\)$/,
+    );
     expect(problem('list.single_line_text_field', 'regex', '(a)\\1')).toMatch(/is not a valid RE2 regular expression/);
     expect(problem('single_line_text_field', 'regex', '[a-')).toMatch(/is not a valid RE2 regular expression/);
   });
@@ -101,7 +151,9 @@ describe('regex', () => {
 
 describe('scale_min and scale_max', () => {
   it('are decimal strings', () => {
-    expect(problem('rating', 'scale_min', 'one')).toBe('validations[0].value: must be a decimal number (digits, an optional leading - and an optional fraction) (rule scale_min)');
+    expect(problem('rating', 'scale_min', 'one')).toBe(
+      'validations[0].value: must be a decimal number (digits, an optional leading - and an optional fraction) (rule scale_min)',
+    );
     expect(problem('rating', 'scale_max', '1e1')).toMatch(/must be a decimal number .*\(rule scale_max\)$/);
   });
 });
@@ -110,7 +162,9 @@ describe('schema', () => {
   it('is JSON Schema text, compiled at definition time', () => {
     expect(problem('json', 'schema', '{"type":"object"}')).toBeNull();
     expect(problem('json', 'schema', '{"type":"object"')).toBe('validations[0].value: is not valid JSON (rule schema)');
-    expect(problem('json', 'schema', '{"type":"thing"}')).toBe('validations[0].value: is not a valid JSON Schema: /type must be equal to one of the allowed values (rule schema)');
+    expect(problem('json', 'schema', '{"type":"thing"}')).toBe(
+      'validations[0].value: is not a valid JSON Schema: /type must be equal to one of the allowed values (rule schema)',
+    );
   });
 });
 

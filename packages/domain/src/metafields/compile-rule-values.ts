@@ -4,13 +4,7 @@ import { compileRe2 } from './compile-regex';
 import { compileJsonSchema } from './compile-schema';
 import { ruleFailure, type ElementCheck } from './define-checks';
 import { trySpend } from './schema-check-budget';
-import {
-  ALLOWED_DOMAINS_MAX,
-  CHOICES_MAX,
-  LIST_RULE_MAX,
-  MAX_PRECISION_MAX,
-  type RuleName,
-} from './define-rules';
+import { ALLOWED_DOMAINS_MAX, CHOICES_MAX, LIST_RULE_MAX, MAX_PRECISION_MAX, type RuleName } from './define-rules';
 import type { ScalarType } from './define-types';
 import type { DecimalValue, FileReferenceValue, JsonValue, LinkValue, RatingValue, TextValue, UrlValue } from './define-values';
 import { hasLineBreak, isResourceId, parseDecimalText, parseGid } from './parse-scalars';
@@ -148,7 +142,9 @@ const regex: RuleCompiler = (_type, raw) => {
   if (!compiled.ok) {
     // decisions §8.11: as RE2 refuses a program over its budget, a pattern too costly to search the
     // largest value with is refused here, where it is defined.
-    return compiled.tooLarge ? `is too large a regular expression: ${compiled.message}` : `is not a valid RE2 regular expression: ${compiled.message}`;
+    return compiled.tooLarge
+      ? `is too large a regular expression: ${compiled.message}`
+      : `is not a valid RE2 regular expression: ${compiled.message}`;
   }
   const re = compiled.pattern;
   const fail = ruleFailure('does not match the regular expression (rule regex)');

@@ -14,7 +14,10 @@ import { compileJsonSchema, SCHEMA_VALUE_MAX_DEPTH } from './compile-schema';
 // Property names that an object inherits from Object.prototype, beside ordinary ones.
 const NAMES = ['a', 'b', 'toString', '__proto__', 'constructor', 'valueOf', 'hasOwnProperty', 'length'] as const;
 const name = fc.constantFrom(...NAMES);
-const primitive = fc.oneof(fc.constantFrom(null, true, false, 0, -1, 1.5, 2, 'a', 'x', '2024-02-29', '2023-02-29', ''), fc.string({ maxLength: 4 }));
+const primitive = fc.oneof(
+  fc.constantFrom(null, true, false, 0, -1, 1.5, 2, 'a', 'x', '2024-02-29', '2023-02-29', ''),
+  fc.string({ maxLength: 4 }),
+);
 
 const schema: fc.Arbitrary<unknown> = fc.letrec<{ schema: unknown }>((tie) => {
   const sub = tie('schema');
@@ -25,7 +28,12 @@ const schema: fc.Arbitrary<unknown> = fc.letrec<{ schema: unknown }>((tie) => {
     fc.record({ required: fc.uniqueArray(name, { maxLength: 3 }) }),
     fc.record({ additionalProperties: fc.oneof(fc.boolean(), sub) }),
     fc.record({ patternProperties: fc.dictionary(fc.constantFrom('^a', 'g$', '^_'), sub, { maxKeys: 2 }) }),
-    fc.record({ propertyNames: fc.oneof(fc.record({ maxLength: fc.integer({ min: 0, max: 3 }) }), fc.record({ enum: fc.uniqueArray(name, { minLength: 1, maxLength: 3 }) })) }),
+    fc.record({
+      propertyNames: fc.oneof(
+        fc.record({ maxLength: fc.integer({ min: 0, max: 3 }) }),
+        fc.record({ enum: fc.uniqueArray(name, { minLength: 1, maxLength: 3 }) }),
+      ),
+    }),
     fc.record({ minProperties: fc.integer({ min: 0, max: 3 }) }),
     fc.record({ maxProperties: fc.integer({ min: 0, max: 3 }) }),
     fc.record({ dependentRequired: fc.dictionary(name, fc.uniqueArray(name, { maxLength: 2 }), { maxKeys: 2 }) }),
@@ -78,7 +86,7 @@ const standard = new Ajv2020({ strict: false, logger: false, allErrors: false, o
 formatsPlugin(standard, { mode: 'full' });
 
 describe('schema checks of records (decisions §8.11)', () => {
-  it('give the verdict and the message the same schema gives on plain objects, and Ajv\'s verdict', () => {
+  it("give the verdict and the message the same schema gives on plain objects, and Ajv's verdict", () => {
     let compiled = 0;
     fc.assert(
       fc.property(schema, fc.array(value, { minLength: 1, maxLength: 5 }), (s, values) => {
@@ -121,7 +129,7 @@ describe('schema checks of records (decisions §8.11)', () => {
     expect(check({ required: ['toString', 'constructor'] }, '{}')).toBe("must have required property 'toString'");
     expect(check({ properties: { toString: { type: 'string' } } }, '{"toString":1}')).toBe('/toString must be string');
     expect(check({ properties: { toString: { type: 'string' } } }, '{}')).toBeNull();
-    expect(check({ dependentRequired: { a: ['valueOf'] } }, '{"a":1}')).toBe("must have property valueOf when property a is present");
+    expect(check({ dependentRequired: { a: ['valueOf'] } }, '{"a":1}')).toBe('must have property valueOf when property a is present');
     expect(check({ additionalProperties: false }, '{}')).toBeNull();
   });
 });

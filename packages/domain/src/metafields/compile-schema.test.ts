@@ -44,7 +44,9 @@ const check = (schema: unknown, data: unknown) => {
  */
 function doublingChain(path: readonly string[], levels: number): Record<string, unknown> {
   const at = (i: number) => `#/${[...path, String(i)].join('/')}`;
-  const chain = Array.from({ length: levels }, (_, i) => (i === levels - 1 ? { type: 'string' } : { allOf: [{ $ref: at(i + 1) }, { $ref: at(i + 1) }] }));
+  const chain = Array.from({ length: levels }, (_, i) =>
+    i === levels - 1 ? { type: 'string' } : { allOf: [{ $ref: at(i + 1) }, { $ref: at(i + 1) }] },
+  );
   let holder: unknown = chain;
   for (let i = path.length - 1; i >= 1; i--) holder = /^[0-9]+$/.test(path[i] ?? '') ? [holder] : { [path[i] ?? '']: holder };
   return { [path[0] ?? '']: holder, $ref: at(0) };
@@ -55,11 +57,19 @@ describe('schema rule: JSON Schema 2020-12 by default (decisions §8.11)', () =>
     const schema = { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'integer' } };
     expect(check(schema, ['a', 1, 2])).toBeNull();
     expect(check(schema, ['a', 'b'])).toBe('/1 must be integer');
-    expect(check({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['a'] }, {})).toBe("must have required property 'a'");
+    expect(check({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['a'] }, {})).toBe(
+      "must have required property 'a'",
+    );
   });
 
   it('accepts draft-07 through $schema, with draft-07 meaning', () => {
-    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', items: [{ type: 'string' }], additionalItems: false, definitions: { n: { type: 'integer' } }, properties: { n: { $ref: '#/definitions/n' } } };
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      items: [{ type: 'string' }],
+      additionalItems: false,
+      definitions: { n: { type: 'integer' } },
+      properties: { n: { $ref: '#/definitions/n' } },
+    };
     expect(check(schema, ['a'])).toBeNull();
     expect(check(schema, ['a', 'b'])).not.toBeNull();
     expect(check(schema, { n: 'x' })).toBe('/n must be integer');
@@ -88,7 +98,9 @@ describe('schema rule: JSON Schema 2020-12 by default (decisions §8.11)', () =>
   });
 
   it('keeps $data off', () => {
-    expect(refused(JSON.stringify({ properties: { a: { maximum: { $data: '1/b' } } } }))).toMatch(/^is not a valid JSON Schema: .*maximum must be number/);
+    expect(refused(JSON.stringify({ properties: { a: { maximum: { $data: '1/b' } } } }))).toMatch(
+      /^is not a valid JSON Schema: .*maximum must be number/,
+    );
   });
 
   it('never fetches a remote $ref, nor resolves into another definition', () => {
@@ -119,18 +131,25 @@ describe('schema patterns run on RE2, never on JS RegExp (decisions §8.11)', ()
     expect(check({ format: 'regex' }, '(?=a)')).toBe('must match format "regex"');
   });
 
-  it('holds every pattern to the regex rule\'s program bound, and all of them together to SCHEMA_MAX_PATTERN_PROGRAM (decisions §8.11)', () => {
-    expect(refused(JSON.stringify({ pattern: '[\\s\\S]{1000}'.repeat(60) }))).toMatch(/^has a pattern too large, .*: its compiled program has more than 50000 instructions \(at most 600\)$/);
-    expect(refused(JSON.stringify({ properties: { a: { pattern: '[\\s\\S]{1000}' } } }))).toMatch(/its compiled program has 1002 instructions \(at most 600\)$/);
+  it("holds every pattern to the regex rule's program bound, and all of them together to SCHEMA_MAX_PATTERN_PROGRAM (decisions §8.11)", () => {
+    expect(refused(JSON.stringify({ pattern: '[\\s\\S]{1000}'.repeat(60) }))).toMatch(
+      /^has a pattern too large, .*: its compiled program has more than 50000 instructions \(at most 600\)$/,
+    );
+    expect(refused(JSON.stringify({ properties: { a: { pattern: '[\\s\\S]{1000}' } } }))).toMatch(
+      /its compiled program has 1002 instructions \(at most 600\)$/,
+    );
     expect(refused(JSON.stringify({ patternProperties: { '[\\s\\S]{1000}': true } }))).toMatch(/^has a pattern too large/);
-    const many = (n: number) => JSON.stringify({ anyOf: Array.from({ length: n }, (_, i) => ({ pattern: `[\\s\\S]{${580 - (i % 50)}}x${i}` })) });
+    const many = (n: number) =>
+      JSON.stringify({ anyOf: Array.from({ length: n }, (_, i) => ({ pattern: `[\\s\\S]{${580 - (i % 50)}}x${i}` })) });
     expect(compileJsonSchema(many(30)).ok).toBe(true);
     expect(refused(many(40))).toBe(`has patterns too large to compile (at most ${SCHEMA_MAX_PATTERN_PROGRAM} instructions in all)`);
   });
 
   it('refuses at definition time a pattern RE2 cannot run', () => {
     expect(refused('{"pattern":"(?=a)"}')).toMatch(/^is not a valid JSON Schema: .*\(\?=/);
-    expect(refused('{"$schema":"http://json-schema.org/draft-07/schema#","pattern":"(?=a)"}')).toMatch(/^is not a valid JSON Schema: .*\(\?=/);
+    expect(refused('{"$schema":"http://json-schema.org/draft-07/schema#","pattern":"(?=a)"}')).toMatch(
+      /^is not a valid JSON Schema: .*\(\?=/,
+    );
     expect(refused('{"patternProperties":{"(a)\\\\1":{}}}')).toMatch(/^is not a valid JSON Schema: /);
   });
 
@@ -169,8 +188,15 @@ describe('schema bounds', () => {
   });
 
   it('compiles a legitimate schema of nearly 300,000 characters in bounded time', () => {
-    const described = (i: number) => ({ type: 'string', maxLength: 40, description: `Field ${i} of the product specification sheet. ${'Long explanation. '.repeat(50)}` });
-    const text = JSON.stringify({ type: 'object', properties: Object.fromEntries(Array.from({ length: SCHEMA_MAX_NODES - 2 }, (_, i) => [`p${i}`, described(i)])) });
+    const described = (i: number) => ({
+      type: 'string',
+      maxLength: 40,
+      description: `Field ${i} of the product specification sheet. ${'Long explanation. '.repeat(50)}`,
+    });
+    const text = JSON.stringify({
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: SCHEMA_MAX_NODES - 2 }, (_, i) => [`p${i}`, described(i)])),
+    });
     expect(text.length).toBeGreaterThan(290_000);
     expect(text.length).toBeLessThanOrEqual(SCHEMA_MAX_LENGTH);
     // Measured at about 0.1 s on the 2-core machine the guide describes (2,900 properties: 1 s).
@@ -179,7 +205,8 @@ describe('schema bounds', () => {
   });
 
   it(`refuses more than ${SCHEMA_MAX_PATTERNS} distinct patterns (1,400 patternProperties held 15 MB, issue 8)`, () => {
-    const patterns = (n: number) => JSON.stringify({ patternProperties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`^k${i}$`, true])) });
+    const patterns = (n: number) =>
+      JSON.stringify({ patternProperties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`^k${i}$`, true])) });
     expect(compileJsonSchema(patterns(SCHEMA_MAX_PATTERNS)).ok).toBe(true);
     expect(refused(patterns(SCHEMA_MAX_PATTERNS + 1))).toBe(`has too many distinct patterns (at most ${SCHEMA_MAX_PATTERNS})`);
     expect(refused(patterns(1_400))).toBe(`has too many distinct patterns (at most ${SCHEMA_MAX_PATTERNS})`);
@@ -187,7 +214,11 @@ describe('schema bounds', () => {
 
   it('estimates the memory a compiled schema holds from what it holds', () => {
     const small = compileJsonSchema('{"type":"string"}');
-    const patterns = compileJsonSchema(JSON.stringify({ patternProperties: Object.fromEntries(Array.from({ length: SCHEMA_MAX_PATTERNS }, (_, i) => [`^k${i}[a-z]{1,20}$`, true])) }));
+    const patterns = compileJsonSchema(
+      JSON.stringify({
+        patternProperties: Object.fromEntries(Array.from({ length: SCHEMA_MAX_PATTERNS }, (_, i) => [`^k${i}[a-z]{1,20}$`, true])),
+      }),
+    );
     expect(small.ok && patterns.ok).toBe(true);
     if (!small.ok || !patterns.ok) return;
     expect(small.bytes).toBeLessThan(20_000);
@@ -196,14 +227,22 @@ describe('schema bounds', () => {
   });
 
   it('compiles a definition used in many places once, as a call (inlined, 400 x 400 properties took 70 s)', () => {
-    const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 140 }, (_, i) => [`p${i}`, { type: 'integer', minimum: i }])) };
-    const schema = { $defs: { big }, type: 'object', properties: Object.fromEntries(Array.from({ length: 140 }, (_, i) => [`r${i}`, { $ref: '#/$defs/big' }])) };
+    const big = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 140 }, (_, i) => [`p${i}`, { type: 'integer', minimum: i }])),
+    };
+    const schema = {
+      $defs: { big },
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 140 }, (_, i) => [`r${i}`, { $ref: '#/$defs/big' }])),
+    };
     const run = compiled(schema);
     expect(run({ r3: { p7: 6 } }, '')).toBe('/r3/p7 must be >= 7');
   });
 
   it('holds unevaluatedProperties and unevaluatedItems, whose compile grows faster, to SCHEMA_MAX_NODES_UNEVALUATED', () => {
-    const spread = (n: number) => JSON.stringify({ allOf: Array.from({ length: n }, (_, i) => ({ properties: { [`p${i}`]: true } })), unevaluatedProperties: false });
+    const spread = (n: number) =>
+      JSON.stringify({ allOf: Array.from({ length: n }, (_, i) => ({ properties: { [`p${i}`]: true } })), unevaluatedProperties: false });
     const fits = compileJsonSchema(spread(SCHEMA_MAX_NODES_UNEVALUATED / 2 - 1));
     expect(fits.ok && fits.check({ p1: 1, other: 2 }, '')).toBe('must NOT have unevaluated properties');
     expect(refused(spread(SCHEMA_MAX_NODES_UNEVALUATED / 2 + 1))).toBe(
@@ -212,29 +251,54 @@ describe('schema bounds', () => {
   });
 
   it('refuses a $ref into data or at a map of subschemas (it would run uncounted)', () => {
-    expect(refused(JSON.stringify({ enum: [{ type: 'string' }], $ref: '#/enum/0' }))).toBe('has a $ref into data, not a subschema: "#/enum/0"');
+    expect(refused(JSON.stringify({ enum: [{ type: 'string' }], $ref: '#/enum/0' }))).toBe(
+      'has a $ref into data, not a subschema: "#/enum/0"',
+    );
     expect(refused(JSON.stringify({ const: { a: {} }, $ref: '#/const/a' }))).toMatch(/^has a \$ref into data/);
-    expect(refused(JSON.stringify({ properties: { a: {} }, $ref: '#/properties' }))).toBe('has a $ref to a map of subschemas, not a subschema: "#/properties"');
+    expect(refused(JSON.stringify({ properties: { a: {} }, $ref: '#/properties' }))).toBe(
+      'has a $ref to a map of subschemas, not a subschema: "#/properties"',
+    );
     // Into a map's entry, a definition, or an unknown keyword's subschema: fine.
     expect(check({ properties: { enum: { type: 'string' } }, items: { $ref: '#/properties/enum' } }, [1])).toBe('/0 must be string');
-    expect(check({ $defs: { n: { type: 'integer' } }, 'x-extra': { not: { $ref: '#/$defs/n' } }, $ref: '#/x-extra' }, 1)).toBe('must NOT be valid');
+    expect(check({ $defs: { n: { type: 'integer' } }, 'x-extra': { not: { $ref: '#/$defs/n' } }, $ref: '#/x-extra' }, 1)).toBe(
+      'must NOT be valid',
+    );
   });
 
   it('refuses a $ref that resolves to anything but a subschema, however it is written (it would run uncounted)', () => {
     const notSubschema = /^has a \$ref to something that is not a subschema: /;
-    expect(refused(JSON.stringify({ 'x-list': [{ type: 'string' }], $ref: '#/x-list' }))).toBe('has a $ref to something that is not a subschema: "#/x-list"');
+    expect(refused(JSON.stringify({ 'x-list': [{ type: 'string' }], $ref: '#/x-list' }))).toBe(
+      'has a $ref to something that is not a subschema: "#/x-list"',
+    );
     expect(refused(JSON.stringify({ title: 'a', $ref: '#/title' }))).toMatch(notSubschema);
     // Relative to an embedded $id, where the pointer's words alone cannot tell.
-    expect(refused(JSON.stringify({ $defs: { a: { $id: 'https://example.com/a', 'x-list': [{}] } }, $ref: 'https://example.com/a#/x-list' }))).toMatch(notSubschema);
+    expect(
+      refused(JSON.stringify({ $defs: { a: { $id: 'https://example.com/a', 'x-list': [{}] } }, $ref: 'https://example.com/a#/x-list' })),
+    ).toMatch(notSubschema);
     // default and examples are data, kept as written: never a subschema.
-    expect(refused(JSON.stringify({ default: { type: 'string' }, $ref: '#/default' }))).toBe('has a $ref into data, not a subschema: "#/default"');
+    expect(refused(JSON.stringify({ default: { type: 'string' }, $ref: '#/default' }))).toBe(
+      'has a $ref into data, not a subschema: "#/default"',
+    );
     expect(refused(JSON.stringify({ examples: [{ type: 'string' }], $ref: '#/examples/0' }))).toMatch(/^has a \$ref into data/);
   });
 
   it('still follows a $ref to a subschema: $defs, definitions, an embedded $id, an anchor, nested arrays', () => {
     expect(check({ $defs: { n: { type: 'integer' } }, properties: { a: { $ref: '#/$defs/n' } } }, { a: 'x' })).toBe('/a must be integer');
-    expect(check({ $schema: 'http://json-schema.org/draft-07/schema#', definitions: { n: { type: 'integer' } }, items: { $ref: '#/definitions/n' } }, ['x'])).toBe('/0 must be integer');
-    expect(check({ $defs: { a: { $id: 'https://example.com/a', $defs: { s: { type: 'string' } }, $ref: '#/$defs/s' } }, $ref: 'https://example.com/a' }, 1)).toBe('must be string');
+    expect(
+      check(
+        { $schema: 'http://json-schema.org/draft-07/schema#', definitions: { n: { type: 'integer' } }, items: { $ref: '#/definitions/n' } },
+        ['x'],
+      ),
+    ).toBe('/0 must be integer');
+    expect(
+      check(
+        {
+          $defs: { a: { $id: 'https://example.com/a', $defs: { s: { type: 'string' } }, $ref: '#/$defs/s' } },
+          $ref: 'https://example.com/a',
+        },
+        1,
+      ),
+    ).toBe('must be string');
     expect(check({ $defs: { s: { $anchor: 'str', type: 'string' } }, items: { $ref: '#str' } }, [1])).toBe('/0 must be string');
     expect(check(doublingChain(['x', '0'], 3), 1)).toBe('must be string');
     expect(check(doublingChain(['x', '0'], 3), 'x')).toBeNull();
@@ -249,7 +313,12 @@ describe('schema bounds', () => {
   });
 
   it('checks uniqueItems by JSON equality without quadratic work', () => {
-    expect(check({ uniqueItems: true }, [{ a: 1, b: 2 }, { b: 2, a: 1 }])).toBe('must NOT have duplicate items');
+    expect(
+      check({ uniqueItems: true }, [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ]),
+    ).toBe('must NOT have duplicate items');
     expect(check({ uniqueItems: true }, [1, 1.0])).toBe('must NOT have duplicate items');
     expect(check({ uniqueItems: true }, [1, '1', [1], { '1': 1 }])).toBeNull();
     expect(check({ uniqueItems: false }, [1, 1])).toBeNull();
@@ -298,23 +367,43 @@ describe('the work budget of one check (decisions §8.11: one value cannot stall
 
   it.each([
     // 2,900 subschemas applied to each of 60,000 items (unbounded, 5 s before).
-    ['a wide allOf on every item', { items: { allOf: Array.from({ length: SCHEMA_MAX_NODES - 10 }, (_, i) => ({ minimum: -i })) } }, () => big(60_000, '1')],
+    [
+      'a wide allOf on every item',
+      { items: { allOf: Array.from({ length: SCHEMA_MAX_NODES - 10 }, (_, i) => ({ minimum: -i })) } },
+      () => big(60_000, '1'),
+    ],
     // A chain of 40 definitions each applying the next twice: 2^40 applications.
-    ['a chain of $refs doubling at each step', (() => {
-      const $defs: Record<string, unknown> = {};
-      for (let i = 0; i < 40; i++) $defs[`d${i}`] = i === 39 ? { type: 'string' } : { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
-      return { $defs, $ref: '#/$defs/d0' };
-    })(), () => 'x'],
+    [
+      'a chain of $refs doubling at each step',
+      (() => {
+        const $defs: Record<string, unknown> = {};
+        for (let i = 0; i < 40; i++)
+          $defs[`d${i}`] = i === 39 ? { type: 'string' } : { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+        return { $defs, $ref: '#/$defs/d0' };
+      })(),
+      () => 'x',
+    ],
     ['a $ref to itself in place', { $defs: { a: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }, () => 1],
     // The same chain through arrays within an unknown keyword's array, and within a map entry's
     // array: left uncounted, 22 levels took 2 s and each level doubled it (40 levels: hours).
     ['a chain of $refs through arrays within arrays', doublingChain(['x', '0'], 22), () => 'x'],
     ['a chain of $refs through arrays in a map entry', doublingChain(['x-extra', 'a', '0'], 22), () => 'x'],
     ['a chain of $refs through arrays within arrays, 40 levels', doublingChain(['x', '0'], 40), () => 'x'],
-    ['uniqueItems again and again', { allOf: Array.from({ length: SCHEMA_MAX_NODES - 10 }, () => ({ uniqueItems: true })) }, () => Array.from({ length: 9_000 }, (_, i) => ({ a: i }))],
-    ['patterns of the largest program on every key', { patternProperties: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`[\\s\\S]{${580 - i}}[^a]`, true])) }, () =>
-      Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`${'a'.repeat(600)}${i}`, 1]))],
-    ['a format on a long string again and again', { allOf: Array.from({ length: 200 }, () => ({ format: 'email' })) }, () => `${'a'.repeat(120_000)}@example.com`],
+    [
+      'uniqueItems again and again',
+      { allOf: Array.from({ length: SCHEMA_MAX_NODES - 10 }, () => ({ uniqueItems: true })) },
+      () => Array.from({ length: 9_000 }, (_, i) => ({ a: i })),
+    ],
+    [
+      'patterns of the largest program on every key',
+      { patternProperties: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`[\\s\\S]{${580 - i}}[^a]`, true])) },
+      () => Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`${'a'.repeat(600)}${i}`, 1])),
+    ],
+    [
+      'a format on a long string again and again',
+      { allOf: Array.from({ length: 200 }, () => ({ format: 'email' })) },
+      () => `${'a'.repeat(120_000)}@example.com`,
+    ],
   ])('stops %s by the work budget: "too costly", having done no more than the budget', (_name, schema, data) => {
     const { problem } = checked(schema, data());
     expect(problem).toBe(TOO_COSTLY);
@@ -325,7 +414,10 @@ describe('the work budget of one check (decisions §8.11: one value cannot stall
   });
 
   it('compiles the data of the regex format only within the budget', () => {
-    const { problem } = checked({ items: { format: 'regex' } }, Array.from({ length: 4_000 }, (_, i) => `a{590}x${i}`));
+    const { problem } = checked(
+      { items: { format: 'regex' } },
+      Array.from({ length: 4_000 }, (_, i) => `a{590}x${i}`),
+    );
     expect(problem).toBe(TOO_COSTLY);
     // The refused charge that crossed the budget is counted, though its work was not done; one search
     // of a long key is charged before it runs, so that charge can be large. Running through instead
@@ -367,7 +459,13 @@ describe('the work budget of one check (decisions §8.11: one value cannot stall
     expect(schemaCheckMeter.spent()).toBeLessThan(SCHEMA_CHECK_BUDGET / 3);
   });
 
-  it('does not spend at definition time (the meta-schema\'s regex format) nor between checks', () => {
-    expect(compileJsonSchema(JSON.stringify({ properties: Object.fromEntries(Array.from({ length: SCHEMA_MAX_PATTERNS }, (_, i) => [`p${i}`, { pattern: `^a${i}` }])) })).ok).toBe(true);
+  it("does not spend at definition time (the meta-schema's regex format) nor between checks", () => {
+    expect(
+      compileJsonSchema(
+        JSON.stringify({
+          properties: Object.fromEntries(Array.from({ length: SCHEMA_MAX_PATTERNS }, (_, i) => [`p${i}`, { pattern: `^a${i}` }])),
+        }),
+      ).ok,
+    ).toBe(true);
   });
 });

@@ -95,16 +95,20 @@ let metaValidators: Record<Dialect, Ajv> | undefined;
 
 // One instance per dialect validates schemas against the meta-schema; it holds no user schema.
 function metaAjv(dialect: Dialect): Ajv {
-  metaValidators ??= { '2020-12': new Ajv2020({ ...options(), allErrors: false }), 'draft-07': new Ajv({ ...options(), allErrors: false }) };
+  metaValidators ??= {
+    '2020-12': new Ajv2020({ ...options(), allErrors: false }),
+    'draft-07': new Ajv({ ...options(), allErrors: false }),
+  };
   return metaValidators[dialect];
 }
 
 // Each schema compiles in an instance of its own (no meta-schemas loaded, about a millisecond), so
 // `$id`s of one definition never collide with, or resolve into, another's.
 function compilerAjv(dialect: Dialect, plainData: boolean): Ajv {
-  const ajv = dialect === '2020-12'
-    ? new Ajv2020({ ...options(plainData), meta: false, validateSchema: false })
-    : new Ajv({ ...options(plainData), meta: false, validateSchema: false });
+  const ajv =
+    dialect === '2020-12'
+      ? new Ajv2020({ ...options(plainData), meta: false, validateSchema: false })
+      : new Ajv({ ...options(plainData), meta: false, validateSchema: false });
   for (const keyword of [UNIQUE_ITEMS, CONST, ENUM, MAX_LENGTH, MIN_LENGTH]) {
     ajv.removeKeyword(keyword.keyword as string);
     ajv.addKeyword(keyword);
@@ -172,7 +176,8 @@ export function compileJsonSchema(text: string, { plainData = false }: { plainDa
   if (text.length > SCHEMA_MAX_LENGTH && codePointLength(text) > SCHEMA_MAX_LENGTH) {
     return { ok: false, message: `is too long for a schema (maximum is ${SCHEMA_MAX_LENGTH} characters)` };
   }
-  if (jsonDepthExceeds(text, SCHEMA_MAX_DEPTH)) return { ok: false, message: `is nested too deeply (maximum depth is ${SCHEMA_MAX_DEPTH})` };
+  if (jsonDepthExceeds(text, SCHEMA_MAX_DEPTH))
+    return { ok: false, message: `is nested too deeply (maximum depth is ${SCHEMA_MAX_DEPTH})` };
   let schema: unknown;
   try {
     schema = JSON.parse(text);
@@ -191,11 +196,21 @@ export function compileJsonSchema(text: string, { plainData = false }: { plainDa
   }
   // Patterns and `$ref`s first: a pattern over the program bound gets its own message rather than
   // the meta-schema's "must match format regex". Marking adds a keyword the meta-schema ignores.
-  const marking: Marking = { unevaluated: false, patterns: new Map(), patternProgram: 0, estimated: 0, problem: undefined, marked: new Set() };
+  const marking: Marking = {
+    unevaluated: false,
+    patterns: new Map(),
+    patternProgram: 0,
+    estimated: 0,
+    problem: undefined,
+    marked: new Set(),
+  };
   markSchema(schema, marking);
   if (marking.problem !== undefined) return { ok: false, message: marking.problem };
   if (marking.unevaluated && nodes > SCHEMA_MAX_NODES_UNEVALUATED) {
-    return { ok: false, message: `is too large for unevaluatedProperties or unevaluatedItems (at most ${SCHEMA_MAX_NODES_UNEVALUATED} objects and arrays)` };
+    return {
+      ok: false,
+      message: `is too large for unevaluatedProperties or unevaluatedItems (at most ${SCHEMA_MAX_NODES_UNEVALUATED} objects and arrays)`,
+    };
   }
   const meta = metaAjv(dialect);
   if (meta.validate(META_IDS[dialect], schema) !== true) {
@@ -211,13 +226,15 @@ export function compileJsonSchema(text: string, { plainData = false }: { plainDa
   }
   if ((validate as { $async?: unknown }).$async === true) return { ok: false, message: 'must not be asynchronous ($async)' };
   const uncounted = uncountedRef(validate, marking.marked);
-  if (uncounted !== undefined) return { ok: false, message: `has a $ref to something that is not a subschema: ${JSON.stringify(uncounted)}` };
+  if (uncounted !== undefined)
+    return { ok: false, message: `has a $ref to something that is not a subschema: ${JSON.stringify(uncounted)}` };
   const run = validate;
   return {
     ok: true,
     bytes: AJV_BYTES_PER_NODE * nodes + AJV_BYTES_PER_CHAR * text.length + patterns.bytes,
     check: (data, raw) => {
-      if (jsonDepthExceeds(raw, SCHEMA_VALUE_MAX_DEPTH)) return `is nested too deeply to check (maximum depth is ${SCHEMA_VALUE_MAX_DEPTH})`;
+      if (jsonDepthExceeds(raw, SCHEMA_VALUE_MAX_DEPTH))
+        return `is nested too deeply to check (maximum depth is ${SCHEMA_VALUE_MAX_DEPTH})`;
       // The text was read as JSON already: this parse cannot fail.
       const input: unknown = plainData ? JSON.parse(raw) : data;
       // Out of budget, or a schema that recurses in place (`$ref` to itself) out of stack.
@@ -226,4 +243,3 @@ export function compileJsonSchema(text: string, { plainData = false }: { plainDa
     },
   };
 }
-

@@ -16,7 +16,10 @@ describe('two levels (spec "Rules on the array" 6)', () => {
   it('runs the rules only when the basic check passes', () => {
     const validate = compileValidator({ type: 'number_integer', validations: rules(['max', '5']) });
     const result = validate('7.5', NEW);
-    expect(result).toEqual({ ok: false, issues: [{ field: 'value', message: 'value: must be an integer (digits with an optional leading -)' }] });
+    expect(result).toEqual({
+      ok: false,
+      issues: [{ field: 'value', message: 'value: must be an integer (digits with an optional leading -)' }],
+    });
   });
 
   it('a list with a bad element reports the basic problem only', () => {
@@ -26,7 +29,11 @@ describe('two levels (spec "Rules on the array" 6)', () => {
 
   it('returns the parsed value when both pass', () => {
     const validate = compileValidator({ type: 'date', validations: rules(['min', '2026-01-01']) });
-    expect(validate('2026-05-01', NEW)).toEqual({ ok: true, value: { kind: 'date', text: '2026-05-01', ordinal: 20260501 }, references: [] });
+    expect(validate('2026-05-01', NEW)).toEqual({
+      ok: true,
+      value: { kind: 'date', text: '2026-05-01', ordinal: 20260501 },
+      references: [],
+    });
   });
 
   it('without rules runs the basic check alone (a write without a definition, §8.9)', () => {
@@ -79,7 +86,10 @@ describe('empty values by version (decisions §2.6)', () => {
 
 describe('lists (spec "Rules on the array" 4)', () => {
   it('list.min/list.max count elements; every other rule runs on each non-empty element, named by index', () => {
-    const validate = compileValidator({ type: 'list.single_line_text_field', validations: rules(['list.max', '2'], ['choices', '["a","b"]']) });
+    const validate = compileValidator({
+      type: 'list.single_line_text_field',
+      validations: rules(['list.max', '2'], ['choices', '["a","b"]']),
+    });
     expect(validate('["a","c","","d"]', NEW)).toEqual({
       ok: false,
       issues: [
@@ -93,7 +103,10 @@ describe('lists (spec "Rules on the array" 4)', () => {
 
 describe('metaobject references (decisions §8.14)', () => {
   it('are returned for the caller to look up in one query', () => {
-    const validate = compileValidator({ type: 'list.metaobject_reference', validations: rules(['metaobject_definition_id', 'gid://platform/MetaobjectDefinition/7']) });
+    const validate = compileValidator({
+      type: 'list.metaobject_reference',
+      validations: rules(['metaobject_definition_id', 'gid://platform/MetaobjectDefinition/7']),
+    });
     const result = validate('["gid://platform/Metaobject/1","","gid://platform/Metaobject/2"]', NEW);
     expect(result).toMatchObject({
       ok: true,
@@ -126,7 +139,9 @@ describe('metaobject references (decisions §8.14)', () => {
     };
     expect(validate('["gid://platform/Metaobject/1","gid://platform/Metaobject/2"]', { version: 'v20260901', metaobjectExists })).toEqual({
       ok: false,
-      issues: [{ field: 'value[1]', message: 'value[1]: must reference an existing metaobject of definition 7 (rule metaobject_definition_id)' }],
+      issues: [
+        { field: 'value[1]', message: 'value[1]: must reference an existing metaobject of definition 7 (rule metaobject_definition_id)' },
+      ],
     });
     expect(seen).toEqual([
       ['1', '7'],

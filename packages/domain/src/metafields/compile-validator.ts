@@ -1,11 +1,6 @@
 import { checkRuleSet, type CompiledRuleSet } from './compile-rule-set';
 import { rejectsEmptyValue } from './compare-version';
-import {
-  NO_REFERENCES,
-  collectMetaobjectReferences,
-  missingMetaobjectText,
-  type MetaobjectReference,
-} from './check-references';
+import { NO_REFERENCES, collectMetaobjectReferences, missingMetaobjectText, type MetaobjectReference } from './check-references';
 import type { RuleInput } from './define-rules';
 import type { ElementCheck } from './define-checks';
 import { checkedTypeOf, isListType, isSupportedType } from './define-types';

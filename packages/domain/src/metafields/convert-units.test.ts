@@ -8,7 +8,20 @@ const base = (dimension: 'weight' | 'volume' | 'dimension', unit: string, value:
 describe('units (decisions §8.10)', () => {
   it('lists exactly the units of §8.10', () => {
     expect(unitsOf('weight')).toEqual(['g', 'kg', 'lb', 'oz']);
-    expect(unitsOf('volume')).toEqual(['ml', 'cl', 'l', 'm3', 'us_fl_oz', 'us_pt', 'us_qt', 'us_gal', 'imp_fl_oz', 'imp_pt', 'imp_qt', 'imp_gal']);
+    expect(unitsOf('volume')).toEqual([
+      'ml',
+      'cl',
+      'l',
+      'm3',
+      'us_fl_oz',
+      'us_pt',
+      'us_qt',
+      'us_gal',
+      'imp_fl_oz',
+      'imp_pt',
+      'imp_qt',
+      'imp_gal',
+    ]);
     expect(unitsOf('dimension')).toEqual(['mm', 'cm', 'm', 'in', 'ft', 'yd']);
     expect(BASE_UNITS).toEqual({ weight: 'g', volume: 'ml', dimension: 'mm' });
     expect(isUnitOf('weight', 'kg')).toBe(true);

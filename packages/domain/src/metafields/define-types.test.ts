@@ -19,14 +19,37 @@ import {
 
 // spec "Data types named anywhere", verbatim.
 const SPEC_SCALARS = [
-  'single_line_text_field', 'multi_line_text_field', 'boolean', 'date', 'date_time', 'weight', 'volume',
-  'dimension', 'number_integer', 'number_decimal', 'url', 'link', 'file_reference', 'rating', 'json',
+  'single_line_text_field',
+  'multi_line_text_field',
+  'boolean',
+  'date',
+  'date_time',
+  'weight',
+  'volume',
+  'dimension',
+  'number_integer',
+  'number_decimal',
+  'url',
+  'link',
+  'file_reference',
+  'rating',
+  'json',
   'metaobject_reference',
 ];
 const SPEC_LISTS = [
-  'list.single_line_text_field', 'list.date', 'list.date_time', 'list.weight', 'list.volume',
-  'list.dimension', 'list.number_integer', 'list.number_decimal', 'list.url', 'list.link',
-  'list.file_reference', 'list.rating', 'list.metaobject_reference',
+  'list.single_line_text_field',
+  'list.date',
+  'list.date_time',
+  'list.weight',
+  'list.volume',
+  'list.dimension',
+  'list.number_integer',
+  'list.number_decimal',
+  'list.url',
+  'list.link',
+  'list.file_reference',
+  'list.rating',
+  'list.metaobject_reference',
 ];
 
 describe('type registry', () => {
@@ -38,7 +61,17 @@ describe('type registry', () => {
 
   it('supports every named type and nothing else', () => {
     for (const type of [...SPEC_SCALARS, ...SPEC_LISTS]) expect(isSupportedType(type)).toBe(true);
-    for (const type of ['list.multi_line_text_field', 'list.boolean', 'list.json', 'string', 'integer', '', 'LIST.URL', 'list.', 'list.list.url']) {
+    for (const type of [
+      'list.multi_line_text_field',
+      'list.boolean',
+      'list.json',
+      'string',
+      'integer',
+      '',
+      'LIST.URL',
+      'list.',
+      'list.list.url',
+    ]) {
       expect(isSupportedType(type)).toBe(false);
     }
     expect(isSupportedType(42)).toBe(false);

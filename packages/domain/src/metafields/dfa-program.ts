@@ -123,4 +123,3 @@ export function representatives(bounds: Int32Array): Int32Array {
   for (let k = 0; k < bounds.length; k++) reps[k + 1] = bounds[k]!;
   return reps;
 }
-

@@ -4,10 +4,15 @@ import { InvalidDefinitionError, IssuesError, formatIssues, makeIssue } from './
 
 describe('issues (decisions §4)', () => {
   it('put the field name first', () => {
-    expect(makeIssue('key', 'is too short (minimum is 3 characters)')).toEqual({ field: 'key', message: 'key: is too short (minimum is 3 characters)' });
+    expect(makeIssue('key', 'is too short (minimum is 3 characters)')).toEqual({
+      field: 'key',
+      message: 'key: is too short (minimum is 3 characters)',
+    });
   });
   it('join with "; " into one error message', () => {
-    expect(formatIssues([makeIssue('key', 'is invalid'), makeIssue('value[1]', "can't be blank")])).toBe("key: is invalid; value[1]: can't be blank");
+    expect(formatIssues([makeIssue('key', 'is invalid'), makeIssue('value[1]', "can't be blank")])).toBe(
+      "key: is invalid; value[1]: can't be blank",
+    );
     expect(formatIssues([])).toBe('');
   });
   it('carry through InvalidDefinitionError', () => {

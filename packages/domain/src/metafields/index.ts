@@ -41,15 +41,7 @@ export type {
 } from './define-values';
 export { BASE_UNITS, unitsOf, toBaseUnit } from './convert-units';
 export { parseValue } from './parse-value';
-export {
-  RULE_NAMES,
-  RULE_TYPES,
-  RULE_VALUE_MAX_LENGTH,
-  isRuleName,
-  rulesFor,
-  type RuleName,
-  type RuleInput,
-} from './define-rules';
+export { RULE_NAMES, RULE_TYPES, RULE_VALUE_MAX_LENGTH, isRuleName, rulesFor, type RuleName, type RuleInput } from './define-rules';
 export {
   SCHEMA_MAX_LENGTH,
   SCHEMA_MAX_DEPTH,
@@ -75,12 +67,7 @@ export {
   type ValueValidator,
   type ValidatorDefinition,
 } from './compile-validator';
-export {
-  checkMetaobjectReferences,
-  checkDefinitionReferences,
-  referencedIds,
-  type MetaobjectReference,
-} from './check-references';
+export { checkMetaobjectReferences, checkDefinitionReferences, referencedIds, type MetaobjectReference } from './check-references';
 export {
   validateDefinition,
   OWNER_RESOURCES,
@@ -92,7 +79,14 @@ export {
   type NormalizedDefinition,
 } from './validate-definition';
 export { validateDefinitionUpdate, type DefinitionPatch, type DefinitionUpdateResult } from './validate-definition-update';
-export { APP_NAMESPACE_PREFIX, expandAppNamespace, appIdOfNamespace, isAppNamespaceLookalike, parseNamespace, type NamespaceParts } from './parse-namespace';
+export {
+  APP_NAMESPACE_PREFIX,
+  expandAppNamespace,
+  appIdOfNamespace,
+  isAppNamespaceLookalike,
+  parseNamespace,
+  type NamespaceParts,
+} from './parse-namespace';
 export {
   effectiveAccess,
   resolveAccess,

@@ -31,14 +31,35 @@ export const SCHEMA_MAX_PATTERNS = 50;
 // Where subschemas are. Keywords holding data, never schemas: nothing in them is marked (their
 // content is kept exactly as written), and a `$ref` may not point into them (Ajv would compile data
 // as a schema that spends nothing).
-const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required', 'dependentRequired', '$vocabulary', 'type', 'default', 'examples']);
+const DATA_KEYWORDS: ReadonlySet<string> = new Set([
+  'enum',
+  'const',
+  'required',
+  'dependentRequired',
+  '$vocabulary',
+  'type',
+  'default',
+  'examples',
+]);
 // The data keywords a check compares the data with, item by item (the others are never read).
 const COMPARED_DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'required', 'dependentRequired', 'type']);
 // Keywords that go through every item or key of the data on each application.
 const READS_ALL_ITEMS: ReadonlySet<string> = new Set([
-  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedProperties', 'minProperties',
-  'maxProperties', 'dependentRequired', 'dependentSchemas', 'dependencies', 'items', 'prefixItems', 'additionalItems',
-  'contains', 'unevaluatedItems',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'propertyNames',
+  'unevaluatedProperties',
+  'minProperties',
+  'maxProperties',
+  'dependentRequired',
+  'dependentSchemas',
+  'dependencies',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'contains',
+  'unevaluatedItems',
 ]);
 // Maps whose every listed name is looked up in the data on each application: measured up to 900 ns
 // per name and application on wide maps (Ajv's generated function for 100 properties and more is
@@ -46,7 +67,14 @@ const READS_ALL_ITEMS: ReadonlySet<string> = new Set([
 const LOOKED_UP_MAPS: ReadonlySet<string> = new Set(['properties', 'dependentSchemas', 'dependencies']);
 const LISTED_NAME_UNITS = 1_000;
 // Keywords holding a map of names to subschemas (a `$ref` may point into one, not at it).
-const MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+const MAP_KEYWORDS: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+]);
 // Every other keyword holding an object holds a subschema, and one holding an array, subschemas
 // (allOf, anyOf, oneOf, prefixItems, draft-07 items); unknown keywords and annotations are read the
 // same way, arrays within arrays included, as Ajv resolves `$ref`s and `$anchor`s into any of them.
@@ -208,7 +236,10 @@ function refProblem(ref: string): string | undefined {
   if (!fragment.startsWith('/')) return undefined;
   let words: string[];
   try {
-    words = fragment.slice(1).split('/').map((w) => decodeURIComponent(w).replace(/~1/g, '/').replace(/~0/g, '~'));
+    words = fragment
+      .slice(1)
+      .split('/')
+      .map((w) => decodeURIComponent(w).replace(/~1/g, '/').replace(/~0/g, '~'));
   } catch {
     return undefined;
   }

@@ -14,8 +14,33 @@ const dfa = (source: string) => {
 
 // Pieces of RE2 syntax that exercise every instruction and empty-width flag the DFA runs.
 const atom = fc.constantFrom(
-  'a', 'b', 'c', '_', '1', ' ', '\\n', 'é', '😀', '.', '\\d', '\\w', '\\s', '\\W', '[ab]', '[^a]', '[a-c1]',
-  '\\b', '\\B', '^', '$', '\\A', '\\z', '(?s:.)', '\\pL', '[[:alpha:]]', '(?:)',
+  'a',
+  'b',
+  'c',
+  '_',
+  '1',
+  ' ',
+  '\\n',
+  'é',
+  '😀',
+  '.',
+  '\\d',
+  '\\w',
+  '\\s',
+  '\\W',
+  '[ab]',
+  '[^a]',
+  '[a-c1]',
+  '\\b',
+  '\\B',
+  '^',
+  '$',
+  '\\A',
+  '\\z',
+  '(?s:.)',
+  '\\pL',
+  '[[:alpha:]]',
+  '(?:)',
 );
 const pattern: fc.Arbitrary<string> = fc.letrec<{ re: string }>((tie) => ({
   re: fc.oneof(

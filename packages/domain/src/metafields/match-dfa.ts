@@ -321,13 +321,16 @@ export interface DfaAllowance {
 export function compileDfa(re: RE2JS, shared?: DfaAllowance): DfaMatcher | undefined {
   const prog = programOf(re);
   if (!prog) return undefined;
-  const allowance = { work: Math.min(MAX_BUILD_WORK, shared?.work ?? MAX_BUILD_WORK), cells: Math.min(DFA_MAX_CELLS, shared?.cells ?? DFA_MAX_CELLS) };
+  const allowance = {
+    work: Math.min(MAX_BUILD_WORK, shared?.work ?? MAX_BUILD_WORK),
+    cells: Math.min(DFA_MAX_CELLS, shared?.cells ?? DFA_MAX_CELLS),
+  };
   if (allowance.work <= 0 || allowance.cells <= 0) return undefined;
   const dfa = new Dfa(prog, allowance);
   const built = !dfa.overflowed && dfa.complete();
   if (shared) shared.work -= dfa.work;
   if (!built) return undefined;
   const matcher = { test: (s: string) => dfa.test(s), bytes: dfa.bytes() };
-  if (shared) shared.cells -= (matcher.bytes >> 2);
+  if (shared) shared.cells -= matcher.bytes >> 2;
   return matcher;
 }

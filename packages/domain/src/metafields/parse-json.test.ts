@@ -28,7 +28,26 @@ describe('parseStrictJson', () => {
   });
 
   it('refuses what JSON.parse refuses', () => {
-    for (const bad of ['', '[', '[1,]', '{"a":1,}', "['a']", '01', '+1', '.5', '1.', 'NaN', 'tru', '"a', '"\t"', '"\\x"', '"\\u12"', '[1] x', '{a:1}', '[1 2]']) {
+    for (const bad of [
+      '',
+      '[',
+      '[1,]',
+      '{"a":1,}',
+      "['a']",
+      '01',
+      '+1',
+      '.5',
+      '1.',
+      'NaN',
+      'tru',
+      '"a',
+      '"\t"',
+      '"\\x"',
+      '"\\u12"',
+      '[1] x',
+      '{a:1}',
+      '[1 2]',
+    ]) {
       expect(parseStrictJson(bad, 5).ok, bad).toBe(false);
       expect(() => JSON.parse(bad), bad).toThrow();
     }

@@ -14,8 +14,7 @@ const APP_NAMESPACE_LOOKALIKE = /^app-+[0-9]|^app--/i;
  * and the same app owns it. Anything else is a shared namespace.
  */
 export type NamespaceParts =
-  | { readonly kind: 'shared'; readonly name: string }
-  | { readonly kind: 'app'; readonly appId: string | null; readonly name: string };
+  { readonly kind: 'shared'; readonly name: string } | { readonly kind: 'app'; readonly appId: string | null; readonly name: string };
 
 export function parseNamespace(namespace: string): NamespaceParts {
   if (namespace.startsWith(APP_NAMESPACE_PREFIX)) return { kind: 'app', appId: null, name: namespace.slice(APP_NAMESPACE_PREFIX.length) };

@@ -24,7 +24,9 @@ const digits = (max: number) => fc.string({ unit: fc.constantFrom(...'0123456789
 // limit is crossed), and text built from the characters a number is made of.
 const decimalish = fc.oneof(
   fc.tuple(fc.constantFrom('', '-'), digits(16), fc.constantFrom('', '.'), digits(12)).map((p) => p.join('')),
-  fc.tuple(fc.constantFrom('', '-'), fc.integer({ min: 1, max: 9 }), digits(15), fc.constantFrom('', '.'), digits(9)).map((p) => p.join('')),
+  fc
+    .tuple(fc.constantFrom('', '-'), fc.integer({ min: 1, max: 9 }), digits(15), fc.constantFrom('', '.'), digits(9))
+    .map((p) => p.join('')),
   fc.string({ unit: fc.constantFrom(...'0123456789.-+eE x'), maxLength: 12 }),
 );
 
@@ -58,7 +60,9 @@ describe('isDateText', () => {
   const ajvDate = formatsPlugin.get('date', 'full') as { validate: (s: string) => boolean };
   const pad = (n: number, width: number) => String(n).padStart(width, '0');
   const dateish = fc.oneof(
-    fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`),
+    fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
+      .map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`),
     fc.string({ unit: fc.constantFrom(...'0123456789-/T:Z \n'), minLength: 8, maxLength: 12 }),
   );
 

@@ -90,7 +90,10 @@ describe('date_time (decisions §8.8)', () => {
     expect(parseDateTimeText('1970-01-01T00:00:00')).toMatchObject({ epochSeconds: 0, nanos: 0 });
     expect(parseDateTimeText('1970-01-01T08:00:00+08:00')).toMatchObject({ epochSeconds: 0 });
     expect(parseDateTimeText('1969-12-31T19:00-05:00')).toMatchObject({ epochSeconds: 0 });
-    expect(parseDateTimeText('2026-11-22T12:05:01.5Z')).toMatchObject({ epochSeconds: Date.UTC(2026, 10, 22, 12, 5, 1) / 1000, nanos: 500_000_000 });
+    expect(parseDateTimeText('2026-11-22T12:05:01.5Z')).toMatchObject({
+      epochSeconds: Date.UTC(2026, 10, 22, 12, 5, 1) / 1000,
+      nanos: 500_000_000,
+    });
     expect(parseDateTimeText('2026-11-22T12:05:01.000000001Z')).toMatchObject({ nanos: 1 });
     expect(parseDateTimeText('0001-01-01T00:00:00Z')).toMatchObject({ epochSeconds: -62135596800 });
   });
@@ -101,10 +104,27 @@ describe('date_time (decisions §8.8)', () => {
     }
   });
   it('refuses impossible or malformed date-times', () => {
-    for (const bad of ['2026-02-30T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T10:60:00Z', '2026-01-01T10:00:60Z', '2026-01-01T10:00:00+24:00', '2026-01-01T10:00:00+01:60']) {
+    for (const bad of [
+      '2026-02-30T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T10:60:00Z',
+      '2026-01-01T10:00:60Z',
+      '2026-01-01T10:00:00+24:00',
+      '2026-01-01T10:00:00+01:60',
+    ]) {
       expect(parseDateTimeText(bad), bad).toBe(NOT_A_REAL_DATE_TIME);
     }
-    for (const bad of ['2026-01-01', '2026-01-01 10:00:00Z', '2026-01-01t10:00:00z', '2026-01-01T10Z', '2026-01-01T10:00:00.Z', '2026-01-01T10:00:00.1234567890Z', '2026-01-01T10:00:00+0100', '2026-01-01T10:00:00+01', '']) {
+    for (const bad of [
+      '2026-01-01',
+      '2026-01-01 10:00:00Z',
+      '2026-01-01t10:00:00z',
+      '2026-01-01T10Z',
+      '2026-01-01T10:00:00.Z',
+      '2026-01-01T10:00:00.1234567890Z',
+      '2026-01-01T10:00:00+0100',
+      '2026-01-01T10:00:00+01',
+      '',
+    ]) {
       expect(parseDateTimeText(bad), bad).toBe(NOT_A_DATE_TIME);
     }
   });
@@ -128,15 +148,32 @@ describe('global ids (decisions §3.5, §8.8)', () => {
     expect(parseGid('gid://platform/Video/7/8', ['Video'])).toBeUndefined();
   });
   it('file_reference: MediaImage, Video or GenericFile', () => {
-    expect(parseFileReferenceText('gid://platform/MediaImage/12')).toEqual({ kind: 'file_reference', gid: 'gid://platform/MediaImage/12', fileType: 'MediaImage', id: '12' });
+    expect(parseFileReferenceText('gid://platform/MediaImage/12')).toEqual({
+      kind: 'file_reference',
+      gid: 'gid://platform/MediaImage/12',
+      fileType: 'MediaImage',
+      id: '12',
+    });
     expect(parseFileReferenceText('gid://platform/Video/1')).toMatchObject({ fileType: 'Video' });
     expect(parseFileReferenceText('gid://platform/GenericFile/1')).toMatchObject({ fileType: 'GenericFile' });
-    for (const bad of ['gid://platform/Image/1', 'gid://platform/Metaobject/1', 'gid://shopify/MediaImage/1', 'gid://platform/MediaImage/', 'gid://platform/MediaImage/x', 'GID://platform/MediaImage/1', '12']) {
+    for (const bad of [
+      'gid://platform/Image/1',
+      'gid://platform/Metaobject/1',
+      'gid://shopify/MediaImage/1',
+      'gid://platform/MediaImage/',
+      'gid://platform/MediaImage/x',
+      'GID://platform/MediaImage/1',
+      '12',
+    ]) {
       expect(typeof parseFileReferenceText(bad), bad).toBe('string');
     }
   });
   it('metaobject_reference: gid://platform/Metaobject/{id}', () => {
-    expect(parseMetaobjectReferenceText('gid://platform/Metaobject/5')).toEqual({ kind: 'metaobject_reference', gid: 'gid://platform/Metaobject/5', id: '5' });
+    expect(parseMetaobjectReferenceText('gid://platform/Metaobject/5')).toEqual({
+      kind: 'metaobject_reference',
+      gid: 'gid://platform/Metaobject/5',
+      id: '5',
+    });
     for (const bad of ['gid://platform/MetaobjectDefinition/5', 'gid://platform/Metaobject/0', '5', 'gid://platform/Metaobject/5 ']) {
       expect(typeof parseMetaobjectReferenceText(bad), bad).toBe('string');
     }

@@ -160,8 +160,7 @@ function daysFromCivil(year: number, month: number, day: number): number {
 }
 
 // ISO 8601 extended format: date `T` hh:mm[:ss[.fraction]] [Z | +hh:mm | -hh:mm]. No offset means UTC.
-const DATE_TIME =
-  /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?(Z|[+-][0-9]{2}:[0-9]{2})?$/;
+const DATE_TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?(Z|[+-][0-9]{2}:[0-9]{2})?$/;
 export const NOT_A_DATE_TIME = 'must be an ISO 8601 date and time (YYYY-MM-DDThh:mm[:ss[.fraction]][Z|+hh:mm|-hh:mm])';
 export const NOT_A_REAL_DATE_TIME = 'is not a valid date and time';
 
@@ -218,7 +217,8 @@ export function parseGid<T extends string>(s: string, types: readonly T[]): { ty
 }
 
 const FILE_TYPES: readonly FileGidType[] = ['MediaImage', 'Video', 'GenericFile'];
-export const NOT_A_FILE_GID = 'must be a file global id (gid://platform/MediaImage/<id>, gid://platform/Video/<id> or gid://platform/GenericFile/<id>)';
+export const NOT_A_FILE_GID =
+  'must be a file global id (gid://platform/MediaImage/<id>, gid://platform/Video/<id> or gid://platform/GenericFile/<id>)';
 
 export function parseFileReferenceText(s: string): FileReferenceValue | string {
   const gid = parseGid(s, FILE_TYPES);

@@ -27,8 +27,12 @@ describe('weight, volume, dimension (decisions §8.8, §8.10)', () => {
   });
 
   it('refuse a unit of another dimension, a string value, or extra keys', () => {
-    expect(messages((i) => parseMeasureNode(node('{"value":1,"unit":"ml"}'), 'weight', 'value', i)).messages).toEqual(['value.unit: must be one of g, kg, lb, oz']);
-    expect(messages((i) => parseMeasureNode(node('{"value":"1","unit":"kg"}'), 'weight', 'value', i)).messages).toEqual(['value.value: must be a JSON number']);
+    expect(messages((i) => parseMeasureNode(node('{"value":1,"unit":"ml"}'), 'weight', 'value', i)).messages).toEqual([
+      'value.unit: must be one of g, kg, lb, oz',
+    ]);
+    expect(messages((i) => parseMeasureNode(node('{"value":"1","unit":"kg"}'), 'weight', 'value', i)).messages).toEqual([
+      'value.value: must be a JSON number',
+    ]);
     expect(messages((i) => parseMeasureNode(node('{"value":1e3,"unit":"kg"}'), 'weight', 'value[2]', i)).messages).toEqual([
       'value[2].value: must be a decimal number (digits, an optional leading - and an optional fraction)',
     ]);
@@ -65,7 +69,9 @@ describe('rating (decisions §8.8)', () => {
   });
 
   it('refuses numbers, missing or extra keys', () => {
-    expect(messages((i) => parseRatingNode(node('{"value":4,"scale_min":"1","scale_max":"5"}'), 'value', i)).messages).toEqual(['value.value: must be a decimal string']);
+    expect(messages((i) => parseRatingNode(node('{"value":4,"scale_min":"1","scale_max":"5"}'), 'value', i)).messages).toEqual([
+      'value.value: must be a decimal string',
+    ]);
     expect(messages((i) => parseRatingNode(node('{"value":"4","scale_min":"1"}'), 'value', i)).messages).toEqual([
       'value: must be a JSON object with keys value, scale_min and scale_max (decimal strings)',
     ]);
@@ -84,7 +90,10 @@ describe('link (decisions §8.8)', () => {
     expect(messages((i) => parseLinkNode(node('{"text":"x","url":"example.com"}'), 'value', i)).messages).toEqual([
       'value.url: must be an absolute URL with scheme http, https, mailto, sms or tel',
     ]);
-    expect(messages((i) => parseLinkNode(node('{"text":1,"url":2}'), 'value', i)).messages).toEqual(['value.text: must be a string', 'value.url: must be a string']);
+    expect(messages((i) => parseLinkNode(node('{"text":1,"url":2}'), 'value', i)).messages).toEqual([
+      'value.text: must be a string',
+      'value.url: must be a string',
+    ]);
     expect(messages((i) => parseLinkNode(node('{"url":"https://example.com"}'), 'value', i)).messages).toEqual([
       'value: must be a JSON object with keys text and url (strings)',
     ]);

@@ -3,7 +3,12 @@ import { NOT_A_URL, URL_TOO_LONG, parseUrlText } from './parse-url';
 
 describe('url (decisions §8.8)', () => {
   it('accepts absolute URLs with scheme http, https, mailto, sms or tel', () => {
-    expect(parseUrlText('https://example.com/a?b=c#d')).toEqual({ kind: 'url', href: 'https://example.com/a?b=c#d', scheme: 'https', origin: 'https://example.com' });
+    expect(parseUrlText('https://example.com/a?b=c#d')).toEqual({
+      kind: 'url',
+      href: 'https://example.com/a?b=c#d',
+      scheme: 'https',
+      origin: 'https://example.com',
+    });
     expect(parseUrlText('http://example.com:8080')).toMatchObject({ origin: 'http://example.com:8080' });
     expect(parseUrlText('mailto:someone@example.com')).toMatchObject({ scheme: 'mailto', origin: null });
     expect(parseUrlText('sms:+15551234567')).toMatchObject({ scheme: 'sms', origin: null });
@@ -17,7 +22,18 @@ describe('url (decisions §8.8)', () => {
   });
 
   it('refuses other schemes and relative or bare references', () => {
-    for (const bad of ['ftp://example.com', 'javascript:alert(1)', 'file:///etc/passwd', 'data:text/plain,x', 'example.com', '/path', '//example.com', 'https', '', ':x']) {
+    for (const bad of [
+      'ftp://example.com',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'data:text/plain,x',
+      'example.com',
+      '/path',
+      '//example.com',
+      'https',
+      '',
+      ':x',
+    ]) {
       expect(parseUrlText(bad), bad).toBe(NOT_A_URL);
     }
   });

@@ -36,7 +36,10 @@ const url = fc.oneof(
   webUrl,
   // An address whose local part starts with `//` is not a valid mailto URL (parse-url: no
   // authority after mailto:, sms: or tel:); the generator may make one (seed -797842301).
-  fc.emailAddress().filter((e) => !e.startsWith('//')).map((e) => `mailto:${e}`),
+  fc
+    .emailAddress()
+    .filter((e) => !e.startsWith('//'))
+    .map((e) => `mailto:${e}`),
   digitString(3, 12).map((d) => `tel:+${d}`),
   digitString(3, 12).map((d) => `sms:${d}`),
 );
@@ -86,7 +89,10 @@ const ELEMENTS: Readonly<Record<string, fc.Arbitrary<string>>> = {
   volume: measure('volume').map(measureJson),
   dimension: measure('dimension').map(measureJson),
   number_integer: fc.integer({ min: -MAX_SAFE, max: MAX_SAFE }).map(String),
-  number_decimal: fc.oneof(decimalText.map((s) => JSON.stringify(s)), decimalText),
+  number_decimal: fc.oneof(
+    decimalText.map((s) => JSON.stringify(s)),
+    decimalText,
+  ),
   url: url.map((s) => JSON.stringify(s)),
   link: link.map((l) => JSON.stringify(l)),
   file_reference: fileGid.map((s) => JSON.stringify(s)),
@@ -117,7 +123,12 @@ const INVALID: Readonly<Record<string, fc.Arbitrary<string>>> = {
     fc.tuple(dateTimeText, fc.integer({ min: 24, max: 99 })).map(([t, h]) => `${t.slice(0, 11)}${h}${t.slice(13)}`),
     dateTimeText.map((t) => `${t.slice(0, 19)}+24:00`),
   ),
-  weight: fc.tuple(decimalText, fc.string({ maxLength: 5 }).filter((u) => !unitsOf('weight').includes(u))).map(([v, unit]) => measureJson({ value: v, unit })),
+  weight: fc
+    .tuple(
+      decimalText,
+      fc.string({ maxLength: 5 }).filter((u) => !unitsOf('weight').includes(u)),
+    )
+    .map(([v, unit]) => measureJson({ value: v, unit })),
   volume: measure('volume').map((m) => `{"value":"${m.value}","unit":"${m.unit}"}`),
   dimension: measure('dimension').map((m) => `{"value":${m.value},"unit":"${m.unit}","extra":true}`),
   number_integer: fc.oneof(
@@ -131,12 +142,21 @@ const INVALID: Readonly<Record<string, fc.Arbitrary<string>>> = {
     fc.tuple(fc.nat(), digitString(10, 14)).map(([w, f]) => `${w}.${f}`),
     decimalText.filter((d) => !d.startsWith('-')).map((d) => `+${d}`),
   ),
-  url: fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,6}$/).filter((s) => !['http', 'https', 'mailto', 'sms', 'tel'].includes(s)), fc.domain()).map(([scheme, host]) => `${scheme}://${host}`),
+  url: fc
+    .tuple(
+      fc.stringMatching(/^[a-z][a-z0-9]{0,6}$/).filter((s) => !['http', 'https', 'mailto', 'sms', 'tel'].includes(s)),
+      fc.domain(),
+    )
+    .map(([scheme, host]) => `${scheme}://${host}`),
   link: link.map((l) => JSON.stringify({ text: l.text })),
   file_reference: fc.tuple(fc.constantFrom('Image', 'Product', 'Metaobject', 'mediaimage'), id).map(([t, i]) => `gid://platform/${t}/${i}`),
   rating: rating.map((r) => JSON.stringify({ ...r, value: String(Number(r.scale_max) + 1) })),
   json: fc.json().map((j) => `${j},`),
-  metaobject_reference: fc.oneof(id.map((i) => `gid://platform/Metaobject/0${i}`), id.map((i) => `gid://platform/MetaobjectDefinition/${i}`), id),
+  metaobject_reference: fc.oneof(
+    id.map((i) => `gid://platform/Metaobject/0${i}`),
+    id.map((i) => `gid://platform/MetaobjectDefinition/${i}`),
+    id,
+  ),
 };
 
 describe('basic check, properties of every scalar type', () => {
@@ -146,25 +166,39 @@ describe('basic check, properties of every scalar type', () => {
   });
   for (const type of SCALAR_TYPES) {
     it(`${type}: valid values pass`, () => {
-      fc.assert(fc.property(VALID[type] as fc.Arbitrary<string>, (raw) => passes(type, raw)), { numRuns: 200 });
+      fc.assert(
+        fc.property(VALID[type] as fc.Arbitrary<string>, (raw) => passes(type, raw)),
+        { numRuns: 200 },
+      );
     });
     it(`${type}: near misses fail`, () => {
-      fc.assert(fc.property(INVALID[type] as fc.Arbitrary<string>, (raw) => !passes(type, raw)), { numRuns: type === 'multi_line_text_field' ? 20 : 200 });
+      fc.assert(
+        fc.property(INVALID[type] as fc.Arbitrary<string>, (raw) => !passes(type, raw)),
+        { numRuns: type === 'multi_line_text_field' ? 20 : 200 },
+      );
     });
   }
 });
 
 describe('basic check, properties of every list type', () => {
   it('covers every list type', () => {
-    expect(Object.keys(ELEMENTS).map((t) => `list.${t}`).sort()).toEqual([...LIST_TYPES].sort());
+    expect(
+      Object.keys(ELEMENTS)
+        .map((t) => `list.${t}`)
+        .sort(),
+    ).toEqual([...LIST_TYPES].sort());
   });
   for (const [element, arbitrary] of Object.entries(ELEMENTS)) {
     const type = `list.${element}`;
     it(`${type}: arrays of valid elements pass, empty elements included`, () => {
-      fc.assert(fc.property(listOf(arbitrary), (elements) => passes(type, `[${elements.join(',')}]`)), { numRuns: 100 });
+      fc.assert(
+        fc.property(listOf(arbitrary), (elements) => passes(type, `[${elements.join(',')}]`)),
+        { numRuns: 100 },
+      );
     });
     it(`${type}: one bad element fails the list`, () => {
-      const bad = element === 'number_integer' ? fc.constant('1.5') : element === 'number_decimal' ? fc.constant('true') : fc.constant('{"x":1}');
+      const bad =
+        element === 'number_integer' ? fc.constant('1.5') : element === 'number_decimal' ? fc.constant('true') : fc.constant('{"x":1}');
       fc.assert(
         fc.property(listOf(arbitrary), bad, fc.nat(), (elements, wrong, at) => {
           const copy = [...elements];
@@ -175,7 +209,10 @@ describe('basic check, properties of every list type', () => {
       );
     });
     it(`${type}: more than 128 elements fail`, () => {
-      fc.assert(fc.property(arbitrary, fc.integer({ min: 129, max: 140 }), (one, n) => !passes(type, `[${Array(n).fill(one).join(',')}]`)), { numRuns: 10 });
+      fc.assert(
+        fc.property(arbitrary, fc.integer({ min: 129, max: 140 }), (one, n) => !passes(type, `[${Array(n).fill(one).join(',')}]`)),
+        { numRuns: 10 },
+      );
     });
   }
 });
@@ -188,7 +225,9 @@ describe('date_time instants', () => {
         const abs = Math.abs(offset);
         const text = `${local}${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60), 2)}:${pad(abs % 60, 2)}`;
         const parsed = parseValue('date_time', text);
-        return parsed.ok && parsed.value.kind === 'date_time' && parsed.value.epochSeconds * 1000 + parsed.value.nanos / 1e6 === d.getTime();
+        return (
+          parsed.ok && parsed.value.kind === 'date_time' && parsed.value.epochSeconds * 1000 + parsed.value.nanos / 1e6 === d.getTime()
+        );
       }),
     );
   });

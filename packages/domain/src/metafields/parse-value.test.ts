@@ -54,13 +54,19 @@ const INVALID: Readonly<Record<string, [string, string]>> = {
   date: ['2026-02-29', 'value: is not a valid calendar date'],
   date_time: ['2026-11-22 12:05:01Z', 'value: must be an ISO 8601 date and time (YYYY-MM-DDThh:mm[:ss[.fraction]][Z|+hh:mm|-hh:mm])'],
   weight: ['{"value":1,"unit":"stone"}', 'value.unit: must be one of g, kg, lb, oz'],
-  volume: ['{"value":1,"unit":"kg"}', 'value.unit: must be one of ml, cl, l, m3, us_fl_oz, us_pt, us_qt, us_gal, imp_fl_oz, imp_pt, imp_qt, imp_gal'],
+  volume: [
+    '{"value":1,"unit":"kg"}',
+    'value.unit: must be one of ml, cl, l, m3, us_fl_oz, us_pt, us_qt, us_gal, imp_fl_oz, imp_pt, imp_qt, imp_gal',
+  ],
   dimension: ['{"value":1,"unit":"km"}', 'value.unit: must be one of mm, cm, m, in, ft, yd'],
   number_integer: ['1.0', 'value: must be an integer (digits with an optional leading -)'],
   number_decimal: ['1.1234567890', 'value: must have at most 9 digits after the decimal point'],
   url: ['ftp://example.com', 'value: must be an absolute URL with scheme http, https, mailto, sms or tel'],
   link: ['{"text":"a"}', 'value: must be a JSON object with keys text and url (strings)'],
-  file_reference: ['gid://platform/Product/1', 'value: must be a file global id (gid://platform/MediaImage/<id>, gid://platform/Video/<id> or gid://platform/GenericFile/<id>)'],
+  file_reference: [
+    'gid://platform/Product/1',
+    'value: must be a file global id (gid://platform/MediaImage/<id>, gid://platform/Video/<id> or gid://platform/GenericFile/<id>)',
+  ],
   rating: ['{"value":"6","scale_min":"1","scale_max":"5"}', 'value.value: must be between scale_min and scale_max'],
   json: ['{"a":1', 'value: is not valid JSON'],
   metaobject_reference: ['gid://platform/Metaobject/abc', 'value: must be a metaobject global id (gid://platform/Metaobject/<id>)'],
@@ -68,13 +74,22 @@ const INVALID: Readonly<Record<string, [string, string]>> = {
   'list.date': ['["2026-01-01","2026-13-01"]', 'value[1]: is not a valid calendar date'],
   'list.date_time': ['["yesterday"]', 'value[0]: must be an ISO 8601 date and time (YYYY-MM-DDThh:mm[:ss[.fraction]][Z|+hh:mm|-hh:mm])'],
   'list.weight': ['[{"value":1,"unit":"ml"}]', 'value[0].unit: must be one of g, kg, lb, oz'],
-  'list.volume': ['["1 l"]', 'value[0]: must be a JSON object with keys value (a number) and unit (ml, cl, l, m3, us_fl_oz, us_pt, us_qt, us_gal, imp_fl_oz, imp_pt, imp_qt, imp_gal)'],
-  'list.dimension': ['[{"value":1,"unit":"cm","x":1}]', 'value[0]: must be a JSON object with keys value (a number) and unit (mm, cm, m, in, ft, yd)'],
+  'list.volume': [
+    '["1 l"]',
+    'value[0]: must be a JSON object with keys value (a number) and unit (ml, cl, l, m3, us_fl_oz, us_pt, us_qt, us_gal, imp_fl_oz, imp_pt, imp_qt, imp_gal)',
+  ],
+  'list.dimension': [
+    '[{"value":1,"unit":"cm","x":1}]',
+    'value[0]: must be a JSON object with keys value (a number) and unit (mm, cm, m, in, ft, yd)',
+  ],
   'list.number_integer': ['[1,"2"]', 'value[1]: must be a JSON number'],
   'list.number_decimal': ['[true]', 'value[0]: must be a JSON string or number'],
   'list.url': ['["https://a.example", 1]', 'value[1]: must be a JSON string'],
   'list.link': ['[{"text":"A","url":"a.example"}]', 'value[0].url: must be an absolute URL with scheme http, https, mailto, sms or tel'],
-  'list.file_reference': ['["gid://platform/MediaImage/0"]', 'value[0]: must be a file global id (gid://platform/MediaImage/<id>, gid://platform/Video/<id> or gid://platform/GenericFile/<id>)'],
+  'list.file_reference': [
+    '["gid://platform/MediaImage/0"]',
+    'value[0]: must be a file global id (gid://platform/MediaImage/<id>, gid://platform/Video/<id> or gid://platform/GenericFile/<id>)',
+  ],
   'list.rating': ['[{"value":"11","scale_min":"0","scale_max":"10"}]', 'value[0].value: must be between scale_min and scale_max'],
   'list.metaobject_reference': ['"gid://platform/Metaobject/1"', 'value: must be a JSON array'],
 };
@@ -114,7 +129,8 @@ describe('parsed values keep the text as written', () => {
   });
   it('booleans are exactly true or false', () => {
     expect(value('boolean', 'false')).toEqual({ kind: 'boolean', value: false });
-    for (const bad of ['TRUE', '1', '0', 'yes', ' true', '']) expect(problems('boolean', bad), bad).toEqual(['value: must be true or false']);
+    for (const bad of ['TRUE', '1', '0', 'yes', ' true', ''])
+      expect(problems('boolean', bad), bad).toEqual(['value: must be true or false']);
   });
   it('json is any JSON text without a key given twice in one object', () => {
     for (const raw of ['1', '"x"', 'null', '[]', ' {"a":1} ', 'true', '[{"a":1},{"a":2}]']) expect(problems('json', raw), raw).toEqual([]);
@@ -122,7 +138,7 @@ describe('parsed values keep the text as written', () => {
     expect(problems('json', '{"a":{"b":1,"\\u0062":2}}')).toEqual(['value: is not valid JSON (duplicate key "b")']);
     expect(value('json', '[1]')).toEqual({ kind: 'json', text: '[1]', value: [1] });
   });
-  it('empty text is a text value to the basic check (the version rule is the validator\'s)', () => {
+  it("empty text is a text value to the basic check (the version rule is the validator's)", () => {
     expect(value('single_line_text_field', '')).toEqual({ kind: 'text', text: '' });
     expect(problems('number_integer', '')).toEqual(['value: must be an integer (digits with an optional leading -)']);
   });
@@ -156,20 +172,37 @@ describe('sizes (decisions §8.8)', () => {
 describe('lists (decisions §8.8)', () => {
   it('hold at most 128 elements', () => {
     expect(problems('list.number_integer', JSON.stringify(Array.from({ length: 128 }, (_, i) => i)))).toEqual([]);
-    expect(problems('list.number_integer', JSON.stringify(Array.from({ length: 129 }, (_, i) => i)))).toEqual(['value: has too many elements (maximum is 128)']);
+    expect(problems('list.number_integer', JSON.stringify(Array.from({ length: 129 }, (_, i) => i)))).toEqual([
+      'value: has too many elements (maximum is 128)',
+    ]);
   });
 
   it('encode integers as JSON numbers, never strings, exponents or fractions', () => {
-    expect(value('list.number_integer', '[1, -2]')).toEqual({ kind: 'list', elements: [{ kind: 'integer', value: 1 }, { kind: 'integer', value: -2 }] });
+    expect(value('list.number_integer', '[1, -2]')).toEqual({
+      kind: 'list',
+      elements: [
+        { kind: 'integer', value: 1 },
+        { kind: 'integer', value: -2 },
+      ],
+    });
     expect(problems('list.number_integer', '[1e2]')).toEqual(['value[0]: must be an integer (digits with an optional leading -)']);
     expect(problems('list.number_integer', '[1.0]')).toEqual(['value[0]: must be an integer (digits with an optional leading -)']);
-    expect(problems('list.number_integer', '[9007199254740992]')).toEqual(['value[0]: must be between -9007199254740991 and 9007199254740991']);
+    expect(problems('list.number_integer', '[9007199254740992]')).toEqual([
+      'value[0]: must be between -9007199254740991 and 9007199254740991',
+    ]);
   });
 
   it('encode decimals as JSON strings, numbers accepted too, judged as written', () => {
-    expect(value('list.number_decimal', '["1.50", 1.50]')).toMatchObject({ elements: [{ text: '1.50', fractionDigits: 2 }, { text: '1.50', fractionDigits: 2 }] });
+    expect(value('list.number_decimal', '["1.50", 1.50]')).toMatchObject({
+      elements: [
+        { text: '1.50', fractionDigits: 2 },
+        { text: '1.50', fractionDigits: 2 },
+      ],
+    });
     expect(problems('list.number_decimal', '[1.0000000001]')).toEqual(['value[0]: must have at most 9 digits after the decimal point']);
-    expect(problems('list.number_decimal', '[1e-3]')).toEqual(['value[0]: must be a decimal number (digits, an optional leading - and an optional fraction)']);
+    expect(problems('list.number_decimal', '[1e-3]')).toEqual([
+      'value[0]: must be a decimal number (digits, an optional leading - and an optional fraction)',
+    ]);
   });
 
   it('encode the rest as JSON strings', () => {

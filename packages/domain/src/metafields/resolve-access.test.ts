@@ -84,7 +84,12 @@ describe('resolveAccess: only the owning app writes in its reserved namespace (d
   });
 
   it('use_namespace (create a definition, write a value by name) is decided by the namespace alone, whatever exists there', () => {
-    for (const target of [inApp1(null), inApp1('PRIVATE'), inApp1('NONE'), { namespace: 'app--1--reviews', access: null, creatorAppId: null }]) {
+    for (const target of [
+      inApp1(null),
+      inApp1('PRIVATE'),
+      inApp1('NONE'),
+      { namespace: 'app--1--reviews', access: null, creatorAppId: null },
+    ]) {
       expect(decided(target, APP2, 'use_namespace')).toBe('forbidden:reserved_namespace');
       expect(decided(target, APP1, 'use_namespace')).toBe('allowed');
       expect(decided(target, MERCHANT, 'use_namespace')).toBe('allowed');

@@ -158,7 +158,10 @@ export const COST: KeywordDefinition = {
       gen.if(_`(${left}.left -= ${fixed}) < 0`, () => gen.code(_`${stopAt}(${fixed})`));
       return;
     }
-    const units = gen.const('units', _`typeof ${data} == "string" ? ${fixed} + ${perChar} * ${data}.length : ${fixed} + ${gen.scopeValue('func', { ref: dataUnits })}(${perItem}, ${perChar}, ${data})`);
+    const units = gen.const(
+      'units',
+      _`typeof ${data} == "string" ? ${fixed} + ${perChar} * ${data}.length : ${fixed} + ${gen.scopeValue('func', { ref: dataUnits })}(${perItem}, ${perChar}, ${data})`,
+    );
     gen.if(_`(${left}.left -= ${units}) < 0`, () => gen.code(_`${stopAt}(${units})`));
   },
 };

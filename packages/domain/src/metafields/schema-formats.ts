@@ -51,10 +51,31 @@ export const RE2_ENGINE: RegExpEngine = Object.assign(
 );
 
 const FORMAT_NAMES: readonly FormatName[] = [
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference',
-  'uri-template', 'url', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid', 'json-pointer',
-  'json-pointer-uri-fragment', 'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double',
-  'password', 'binary',
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'password',
+  'binary',
 ];
 
 let formats: Record<string, Format> | undefined;
@@ -65,7 +86,9 @@ let formats: Record<string, Format> | undefined;
 // applies to it too).
 export function schemaFormats(): Record<string, Format> {
   if (formats !== undefined) return formats;
-  const out: Record<string, Format> = { regex: (s: string) => isSchemaPattern(s, (units) => spend(PATTERN_COMPILE_UNITS_PER_INSTRUCTION * units)) };
+  const out: Record<string, Format> = {
+    regex: (s: string) => isSchemaPattern(s, (units) => spend(PATTERN_COMPILE_UNITS_PER_INSTRUCTION * units)),
+  };
   for (const name of FORMAT_NAMES) {
     const format = formatsPlugin.get(name, 'full');
     out[name] = format instanceof RegExp ? (toRe2Format(format) ?? format) : format;
@@ -86,4 +109,3 @@ function toRe2Format(re: RegExp): ((s: string) => boolean) | undefined {
     return undefined;
   }
 }
-

@@ -30,7 +30,11 @@ export const CONST: KeywordDefinition = {
   before: 'not',
   error: { message: 'must be equal to constant' },
   code(cxt: KeywordCxt) {
-    cxt.fail(isStructured(cxt.schema) ? _`!${cxt.gen.scopeValue('func', { ref: jsonEqual })}(${cxt.data}, ${cxt.schemaCode})` : _`${cxt.data} !== ${cxt.schema as string | number | boolean | null}`);
+    cxt.fail(
+      isStructured(cxt.schema)
+        ? _`!${cxt.gen.scopeValue('func', { ref: jsonEqual })}(${cxt.data}, ${cxt.schemaCode})`
+        : _`${cxt.data} !== ${cxt.schema as string | number | boolean | null}`,
+    );
   },
 };
 
@@ -46,7 +50,9 @@ export const ENUM: KeywordDefinition = {
     if (values.length === 0) throw new Error('enum must have non-empty array');
     const equal = gen.scopeValue('func', { ref: jsonEqual });
     const list = gen.const('vSchema', cxt.schemaCode);
-    cxt.fail(_`!(${or(...values.map((v, i) => (isStructured(v) ? _`${equal}(${data}, ${list}[${i}])` : _`${data} === ${v as string | number | boolean | null}`)))})`);
+    cxt.fail(
+      _`!(${or(...values.map((v, i) => (isStructured(v) ? _`${equal}(${data}, ${list}[${i}])` : _`${data} === ${v as string | number | boolean | null}`)))})`,
+    );
   },
 };
 
@@ -73,7 +79,9 @@ export const MIN_LENGTH: KeywordDefinition = {
   error: { message: ({ schemaCode }) => str`must NOT have fewer than ${schemaCode} characters` },
   code(cxt: KeywordCxt) {
     const count = cxt.gen.scopeValue('func', { ref: ucs2length });
-    cxt.fail(_`${cxt.data}.length < ${cxt.schemaCode} || (${cxt.data}.length < 2 * ${cxt.schemaCode} && ${count}(${cxt.data}) < ${cxt.schemaCode})`);
+    cxt.fail(
+      _`${cxt.data}.length < ${cxt.schemaCode} || (${cxt.data}.length < 2 * ${cxt.schemaCode} && ${count}(${cxt.data}) < ${cxt.schemaCode})`,
+    );
   },
 };
 
@@ -105,7 +113,10 @@ function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
+    return `{${Object.keys(record)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

@@ -1,11 +1,6 @@
 import type { Issue } from './format-issues';
 import { makeIssue } from './format-issues';
-import {
-  validateDefinition,
-  type DefinitionInput,
-  type DefinitionResult,
-  type NormalizedDefinition,
-} from './validate-definition';
+import { validateDefinition, type DefinitionInput, type DefinitionResult, type NormalizedDefinition } from './validate-definition';
 
 // Update semantics (spec "Metafield definition operations" rule 3, decisions §8.5): an omitted or
 // null field keeps its stored value, an empty string clears stored text, an empty validations array

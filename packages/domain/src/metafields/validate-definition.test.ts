@@ -36,7 +36,9 @@ describe('owner_resource (decisions §8.1)', () => {
   it('is one of products, variants, collections, customers, orders, shop', () => {
     expect(OWNER_RESOURCES).toEqual(['products', 'variants', 'collections', 'customers', 'orders', 'shop']);
     for (const owner of OWNER_RESOURCES) expect(with_({ owner_resource: owner }), owner).toEqual([]);
-    expect(with_({ owner_resource: 'product' })).toEqual(['owner_resource: is not included in the list (products, variants, collections, customers, orders, shop)']);
+    expect(with_({ owner_resource: 'product' })).toEqual([
+      'owner_resource: is not included in the list (products, variants, collections, customers, orders, shop)',
+    ]);
     expect(with_({ owner_resource: undefined })).toEqual(["owner_resource: can't be blank"]);
     expect(with_({ owner_resource: 3 })).toEqual(['owner_resource: must be a string']);
   });
@@ -63,13 +65,23 @@ describe('namespace (decisions §8.2)', () => {
   });
 
   it('refuses what looks like an app namespace but is not its canonical spelling (issue 8 finding 6)', () => {
-    for (const lookalike of ['App--3--x1y', 'APP--3--abc', 'app---3--abc', 'app--03--abc', 'app--3-abc', 'app--x--abc', 'app-3--abc', 'app--0--abc']) {
+    for (const lookalike of [
+      'App--3--x1y',
+      'APP--3--abc',
+      'app---3--abc',
+      'app--03--abc',
+      'app--3-abc',
+      'app--x--abc',
+      'app-3--abc',
+      'app--0--abc',
+    ]) {
       expect(with_({ namespace: lookalike }), lookalike).toEqual([
         'namespace: looks like an app-reserved namespace but is not spelled app--{app id}--{name}; use $app:{name}',
       ]);
     }
     // Shared namespaces that merely start with "app" stay ordinary.
-    for (const ok of ['app', 'apps', 'app-settings', 'application', 'app_3', 'myapp--3--x']) expect(with_({ namespace: ok }), ok).toEqual([]);
+    for (const ok of ['app', 'apps', 'app-settings', 'application', 'app_3', 'myapp--3--x'])
+      expect(with_({ namespace: ok }), ok).toEqual([]);
   });
 
   it('reads the stored spelling app--{id}--x exactly as $app:x: the same rules on x (decisions §8.2)', () => {
@@ -98,7 +110,10 @@ describe('key (spec: letters, digits, -, _; 3-64)', () => {
     expect(with_({ key: 'ab' })).toEqual(['key: is too short (minimum is 3 characters)']);
     expect(with_({ key: 'a'.repeat(65) })).toEqual(['key: is too long (maximum is 64 characters)']);
     expect(with_({ key: 'care guide' })).toEqual(['key: can only contain letters, digits, hyphens and underscores']);
-    expect(with_({ key: 'a.' })).toEqual(['key: is too short (minimum is 3 characters)', 'key: can only contain letters, digits, hyphens and underscores']);
+    expect(with_({ key: 'a.' })).toEqual([
+      'key: is too short (minimum is 3 characters)',
+      'key: can only contain letters, digits, hyphens and underscores',
+    ]);
     expect(with_({ key: null })).toEqual(["key: can't be blank"]);
   });
 });
@@ -136,13 +151,19 @@ describe('type (decisions §8.3: required and supported)', () => {
 
 describe('validations', () => {
   it('are checked against the type', () => {
-    expect(with_({ type: 'boolean', validations: [{ name: 'max', value: '5' }] })).toEqual(["validations[0].name: 'max' does not apply to type boolean"]);
+    expect(with_({ type: 'boolean', validations: [{ name: 'max', value: '5' }] })).toEqual([
+      "validations[0].name: 'max' does not apply to type boolean",
+    ]);
     expect(with_({ validations: [{ name: 'foo', value: 'x' }] })).toEqual(["validations[0].name: 'foo' is not a supported rule"]);
     expect(with_({ validations: 'max=5' })).toEqual(['validations: must be an array']);
   });
 
   it('surface the referenced metaobject definition for the caller to check (§8.14)', () => {
-    const result = validateDefinition({ ...BASE, type: 'metaobject_reference', validations: [{ name: 'metaobject_definition_id', value: '42' }] });
+    const result = validateDefinition({
+      ...BASE,
+      type: 'metaobject_reference',
+      validations: [{ name: 'metaobject_definition_id', value: '42' }],
+    });
     expect(result).toMatchObject({ ok: true, references: [{ field: 'validations[0].value', kind: 'metaobject_definition', id: '42' }] });
   });
 });
@@ -173,7 +194,11 @@ describe('every problem at once (decisions §4)', () => {
         name: '',
         description: 'd'.repeat(300),
         type: 'number_integer',
-        validations: [{ name: 'min', value: '9' }, { name: 'max', value: '3' }, { name: 'regex', value: 'a' }],
+        validations: [
+          { name: 'min', value: '9' },
+          { name: 'max', value: '3' },
+          { name: 'regex', value: 'a' },
+        ],
         access: { admin: 'ALL' },
       }),
     ).toEqual([

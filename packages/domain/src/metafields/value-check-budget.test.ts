@@ -43,13 +43,13 @@ describe('the cost of a search (decisions §8.11)', () => {
     }
   });
 
-  it('holds the worst accepted re2js pattern on the largest value far past one value\'s budget', () => {
+  it("holds the worst accepted re2js pattern on the largest value far past one value's budget", () => {
     expect(pattern(REVIEWER).unitsPerChar * LARGEST_TEXT.length).toBeGreaterThan(5 * VALUE_CHECK_BUDGET);
     expect(compileSchemaPattern(REVIEWER).ok && compileSchemaPattern(REVIEWER)).toMatchObject({ pattern: { engine: 're2js' } });
   });
 });
 
-describe('one value\'s check budget', () => {
+describe("one value's check budget", () => {
   it("refuses a value whose search would cost more than a value may, without searching: the reviewer's regex on 64 KB", () => {
     const { messages, spent } = judge('multi_line_text_field', [{ name: 'regex', value: REVIEWER }], LARGEST_TEXT);
     expect(messages).toEqual([
@@ -69,7 +69,11 @@ describe('one value\'s check budget', () => {
   it('adds up the elements of a list: ten elements that each fit do not together', () => {
     const element = 'ab'.repeat(100);
     expect(pattern(REVIEWER).unitsPerChar * element.length).toBeLessThan(VALUE_CHECK_BUDGET / 5);
-    const { messages } = judge('list.single_line_text_field', [{ name: 'regex', value: REVIEWER }], JSON.stringify(Array(10).fill(element)));
+    const { messages } = judge(
+      'list.single_line_text_field',
+      [{ name: 'regex', value: REVIEWER }],
+      JSON.stringify(Array(10).fill(element)),
+    );
     expect(messages[0]).toBe('value[0]: does not match the regular expression (rule regex)');
     expect(messages.at(-1)).toMatch(/^value\[9\]: is too costly to check against this regular expression/);
   });
@@ -86,14 +90,20 @@ describe('one value\'s check budget', () => {
   it('charges patternProperties per key searched', () => {
     const schema = JSON.stringify({ type: 'object', patternProperties: { [REVIEWER]: true } });
     const keys = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`${i}${'ab'.repeat(25)}`, 0]));
-    expect(judge('json', [{ name: 'schema', value: schema }], JSON.stringify(keys)).messages[0]).toMatch(/is too costly to check against this schema/);
+    expect(judge('json', [{ name: 'schema', value: schema }], JSON.stringify(keys)).messages[0]).toMatch(
+      /is too costly to check against this schema/,
+    );
   });
 
   it('reports what a value spent to the caller: its text, and each search at its rate', () => {
     const text = 'x'.repeat(10_000);
     expect(judge('multi_line_text_field', [], text).spent).toBe(VALUE_UNITS_PER_CHAR * 10_000);
-    expect(judge('multi_line_text_field', [{ name: 'regex', value: '^x+$' }], text).spent).toBe((VALUE_UNITS_PER_CHAR + DFA_UNITS_PER_CHAR) * 10_000);
+    expect(judge('multi_line_text_field', [{ name: 'regex', value: '^x+$' }], text).spent).toBe(
+      (VALUE_UNITS_PER_CHAR + DFA_UNITS_PER_CHAR) * 10_000,
+    );
     const folded = pattern('(?i)^x+$');
-    expect(judge('multi_line_text_field', [{ name: 'regex', value: '(?i)^x+$' }], text).spent).toBe((VALUE_UNITS_PER_CHAR + folded.unitsPerChar) * 10_000);
+    expect(judge('multi_line_text_field', [{ name: 'regex', value: '(?i)^x+$' }], text).spent).toBe(
+      (VALUE_UNITS_PER_CHAR + folded.unitsPerChar) * 10_000,
+    );
   });
 });

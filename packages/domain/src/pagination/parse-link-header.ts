@@ -67,7 +67,13 @@ function readRels(c: Cursor): string[] {
       skipWhitespace(c);
       value = c.text.charAt(c.at) === '"' ? readQuoted(c) : readToken(c, ';,');
     }
-    if (name === 'rel') rels.push(...value.toLowerCase().split(/\s+/).filter((v) => v !== ''));
+    if (name === 'rel')
+      rels.push(
+        ...value
+          .toLowerCase()
+          .split(/\s+/)
+          .filter((v) => v !== ''),
+      );
   }
 }
 

@@ -27,7 +27,12 @@ export function parseSinceId(raw: string | undefined): ParamResult<string> {
 /** decisions §6.4: the requested top-level fields, `id` first and always present; undefined means all. */
 export function parseFields(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  const fields = new Set(raw.split(',').map((f) => f.trim()).filter((f) => f !== ''));
+  const fields = new Set(
+    raw
+      .split(',')
+      .map((f) => f.trim())
+      .filter((f) => f !== ''),
+  );
   if (fields.size === 0) return undefined;
   fields.delete('id');
   return ['id', ...fields];

@@ -23,15 +23,21 @@ describe('sha256 and hmacSha256', () => {
   it('signs strings as their UTF-8 bytes and parts as their concatenation', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), fc.string(), fc.string({ minLength: 1 }), (a, b, key) => {
-        expect(toHex(hmacSha256(key, a, b))).toBe(createHmac('sha256', key).update(a + b, 'utf8').digest('hex'));
+        expect(toHex(hmacSha256(key, a, b))).toBe(
+          createHmac('sha256', key)
+            .update(a + b, 'utf8')
+            .digest('hex'),
+        );
       }),
     );
   });
 
   it('encodes base64 as Buffer does', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
-      expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
+        expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
+      }),
+    );
   });
 });
 
@@ -52,8 +58,18 @@ describe('known answers', () => {
     ['1', bytes(20, 0x0b), 'Hi There', 'b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7'],
     ['2', 'Jefe', 'what do ya want for nothing?', '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843'],
     ['3', bytes(20, 0xaa), bytes(50, 0xdd), '773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe'],
-    ['4', hex('0102030405060708090a0b0c0d0e0f10111213141516171819'), bytes(50, 0xcd), '82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b'],
-    ['6', bytes(131, 0xaa), 'Test Using Larger Than Block-Size Key - Hash Key First', '60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54'],
+    [
+      '4',
+      hex('0102030405060708090a0b0c0d0e0f10111213141516171819'),
+      bytes(50, 0xcd),
+      '82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b',
+    ],
+    [
+      '6',
+      bytes(131, 0xaa),
+      'Test Using Larger Than Block-Size Key - Hash Key First',
+      '60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54',
+    ],
     [
       '7',
       bytes(131, 0xaa),
@@ -69,7 +85,9 @@ describe('known answers', () => {
   });
 
   it('hmacSha256 of several parts is the MAC of their concatenation (RFC 4231 case 2, split)', () => {
-    expect(toHex(hmacSha256('Jefe', 'what do ya', ' want ', 'for nothing?'))).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+    expect(toHex(hmacSha256('Jefe', 'what do ya', ' want ', 'for nothing?'))).toBe(
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
   });
 });
 
@@ -81,8 +99,10 @@ describe('constantTimeEqual', () => {
     expect(constantTimeEqual('abcd', 'abc')).toBe(false);
     expect(constantTimeEqual('', 'abc')).toBe(false);
     expect(constantTimeEqual('', '')).toBe(true);
-    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => {
-      expect(constantTimeEqual(a, b)).toBe(a === b);
-    }));
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (a, b) => {
+        expect(constantTimeEqual(a, b)).toBe(a === b);
+      }),
+    );
   });
 });

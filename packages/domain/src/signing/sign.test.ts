@@ -20,7 +20,9 @@ describe('token call signature (decisions §5.2)', () => {
   it('is the hex HMAC of the raw body followed by the timestamp', () => {
     const body = '{"code":"abc"}';
     expect(signTokenRequest({ secret, rawBody: body, timestamp: now })).toBe(
-      createHmac('sha256', secret).update(body + String(now)).digest('hex'),
+      createHmac('sha256', secret)
+        .update(body + String(now))
+        .digest('hex'),
     );
   });
 
@@ -38,15 +40,24 @@ describe('token call signature (decisions §5.2)', () => {
     }
     const ts = String(now - 10 * 60_000 - 1);
     const sign = signTokenRequest({ secret, rawBody: '', timestamp: ts });
-    expect(verifyTokenRequest({ secret, rawBody: '', timestamp: ts, sign, nowMs: now })).toMatchObject({ ok: false, reason: 'STALE_TIMESTAMP' });
+    expect(verifyTokenRequest({ secret, rawBody: '', timestamp: ts, sign, nowMs: now })).toMatchObject({
+      ok: false,
+      reason: 'STALE_TIMESTAMP',
+    });
   });
 
   it('names what is wrong: missing headers, a malformed timestamp, a signature of other bytes', () => {
     expect(verifyTokenRequest({ secret, rawBody: '', timestamp: undefined, sign: 'x', nowMs: now })).toMatchObject({ reason: 'MISSING' });
-    expect(verifyTokenRequest({ secret, rawBody: '', timestamp: '1e12', sign: 'x', nowMs: now })).toMatchObject({ reason: 'MALFORMED_TIMESTAMP' });
+    expect(verifyTokenRequest({ secret, rawBody: '', timestamp: '1e12', sign: 'x', nowMs: now })).toMatchObject({
+      reason: 'MALFORMED_TIMESTAMP',
+    });
     const sign = signTokenRequest({ secret, rawBody: '{"code":"a"}', timestamp: now });
-    expect(verifyTokenRequest({ secret, rawBody: '{"code":"b"}', timestamp: String(now), sign, nowMs: now })).toMatchObject({ reason: 'BAD_SIGNATURE' });
-    expect(verifyTokenRequest({ secret: 'other', rawBody: '{"code":"a"}', timestamp: String(now), sign, nowMs: now })).toMatchObject({ reason: 'BAD_SIGNATURE' });
+    expect(verifyTokenRequest({ secret, rawBody: '{"code":"b"}', timestamp: String(now), sign, nowMs: now })).toMatchObject({
+      reason: 'BAD_SIGNATURE',
+    });
+    expect(verifyTokenRequest({ secret: 'other', rawBody: '{"code":"a"}', timestamp: String(now), sign, nowMs: now })).toMatchObject({
+      reason: 'BAD_SIGNATURE',
+    });
   });
 });
 
@@ -60,9 +71,13 @@ describe('token call headers, checked before the body is read (decisions §5.2)'
   });
 
   it('refuses a timestamp out of the window and a sign that cannot be an HMAC-SHA256', () => {
-    expect(checkTokenCallHeaders({ appKey: 'key', timestamp: String(now + 10 * 60_000 + 1), sign, nowMs: now })).toMatchObject({ reason: 'STALE_TIMESTAMP' });
+    expect(checkTokenCallHeaders({ appKey: 'key', timestamp: String(now + 10 * 60_000 + 1), sign, nowMs: now })).toMatchObject({
+      reason: 'STALE_TIMESTAMP',
+    });
     for (const bad of ['ab'.repeat(31), 'ab'.repeat(33), 'zz'.repeat(32), `${'ab'.repeat(31)}a `]) {
-      expect(checkTokenCallHeaders({ appKey: 'key', timestamp: String(now), sign: bad, nowMs: now })).toMatchObject({ reason: 'BAD_SIGNATURE' });
+      expect(checkTokenCallHeaders({ appKey: 'key', timestamp: String(now), sign: bad, nowMs: now })).toMatchObject({
+        reason: 'BAD_SIGNATURE',
+      });
     }
   });
 

@@ -12,8 +12,7 @@ export function signTokenRequest(input: { secret: string; rawBody: Bytes; timest
 }
 
 export type SignatureCheck =
-  | { ok: true }
-  | { ok: false; reason: 'MISSING' | 'MALFORMED_TIMESTAMP' | 'STALE_TIMESTAMP' | 'BAD_SIGNATURE'; message: string };
+  { ok: true } | { ok: false; reason: 'MISSING' | 'MALFORMED_TIMESTAMP' | 'STALE_TIMESTAMP' | 'BAD_SIGNATURE'; message: string };
 
 const SIGN_FORMAT = /^[0-9a-fA-F]{64}$/;
 
@@ -33,7 +32,12 @@ export function checkTokenCallHeaders(input: {
   return checkTimestampAndSignForm(input);
 }
 
-function checkTimestampAndSignForm(input: { timestamp: string | undefined; sign: string | undefined; nowMs: number; toleranceMs?: number }): SignatureCheck {
+function checkTimestampAndSignForm(input: {
+  timestamp: string | undefined;
+  sign: string | undefined;
+  nowMs: number;
+  toleranceMs?: number;
+}): SignatureCheck {
   const { timestamp, sign } = input;
   if (!timestamp || !sign) {
     return { ok: false, reason: 'MISSING', message: 'The appkey, timestamp and sign headers are required' };

@@ -23,7 +23,16 @@ describe('checkWebhookAddress (decisions §11.2)', () => {
 
   it('refuses other schemes, relative and malformed URLs in both modes', () => {
     for (const options of [strict, relaxed]) {
-      for (const bad of ['ftp://example.com/', 'example.com/hook', '/hook', 'https:example.com', 'https:///x', 'https://', 'javascript:alert(1)', 'https:\\\\example.com']) {
+      for (const bad of [
+        'ftp://example.com/',
+        'example.com/hook',
+        '/hook',
+        'https:example.com',
+        'https:///x',
+        'https://',
+        'javascript:alert(1)',
+        'https:\\\\example.com',
+      ]) {
         expect(message(bad, options), bad).toBeDefined();
       }
     }
@@ -41,10 +50,25 @@ describe('checkWebhookAddress (decisions §11.2)', () => {
   });
 
   it.each([
-    'https://localhost/h', 'https://LOCALHOST./h', 'https://api.localhost/h', 'https://127.0.0.1/h', 'https://127.1/h',
-    'https://2130706433/h', 'https://0x7f000001/h', 'https://0177.0.0.1/h', 'https://10.0.0.5/h', 'https://169.254.169.254/latest',
-    'https://100.64.1.1/h', 'https://0.0.0.0/h', 'https://224.0.0.1/h', 'https://[::1]/h', 'https://[::ffff:127.0.0.1]/h',
-    'https://[fe80::1]/h', 'https://[fd00::1]/h', 'https://[::]/h', 'https://[ff02::1]/h',
+    'https://localhost/h',
+    'https://LOCALHOST./h',
+    'https://api.localhost/h',
+    'https://127.0.0.1/h',
+    'https://127.1/h',
+    'https://2130706433/h',
+    'https://0x7f000001/h',
+    'https://0177.0.0.1/h',
+    'https://10.0.0.5/h',
+    'https://169.254.169.254/latest',
+    'https://100.64.1.1/h',
+    'https://0.0.0.0/h',
+    'https://224.0.0.1/h',
+    'https://[::1]/h',
+    'https://[::ffff:127.0.0.1]/h',
+    'https://[fe80::1]/h',
+    'https://[fd00::1]/h',
+    'https://[::]/h',
+    'https://[ff02::1]/h',
   ])('refuses the private target %s unless allowed', (address) => {
     expect(message(address)).toMatch(/localhost|private/);
     expect(message(address, relaxed)).toBeUndefined();

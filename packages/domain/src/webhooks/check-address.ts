@@ -44,7 +44,8 @@ export function checkWebhookAddress(address: string, options: { allowPrivate: bo
   if (hasSpaceOrControl(address)) return { ok: false, message: 'must not contain spaces or control characters' };
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(address)?.[1]?.toLowerCase();
   if (scheme !== 'https' && scheme !== 'http') return { ok: false, message: 'must be an absolute https:// URL' };
-  if (scheme === 'http' && !options.allowPrivate) return { ok: false, message: 'must use https:// (http:// is allowed only in development)' };
+  if (scheme === 'http' && !options.allowPrivate)
+    return { ok: false, message: 'must use https:// (http:// is allowed only in development)' };
   if (!/^[A-Za-z]+:\/\/[^/\\]/.test(address) || address.includes('\\')) {
     return { ok: false, message: 'must be an absolute https:// URL' };
   }

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_DELIVERY_ATTEMPTS, MAX_RETRY_AFTER_MS, MIN_RETRY_AFTER_MS, nextRetryDelayMs, parseRetryAfter, RETRY_WAITS_MS } from './next-retry';
+import {
+  MAX_DELIVERY_ATTEMPTS,
+  MAX_RETRY_AFTER_MS,
+  MIN_RETRY_AFTER_MS,
+  nextRetryDelayMs,
+  parseRetryAfter,
+  RETRY_WAITS_MS,
+} from './next-retry';
 
 describe('nextRetryDelayMs (decisions §11.5)', () => {
   it('waits 10 s, 30 s, 1 min, 5 min, 15 min, 30 min, 1 h, 2 h after attempts 1..8 (no jitter at random 0.5)', () => {

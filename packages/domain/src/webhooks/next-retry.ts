@@ -3,7 +3,14 @@
  * attempt, so a delivery has at most nine attempts; the wait after attempt n is RETRY_WAITS_MS[n-1].
  */
 export const RETRY_WAITS_MS: readonly number[] = [
-  10_000, 30_000, 60_000, 5 * 60_000, 15 * 60_000, 30 * 60_000, 60 * 60_000, 2 * 60 * 60_000,
+  10_000,
+  30_000,
+  60_000,
+  5 * 60_000,
+  15 * 60_000,
+  30 * 60_000,
+  60 * 60_000,
+  2 * 60 * 60_000,
 ];
 
 /** Attempts a delivery gets in all: the first one and eight retries. */
@@ -38,7 +45,8 @@ export function nextRetryDelayMs(attempt: number, random: number, retryAfterMs?:
   return Math.round(nominal * (1 - RETRY_JITTER + 2 * RETRY_JITTER * r));
 }
 
-const HTTP_DATE_NAMES = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const HTTP_DATE_NAMES =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 /**
  * A `Retry-After` header as milliseconds from `now` (RFC 9110 §10.2.3): delay-seconds (digits only)

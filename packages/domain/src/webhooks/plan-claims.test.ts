@@ -9,7 +9,14 @@ function queue(subscriptionId: number, appId: number, host: string | null, due: 
 }
 
 function plan(queues: DueQueue[], over: Partial<ClaimPlanInput> = {}): Record<string, number> {
-  const planned = planClaims({ queues, inFlightByHost: new Map(), inFlightByApp: new Map(), caps: { perHost: 4, perApp: 16 }, budget: 64, ...over });
+  const planned = planClaims({
+    queues,
+    inFlightByHost: new Map(),
+    inFlightByApp: new Map(),
+    caps: { perHost: 4, perApp: 16 },
+    budget: 64,
+    ...over,
+  });
   return Object.fromEntries(planned.map((p) => [p.subscriptionId.toString(), p.count]));
 }
 
@@ -30,7 +37,12 @@ describe(planClaims.name, () => {
     // 50 subscriptions on 50 hosts, older than the other app's one delivery.
     const greedy = Array.from({ length: 50 }, (_, i) => queue(i + 1, 1, `h${i}.example.com`, 4, 0));
     const counts = plan([...greedy, queue(100, 2, 'polite.example.com', 1, 30)]);
-    expect(sum(counts, greedy.map((_, i) => i + 1))).toBe(16);
+    expect(
+      sum(
+        counts,
+        greedy.map((_, i) => i + 1),
+      ),
+    ).toBe(16);
     expect(counts['100']).toBe(1);
   });
 
@@ -63,9 +75,16 @@ describe(planClaims.name, () => {
   it('gives a lone free slot to the subscription, then the app, with the fewest attempts in flight', () => {
     const host = new Map([['a.example.com', 1]]);
     // Same age: the one with nothing in flight goes first, whatever its id.
-    expect(plan([queue(1, 1, 'a.example.com', 60, 0, 1), queue(2, 1, 'a.example.com', 6, 0, 0)], { caps: { perHost: 2, perApp: 16 }, inFlightByHost: host })).toEqual({ '2': 1 });
+    expect(
+      plan([queue(1, 1, 'a.example.com', 60, 0, 1), queue(2, 1, 'a.example.com', 6, 0, 0)], {
+        caps: { perHost: 2, perApp: 16 },
+        inFlightByHost: host,
+      }),
+    ).toEqual({ '2': 1 });
     const apps = new Map([[1n, 3]]);
-    expect(plan([queue(1, 1, 'a.example.com', 60, 0, 3), queue(2, 2, 'b.example.com', 6, 10, 0)], { budget: 1, inFlightByApp: apps })).toEqual({ '2': 1 });
+    expect(
+      plan([queue(1, 1, 'a.example.com', 60, 0, 3), queue(2, 2, 'b.example.com', 6, 10, 0)], { budget: 1, inFlightByApp: apps }),
+    ).toEqual({ '2': 1 });
   });
 
   it("takes a subscription's whole backlog up to its host's cap", () => {
@@ -80,15 +99,24 @@ describe(planClaims.name, () => {
   describe('held deliveries (a slot passed on without a new claim)', () => {
     const holding = (queues: DueQueue[], over: Partial<ClaimPlanInput> = {}) =>
       Object.fromEntries(
-        planClaims({ queues, inFlightByHost: new Map(), inFlightByApp: new Map(), caps: { perHost: 4, perApp: 16 }, budget: 64, holdPerSlot: 2, holdBudget: 64, ...over }).map(
-          (p) => [p.subscriptionId.toString(), [p.count, p.hold]],
-        ),
+        planClaims({
+          queues,
+          inFlightByHost: new Map(),
+          inFlightByApp: new Map(),
+          caps: { perHost: 4, perApp: 16 },
+          budget: 64,
+          holdPerSlot: 2,
+          holdBudget: 64,
+          ...over,
+        }).map((p) => [p.subscriptionId.toString(), [p.count, p.hold]]),
       );
 
     it("holds two per slot of a subscription's backlog, counting what it holds already", () => {
       expect(holding([queue(1, 1, 'a.example.com', 3000)])).toEqual({ '1': [4, 8] });
       const own = new Map([[1n, { running: 4, held: 5 }]]);
-      expect(holding([queue(1, 1, 'a.example.com', 3000)], { own, inFlightByHost: new Map([['a.example.com', 4]]) })).toEqual({ '1': [0, 3] });
+      expect(holding([queue(1, 1, 'a.example.com', 3000)], { own, inFlightByHost: new Map([['a.example.com', 4]]) })).toEqual({
+        '1': [0, 3],
+      });
     });
 
     it('holds while the subscriptions waiting on one host or app have even shares', () => {
@@ -107,7 +135,10 @@ describe(planClaims.name, () => {
       expect(holding(five)).toEqual({ '1': [1, 0], '2': [1, 0], '3': [1, 0], '4': [1, 0] });
       // Three on 4 slots: the one with two holds nothing, the ones with one may.
       expect(holding([1, 2, 3].map((n) => queue(n, n, 'a.example.com', 100)))).toEqual({ '1': [2, 0], '2': [1, 2], '3': [1, 2] });
-      expect(holding([queue(1, 1, 'a.example.com', 3000), queue(2, 2, 'b.example.com', 5)], { budget: 4 })).toEqual({ '1': [2, 0], '2': [2, 0] });
+      expect(holding([queue(1, 1, 'a.example.com', 3000), queue(2, 2, 'b.example.com', 5)], { budget: 4 })).toEqual({
+        '1': [2, 0],
+        '2': [2, 0],
+      });
     });
 
     it('holds no more than is due and than its budget', () => {
@@ -146,7 +177,8 @@ describe(planClaims.name, () => {
             byHost.set(q.host!, (byHost.get(q.host!) ?? 0) + p.count);
             byApp.set(q.appId, (byApp.get(q.appId) ?? 0) + p.count);
           }
-          for (const [host, n] of byHost) if (n + (inFlightByHost.get(host) ?? 0) > Math.max(perHost, inFlightByHost.get(host) ?? 0)) return false;
+          for (const [host, n] of byHost)
+            if (n + (inFlightByHost.get(host) ?? 0) > Math.max(perHost, inFlightByHost.get(host) ?? 0)) return false;
           for (const n of byApp.values()) if (n > perApp) return false;
           if (total === budget) return true;
           // Budget left: every queue with work left is blocked by its host's or its app's cap.

@@ -114,13 +114,20 @@ export function planClaims(input: ClaimPlanInput): PlannedClaim[] {
     if (queue.host === null || queue.due <= 0) continue;
     if (!hostLeft.has(queue.host)) hostLeft.set(queue.host, caps.perHost - (input.inFlightByHost.get(queue.host) ?? 0));
     if (!appLeft.has(queue.appId)) appLeft.set(queue.appId, caps.perApp - (input.inFlightByApp.get(queue.appId) ?? 0));
-    const turn = apps.get(queue.appId) ?? { appId: queue.appId, queues: [], next: 0, inFlight: input.inFlightByApp.get(queue.appId) ?? 0, oldest: Infinity };
+    const turn = apps.get(queue.appId) ?? {
+      appId: queue.appId,
+      queues: [],
+      next: 0,
+      inFlight: input.inFlightByApp.get(queue.appId) ?? 0,
+      oldest: Infinity,
+    };
     turn.queues.push({ queue, left: queue.due });
     turn.oldest = Math.min(turn.oldest, queue.oldestDue.getTime());
     apps.set(queue.appId, turn);
   }
   // Fewest in flight first, then oldest; ids break ties so that a plan does not depend on the order rows came in.
-  const before = (a: [number, number, bigint], b: [number, number, bigint]) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0);
+  const before = (a: [number, number, bigint], b: [number, number, bigint]) =>
+    a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0);
   const order = [...apps.values()].sort((a, b) => before([a.inFlight, a.oldest, a.appId], [b.inFlight, b.oldest, b.appId]));
   for (const turn of order) {
     const key = (q: DueQueue): [number, number, bigint] => [q.inFlight, q.oldestDue.getTime(), q.subscriptionId];
@@ -168,7 +175,10 @@ export function planClaims(input: ClaimPlanInput): PlannedClaim[] {
         // back when its attempt ends, and the next claim gives it to the one with fewer.
         const mine = q.inFlight + (planned.get(q.subscriptionId)?.count ?? 0);
         const shortChanged = waiting.some(
-          (w) => w.subscriptionId !== q.subscriptionId && (w.host === q.host || w.appId === q.appId) && w.inFlight + (planned.get(w.subscriptionId)?.count ?? 0) < mine,
+          (w) =>
+            w.subscriptionId !== q.subscriptionId &&
+            (w.host === q.host || w.appId === q.appId) &&
+            w.inFlight + (planned.get(w.subscriptionId)?.count ?? 0) < mine,
         );
         if (shortChanged) continue;
         const hold = Math.min(perSlot * slots - own.held, slot.left, holdBudget);

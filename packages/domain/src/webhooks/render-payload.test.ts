@@ -31,7 +31,9 @@ describe('webhook bodies (decisions §11.3)', () => {
   });
 
   it('names the fulfillment location only for location_type fulfillment', () => {
-    const body = JSON.parse(renderInventoryItemWebhook({ ...item, locationType: 'fulfillment' }, { apiVersion: 'v20260901', timeZone: 'UTC' }));
+    const body = JSON.parse(
+      renderInventoryItemWebhook({ ...item, locationType: 'fulfillment' }, { apiVersion: 'v20260901', timeZone: 'UTC' }),
+    );
     expect(body.inventory_item.fulfillment_location_id).toBe('9');
   });
 

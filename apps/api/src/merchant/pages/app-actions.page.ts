@@ -23,7 +23,9 @@ export function confirmRefreshPage(ctx: MerchantContext, app: InstalledApp): Htm
   return confirmPage(ctx, {
     title: `Refresh the token of ${app.name}?`,
     section: 'apps',
-    paragraphs: ['A new token is made and shown once. The current token keeps working for 5 more minutes, then stops: put the new one in place before then.'],
+    paragraphs: [
+      'A new token is made and shown once. The current token keeps working for 5 more minutes, then stops: put the new one in place before then.',
+    ],
     action: `/admin/private_apps/${app.id.toString()}/refresh`,
     button: 'Refresh token',
     back: '/admin/apps#private-apps',

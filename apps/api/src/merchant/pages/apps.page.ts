@@ -20,7 +20,8 @@ const DONE_WORDS: Record<string, string> = {
 const scopesOf = (app: InstalledApp) => minimalScopeString(app.scopes.split(',')).split(',').join(', ');
 
 function subscriptionState(s: TroubledSubscription): Html {
-  if (s.status === 'disabled') return html`Disabled: ${s.disabledReason ? (DISABLED_WORDS[s.disabledReason] ?? s.disabledReason) : 'no reason recorded'}`;
+  if (s.status === 'disabled')
+    return html`Disabled: ${s.disabledReason ? (DISABLED_WORDS[s.disabledReason] ?? s.disabledReason) : 'no reason recorded'}`;
   return html`Failing: ${s.failureStreak} ${s.failureStreak === 1 ? 'delivery' : 'deliveries'} in a row failed`;
 }
 
@@ -37,7 +38,13 @@ function reminderWords(token: TokenInfo | undefined, zone: string): Html | strin
   return token.reminderSentAt ? html`Sent ${when(formatInZone(token.reminderSentAt, zone))}` : 'Not sent yet (sent 30 days before expiry)';
 }
 
-export function appsPage(ctx: MerchantContext, apps: InstalledApp[], troubled: TroubledSubscription[], now: Date, done: string | undefined): Html {
+export function appsPage(
+  ctx: MerchantContext,
+  apps: InstalledApp[],
+  troubled: TroubledSubscription[],
+  now: Date,
+  done: string | undefined,
+): Html {
   const zone = ctx.store.ianaTimezone;
   const installed = apps.filter((a) => a.kind !== 'private');
   const privateApps = apps.filter((a) => a.kind === 'private');
@@ -69,7 +76,12 @@ ${
 ${table(
   'Webhook subscriptions disabled or failing',
   ['App', 'Topic', 'Address', 'State'],
-  troubled.map((s) => [html`<a href="/admin/apps/${s.appId.toString()}/deliveries">${s.appName}</a>`, s.topic, html`<code>${s.address}</code>`, subscriptionState(s)]),
+  troubled.map((s) => [
+    html`<a href="/admin/apps/${s.appId.toString()}/deliveries">${s.appName}</a>`,
+    s.topic,
+    html`<code>${s.address}</code>`,
+    subscriptionState(s),
+  ]),
 )}</section>`
 }
 <section class="card" id="private-apps"><h2>Develop apps</h2>
@@ -113,7 +125,8 @@ export function newPrivateAppPage(ctx: MerchantContext, draft: PrivateAppDraft, 
 ${textField('App name', 'name', draft.name, errors, { required: true })}
 <fieldset class="field"${errors.has('scopes') ? html` aria-describedby="scopes-error"` : ''}><legend>Scopes</legend>
 ${SCOPES.map(
-  (scope) => html`<label class="check"><input type="checkbox" name="scope.${scope}" value="on"${draft.scopes.includes(scope) ? html` checked` : ''}> ${SCOPE_WORDS[scope]} <code>${scope}</code></label>`,
+  (scope) =>
+    html`<label class="check"><input type="checkbox" name="scope.${scope}" value="on"${draft.scopes.includes(scope) ? html` checked` : ''}> ${SCOPE_WORDS[scope]} <code>${scope}</code></label>`,
 )}
 ${fieldErrors('scopes', errors)}</fieldset>
 <div class="actions"><button type="submit" class="primary">Create app</button><a class="button" href="/admin/apps#private-apps">Cancel</a></div>

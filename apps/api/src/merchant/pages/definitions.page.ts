@@ -27,7 +27,8 @@ const ACCESS_WORDS: Record<string, string> = {
 
 const DONE_WORDS: Record<string, string> = {
   created: 'The definition was created.',
-  updated: 'The definition was saved. When its rules changed, the values are re-checked in the background: any that break the new rules show under Invalid values.',
+  updated:
+    'The definition was saved. When its rules changed, the values are re-checked in the background: any that break the new rules show under Invalid values.',
   deleted: 'The definition was deleted.',
 };
 
@@ -47,21 +48,31 @@ function ownerTabs(current: string): Html {
   )}</nav>`;
 }
 
-export function definitionsPage(ctx: MerchantContext, owner: string, items: DefinitionItem[], next: string | undefined, done: string | undefined): Html {
+export function definitionsPage(
+  ctx: MerchantContext,
+  owner: string,
+  items: DefinitionItem[],
+  next: string | undefined,
+  done: string | undefined,
+): Html {
   const rows = items.map(({ row, madeBy, access, noEdit, noDelete }) => {
     const id = row.id.toString();
     const rules = rulesOf(row);
     const manage =
       noEdit === undefined || noDelete === undefined
         ? html`<span class="row-actions">${noEdit === undefined ? html`<a href="/admin/metafield_definitions/${id}">Edit<span class="visually-hidden"> ${row.name}</span></a>` : ''} ${
-            noDelete === undefined ? html`<a href="/admin/metafield_definitions/${id}/delete">Delete<span class="visually-hidden"> ${row.name}</span></a>` : ''
+            noDelete === undefined
+              ? html`<a href="/admin/metafield_definitions/${id}/delete">Delete<span class="visually-hidden"> ${row.name}</span></a>`
+              : ''
           }</span>`
         : html`<a href="/admin/metafield_definitions/${id}">View<span class="visually-hidden"> ${row.name}</span></a><br><span class="muted">Read-only: ${noEdit}</span>`;
     return [
       row.name,
       html`<code>${row.namespace}.${row.key}</code>`,
       row.type,
-      rules.length === 0 ? html`<span class="muted">None</span>` : html`<ul class="plain">${rules.map((r) => html`<li><code>${shortRule(r)}</code></li>`)}</ul>`,
+      rules.length === 0
+        ? html`<span class="muted">None</span>`
+        : html`<ul class="plain">${rules.map((r) => html`<li><code>${shortRule(r)}</code></li>`)}</ul>`,
       madeBy,
       access,
       manage,
@@ -109,13 +120,25 @@ export function newDefinitionPage(ctx: MerchantContext, draft: DefinitionDraft, 
     section: 'definitions',
     body: html`${formErrors(errors, 'The definition was not created')}<section class="card"><h1>Create definition</h1>
 <form method="post" action="/admin/metafield_definitions" novalidate>${formToken(ctx)}
-${selectField('Owner resource', 'owner_resource', draft.owner_resource, OWNER_RESOURCES.map((o) => [o, o] as const), errors)}
+${selectField(
+  'Owner resource',
+  'owner_resource',
+  draft.owner_resource,
+  OWNER_RESOURCES.map((o) => [o, o] as const),
+  errors,
+)}
 ${textField('Name', 'name', draft.name, errors, { required: true, hint: 'Shown to you in the merchant admin (at most 255 characters).' })}
 ${textField('Namespace', 'namespace', draft.namespace, errors, { required: true, hint: "3 to 255 letters, digits, - or _ (not an app's $app: namespace)." })}
 ${textField('Key', 'key', draft.key, errors, { required: true, hint: '3 to 64 letters, digits, - or _.' })}
 ${selectField('Type', 'type', draft.type, [['', 'Choose a type'], ...METAFIELD_TYPES.map((t) => [t, t] as const)], errors)}
 ${textField('Description', 'description', draft.description, errors)}
-${selectField('Access for apps', 'access', draft.access, MERCHANT_MADE_ACCESS.map((a) => [a, ACCESS_WORDS[a] ?? a] as const), errors)}
+${selectField(
+  'Access for apps',
+  'access',
+  draft.access,
+  MERCHANT_MADE_ACCESS.map((a) => [a, ACCESS_WORDS[a] ?? a] as const),
+  errors,
+)}
 ${ruleRows(draft.rules, errors)}
 <div class="actions"><button type="submit" class="primary">Create definition</button><a class="button" href="/admin/metafield_definitions?owner_resource=${draft.owner_resource}">Cancel</a></div>
 </form></section>`,
@@ -155,7 +178,17 @@ ${facts}
 <form method="post" action="/admin/metafield_definitions/${id}" novalidate>${formToken(ctx)}
 ${textField('Name', 'name', draft.name, errors, { required: true })}
 ${textField('Description', 'description', draft.description, errors, { hint: 'Empty clears it.' })}
-${row.appId === null ? selectField('Access for apps', 'access', draft.access, MERCHANT_MADE_ACCESS.map((a) => [a, ACCESS_WORDS[a] ?? a] as const), errors) : ''}
+${
+  row.appId === null
+    ? selectField(
+        'Access for apps',
+        'access',
+        draft.access,
+        MERCHANT_MADE_ACCESS.map((a) => [a, ACCESS_WORDS[a] ?? a] as const),
+        errors,
+      )
+    : ''
+}
 ${ruleRows(draft.rules, errors)}
 <div class="actions"><button type="submit" class="primary">Save definition</button>${
       item.noDelete === undefined ? html`<a class="button" href="/admin/metafield_definitions/${id}/delete">Delete definition</a>` : ''
@@ -169,7 +202,9 @@ export function confirmDeleteDefinitionPage(ctx: MerchantContext, row: Definitio
   return confirmPage(ctx, {
     title: `Delete ${row.name}?`,
     section: 'definitions',
-    paragraphs: [html`The definition <code>${row.namespace}.${row.key}</code> of ${row.ownerResource} goes. Its values stay, without rules, unless you delete them too.`],
+    paragraphs: [
+      html`The definition <code>${row.namespace}.${row.key}</code> of ${row.ownerResource} goes. Its values stay, without rules, unless you delete them too.`,
+    ],
     fields: html`<div class="field"><label class="check"><input type="checkbox" name="delete_values" value="on"> Also delete every value of this definition</label></div>`,
     action: `/admin/metafield_definitions/${row.id.toString()}/delete`,
     button: 'Delete definition',

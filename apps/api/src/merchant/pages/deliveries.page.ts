@@ -35,7 +35,9 @@ export function deliveriesPage(ctx: MerchantContext, view: DeliveriesView): Html
     title: 'Deliveries',
     section: 'apps',
     body: html`${
-      view.requeued !== undefined ? notice(`Delivery #${view.requeued.toString()} is pending again: it is sent shortly, with a fresh round of attempts.`) : ''
+      view.requeued !== undefined
+        ? notice(`Delivery #${view.requeued.toString()} is pending again: it is sent shortly, with a fresh round of attempts.`)
+        : ''
     }<section class="card"><h1>${app.name}</h1>
 <h2>Webhook subscriptions</h2>
 ${subscriptions.length === 0 ? html`<p class="muted">This app has no webhook subscriptions on this store.</p>` : html`<ul class="rows">${subscriptionRows}</ul>`}

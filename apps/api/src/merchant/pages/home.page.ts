@@ -13,10 +13,30 @@ export interface Attention {
 
 /** The counts on the home page, each linking to its list (issue 18, 0). */
 const ITEMS: readonly { key: keyof Attention; href: string; one: string; many: string }[] = [
-  { key: 'invalidValues', href: '/admin/metafields?valid=false', one: 'metafield value marked invalid', many: 'metafield values marked invalid' },
-  { key: 'productsRequiringAction', href: '/admin/products?feedback=require_actions', one: 'product an app says needs action', many: 'products an app says need action' },
-  { key: 'troubledSubscriptions', href: '/admin/apps#webhook-problems', one: 'webhook subscription disabled or failing', many: 'webhook subscriptions disabled or failing' },
-  { key: 'expiringTokens', href: '/admin/apps#private-apps', one: 'private app token expiring within 30 days', many: 'private app tokens expiring within 30 days' },
+  {
+    key: 'invalidValues',
+    href: '/admin/metafields?valid=false',
+    one: 'metafield value marked invalid',
+    many: 'metafield values marked invalid',
+  },
+  {
+    key: 'productsRequiringAction',
+    href: '/admin/products?feedback=require_actions',
+    one: 'product an app says needs action',
+    many: 'products an app says need action',
+  },
+  {
+    key: 'troubledSubscriptions',
+    href: '/admin/apps#webhook-problems',
+    one: 'webhook subscription disabled or failing',
+    many: 'webhook subscriptions disabled or failing',
+  },
+  {
+    key: 'expiringTokens',
+    href: '/admin/apps#private-apps',
+    one: 'private app token expiring within 30 days',
+    many: 'private app tokens expiring within 30 days',
+  },
 ];
 
 export function homePage(ctx: MerchantContext, attention: Attention, apps: InstalledApp[]): Html {
@@ -30,7 +50,8 @@ ${
   waiting.length === 0
     ? html`<p>Nothing needs your attention.</p>`
     : html`<ul class="attention">${waiting.map(
-        (item) => html`<li><a href="${item.href}"><span class="count">${attention[item.key]}</span> ${attention[item.key] === 1 ? item.one : item.many}</a></li>`,
+        (item) =>
+          html`<li><a href="${item.href}"><span class="count">${attention[item.key]}</span> ${attention[item.key] === 1 ? item.one : item.many}</a></li>`,
       )}</ul>`
 }</section>
 <section class="card"><h2>Installed apps</h2>${

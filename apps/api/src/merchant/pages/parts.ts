@@ -49,7 +49,13 @@ ${fieldErrors(name, errors)}</div>`;
 }
 
 /** A labelled select with its errors; `options` are [value, words]. */
-export function selectField(label: string, name: string, value: string, options: readonly (readonly [string, string])[], errors: FieldErrors): Html {
+export function selectField(
+  label: string,
+  name: string,
+  value: string,
+  options: readonly (readonly [string, string])[],
+  errors: FieldErrors,
+): Html {
   return html`<div class="field"><label for="${name}">${label}</label>
 <select id="${name}" name="${name}"${errorAttributes(name, errors)}>${options.map(
     ([v, words]) => html`<option value="${v}"${v === value ? html` selected` : ''}>${words}</option>`,

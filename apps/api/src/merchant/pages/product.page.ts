@@ -82,10 +82,12 @@ function control(field: ValueField, view: ProductView): Html {
         ['false', 'false'],
       ].map(([v, words]) => html`<option value="${v}"${v === value ? html` selected` : ''}>${words}</option>`)}</select>`;
     case 'list': {
-      const rows = (view.submitted ? postedRows(view.submitted, id) : undefined) ?? (field.stored !== undefined ? listElements(field.stored) : []);
+      const rows =
+        (view.submitted ? postedRows(view.submitted, id) : undefined) ?? (field.stored !== undefined ? listElements(field.stored) : []);
       const all = [...rows, ...Array.from({ length: SPARE_LIST_ROWS }, () => '')];
       return html`<ol class="list-editor">${all.map(
-        (row, i) => html`<li><label for="${id}.${i}" class="visually-hidden">${field.label}, item ${i + 1}</label><input id="${id}.${i}" name="${id}.${i}" type="text" value="${row}"${attrs}></li>`,
+        (row, i) =>
+          html`<li><label for="${id}.${i}" class="visually-hidden">${field.label}, item ${i + 1}</label><input id="${id}.${i}" name="${id}.${i}" type="text" value="${row}"${attrs}></li>`,
       )}</ol><p class="hint">One item a row; empty rows are left out.</p>`;
     }
     default:
@@ -105,7 +107,9 @@ function valueField(field: ValueField, view: ProductView): Html {
 <p class="hint">Read-only: ${field.readOnly}</p></div>`;
   }
   const isList = controlOf(field.type) === 'list';
-  const label = isList ? html`<span class="label" id="${field.id}-label">${field.label}</span>` : html`<label for="${field.id}">${field.label}</label>`;
+  const label = isList
+    ? html`<span class="label" id="${field.id}-label">${field.label}</span>`
+    : html`<label for="${field.id}">${field.label}</label>`;
   return html`<div class="field metafield"${isList ? html` role="group" aria-labelledby="${field.id}-label"` : ''}>${label} ${meta}
 ${field.description ? html`<p class="hint">${field.description}</p>` : ''}${invalid}
 ${control(field, view)}

@@ -24,7 +24,9 @@ export function productsPage(ctx: MerchantContext, q: ProductListQuery, list: Pr
     const feedback = row.feedback
       ? html`<a href="/admin/products/${id}/resource_feedback">${pill(STATE_WORDS[row.feedback] ?? row.feedback, row.feedback === 'success' ? 'ok' : 'warn')}<span class="visually-hidden"> (feedback on ${titleOf(row)})</span></a>`
       : html`<span class="muted">None</span>`;
-    const values = row.invalidValue ? html`<a href="/admin/products/${id}">${pill('Invalid value', 'bad')}<span class="visually-hidden"> on ${titleOf(row)}</span></a>` : html`<span class="muted">All valid</span>`;
+    const values = row.invalidValue
+      ? html`<a href="/admin/products/${id}">${pill('Invalid value', 'bad')}<span class="visually-hidden"> on ${titleOf(row)}</span></a>`
+      : html`<span class="muted">All valid</span>`;
     return [html`<a href="/admin/products/${id}">${titleOf(row)}</a> <span class="muted">#${id}</span>`, feedback, values];
   });
   return adminPage(ctx, {
