@@ -15,14 +15,25 @@ const NOW = new Date('2026-11-25T10:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'platform-sqlite-tx-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Another process on the file: on each line it reads, it commits a write and answers `done`. */
+/** Another process on the file: `write` commits a write and answers `done`; `hold` keeps the write lock 400 ms. */
 function otherWriter(file: string) {
   const script = `
     const Database = require('better-sqlite3');
     const db = new Database(process.argv[1]);
     db.pragma('busy_timeout = 20000');
     const write = db.prepare("UPDATE stores SET name = name || '!' WHERE handle = 'tx'");
-    require('node:readline').createInterface({ input: process.stdin }).on('line', () => {
+    require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+      if (line === 'hold') {
+        // A transaction of its own that keeps the write lock for 400 ms.
+        db.exec('BEGIN IMMEDIATE');
+        write.run();
+        process.stdout.write('held\\n');
+        setTimeout(() => {
+          db.exec('COMMIT');
+          process.stdout.write('released\\n');
+        }, 400);
+        return;
+      }
       write.run();
       process.stdout.write('done\\n');
     });
@@ -35,7 +46,13 @@ function otherWriter(file: string) {
     while (!out.includes(word) && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
     return out.includes(word);
   };
-  return { child, until, write: () => child.stdin.write('write\n'), done: () => out.includes('done') };
+  return {
+    child,
+    until,
+    write: () => child.stdin.write('write\n'),
+    hold: () => child.stdin.write('hold\n'),
+    released: () => out.includes('released'),
+  };
 }
 
 describe.each(['better-sqlite3', 'libsql'] as const)('SQLite transactions, driver %s', (driver) => {
@@ -66,6 +83,35 @@ describe.each(['better-sqlite3', 'libsql'] as const)('SQLite transactions, drive
       expect(await other.until('done', 20_000)).toBe(true);
       const after = await db.prisma.store.findUniqueOrThrow({ where: { id: store.id } });
       expect(after).toMatchObject({ email: 'changed-after-Shop@example.com', name: 'Shop!' });
+    } finally {
+      other.child.kill();
+      await db.close();
+    }
+  }, 60_000);
+
+  it("waits for another process's transaction to end, without stopping this process meanwhile", async () => {
+    const db = createDb(url, { sqliteDriver: driver });
+    const other = otherWriter(file);
+    try {
+      expect(await other.until('ready', 10_000)).toBe(true);
+      const before = (await db.prisma.store.findFirstOrThrow({ where: { handle: 'tx' } })).name;
+      other.hold();
+      expect(await other.until('held', 10_000)).toBe(true);
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 10);
+      try {
+        await db.prisma.$transaction(async (tx) => {
+          const { name } = await tx.store.findFirstOrThrow({ where: { handle: 'tx' } });
+          await tx.store.updateMany({ where: { handle: 'tx' }, data: { email: `seen-${name}@example.com` } });
+        });
+      } finally {
+        clearInterval(timer);
+      }
+      // It ran after the other transaction committed (it saw its write), instead of failing.
+      expect((await db.prisma.store.findFirstOrThrow({ where: { handle: 'tx' } })).email).toBe(`seen-${before}!@example.com`);
+      // better-sqlite3: the 400 ms were waited on the event loop, not inside SQLite's busy handler
+      // (libsql's client waits in its busy handler).
+      if (driver === 'better-sqlite3') expect(ticks).toBeGreaterThan(5);
     } finally {
       other.child.kill();
       await db.close();

@@ -137,19 +137,45 @@ export class PlatformLibSql extends PrismaLibSql {
  */
 const WRITE_LOCK_FIRST = 'UPDATE _prisma_migrations SET id = id WHERE 0';
 
+/** SQLITE_BUSY (or one of its extended codes) from the driver adapter. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { cause?: { originalCode?: unknown } } | null)?.cause?.originalCode;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
 /** better-sqlite3 keeps one connection per adapter: the pragmas run once, when it opens. */
 function betterSqlite3Factory(file: string): SqlMigrationAwareDriverAdapterFactory {
   const inner = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
   const prepared = async (adapter: SqlDriverAdapter): Promise<SqlDriverAdapter> => {
     await adapter.executeScript(SQLITE_PRAGMAS.join(';\n') + ';');
-    // The adapter begins with a plain BEGIN; a write that matches nothing takes the lock at once.
+    // The adapter begins with a plain BEGIN; a write that matches nothing takes the lock. Without
+    // waiting inside SQLite: its busy handler sleeps on the event loop's thread, so a lock held by
+    // another connection of this process (an in-process sender in tests) could never be released
+    // meanwhile. The lock is tried at once and, while busy, tried again every millisecond from the
+    // event loop (BEGIN anew each time: a refused attempt may leave a stale snapshot), at most
+    // busy_timeout in all.
     const start = adapter.startTransaction.bind(adapter);
     adapter.startTransaction = async (isolationLevel) => {
       const tx = await start(isolationLevel);
+      const raw = (sql: string) => tx.executeRaw({ sql, args: [], argTypes: [] });
+      const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
       try {
-        await tx.executeRaw({ sql: WRITE_LOCK_FIRST, args: [], argTypes: [] });
+        await raw('PRAGMA busy_timeout = 0');
+        for (;;) {
+          try {
+            await raw(WRITE_LOCK_FIRST);
+            break;
+          } catch (error) {
+            if (!isBusy(error) || Date.now() >= deadline) throw error;
+            await raw('ROLLBACK');
+            await new Promise((resolve) => setTimeout(resolve, 1));
+            await raw('BEGIN');
+          }
+        }
+        await raw(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
       } catch (error) {
-        await tx.executeRaw({ sql: 'ROLLBACK', args: [], argTypes: [] }).catch(() => undefined);
+        await raw('ROLLBACK').catch(() => undefined);
+        await raw(`PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`).catch(() => undefined);
         await tx.rollback();
         throw error;
       }
