@@ -1,4 +1,5 @@
 import type { MetafieldRecheck } from '@platform/db';
+import { afterAll, beforeAll } from 'vitest';
 import { call, operator, startPlatform, storeWithApp, VERSION, type Answer, type TestPlatform } from './harness';
 
 // Helpers shared by the metafield-definitions*.e2e.test.ts files (not a test file itself).
@@ -114,4 +115,29 @@ export async function insertValue(
 
 export function rechecksOf(t: TestPlatform, definitionId: string): Promise<MetafieldRecheck[]> {
   return t.db.prisma.metafieldRecheck.findMany({ where: { definitionId: BigInt(definitionId) }, orderBy: { id: 'asc' } });
+}
+
+/**
+ * The rules files' platform: made before the file's tests, closed after; a store `rules` with an
+ * app of the metafield scopes, and a metaobject definition of it. Read its fields inside tests.
+ */
+export function rulesPlatform(): { readonly t: TestPlatform; readonly defs: Definitions; readonly metaobjectDefinitionId: string } {
+  let made: { t: TestPlatform; defs: Definitions; metaobjectDefinitionId: string } | undefined;
+  beforeAll(async () => {
+    const t = await startDefinitionsPlatform();
+    const defs = definitionsOf((await storeWithApp(t, 'rules', METAFIELD_SCOPES)).admin);
+    made = { t, defs, metaobjectDefinitionId: await createMetaobjectDefinition(t, 'rules', 'designer') };
+  });
+  afterAll(() => made?.t.close());
+  return {
+    get t() {
+      return made!.t;
+    },
+    get defs() {
+      return made!.defs;
+    },
+    get metaobjectDefinitionId() {
+      return made!.metaobjectDefinitionId;
+    },
+  };
 }

@@ -1,27 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeWithApp, type TestPlatform } from './harness';
-import {
-  aDefinition,
-  createMetaobjectDefinition,
-  definitionsOf,
-  METAFIELD_SCOPES,
-  startDefinitionsPlatform,
-  type Definitions,
-} from './metafield-definitions.fixtures';
+import { describe, expect, it } from 'vitest';
+import { aDefinition, rulesPlatform } from './metafield-definitions.fixtures';
 
 // The spec's "Metafield definition", "Validation rule object" and "Limits" tables, and decisions
 // §8.1-§8.3, §8.11, §8.13, §8.14, each checked through the API (the domain package has the unit tests).
 
-let t: TestPlatform;
-let defs: Definitions;
-let metaobjectDefinitionId: string;
-
-beforeAll(async () => {
-  t = await startDefinitionsPlatform();
-  defs = definitionsOf((await storeWithApp(t, 'rules', METAFIELD_SCOPES)).admin);
-  metaobjectDefinitionId = await createMetaobjectDefinition(t, 'rules', 'designer');
-});
-afterAll(() => t.close());
+const rules = rulesPlatform();
 
 /** Every data type the spec names ("Data types named anywhere"). */
 const SPEC_TYPES = [
@@ -118,7 +101,7 @@ function validValue(rule: string, type: string): string {
     case 'schema':
       return '{"type":"object","properties":{"a":{"type":"string"}}}';
     case 'metaobject_definition_id':
-      return metaobjectDefinitionId;
+      return rules.metaobjectDefinitionId;
   }
   const low = rule === 'min';
   if (element.endsWith('text_field')) return low ? '1' : '10';
@@ -136,7 +119,7 @@ describe('the rules table: where each rule applies', () => {
       // scale_min and scale_max must be configured together.
       const names = rule.startsWith('scale_') ? ['scale_min', 'scale_max'] : [rule];
       const validations = names.map((name) => ({ name, value: validValue(name, type) }));
-      const r = await defs.create(aDefinition({ type, validations }));
+      const r = await rules.defs.create(aDefinition({ type, validations }));
       expect(r.status, `${rule} on ${type}: ${r.text}`).toBe(201);
       expect(r.body.definition.validations).toEqual(validations);
     }
@@ -145,7 +128,7 @@ describe('the rules table: where each rule applies', () => {
   it.each(SPEC_TYPES)('refuses on %s every rule the spec does not list for it, naming each', async (type) => {
     const foreign = Object.keys(APPLIES_TO).filter((rule) => !APPLIES_TO[rule]!.includes(type));
     const validations = foreign.map((name) => ({ name, value: '1' }));
-    const r = await defs.create(aDefinition({ type, validations }));
+    const r = await rules.defs.create(aDefinition({ type, validations }));
     expect(r.status).toBe(422);
     const messages = r.body.errors.split('; ');
     foreign.forEach((name, i) => expect(messages).toContain(`validations[${i}].name: '${name}' does not apply to type ${type}`));
@@ -153,7 +136,7 @@ describe('the rules table: where each rule applies', () => {
 
   it('accepts every data type the spec names, without rules (validations are optional, decisions §8.8)', async () => {
     for (const type of SPEC_TYPES) {
-      const r = await defs.create(aDefinition({ type }));
+      const r = await rules.defs.create(aDefinition({ type }));
       expect(r.status, type).toBe(201);
       expect(r.body.definition.type).toBe(type);
     }
@@ -218,7 +201,7 @@ describe('the rules table: rule value formats and limits', () => {
       /\(rule metaobject_definition_id\)/,
     ],
   ])('422s %s', async (_label, type, validations, message) => {
-    const r = await defs.create(aDefinition({ type, validations }));
+    const r = await rules.defs.create(aDefinition({ type, validations }));
     expect(r.status).toBe(422);
     expect(r.body.errors).toMatch(message);
   });
@@ -241,24 +224,24 @@ describe('the rules table: rule value formats and limits', () => {
       ['url', [{ name: 'allowed_domains', value: '[]' }]],
       ['list.link', [{ name: 'allowed_domains', value: '[]' }]],
     ] as const;
-    for (const [type, validations] of ok) expect((await defs.create(aDefinition({ type, validations }))).status, type).toBe(201);
+    for (const [type, validations] of ok) expect((await rules.defs.create(aDefinition({ type, validations }))).status, type).toBe(201);
   });
 
   it('decisions §8.11: 422s a regex whose compiled program is too large (RE2\'s "pattern too large"), naming the rule', async () => {
-    const r = await defs.create(aDefinition({ validations: [{ name: 'regex', value: '[\\s\\S]{1000}'.repeat(60) }] }));
+    const r = await rules.defs.create(aDefinition({ validations: [{ name: 'regex', value: '[\\s\\S]{1000}'.repeat(60) }] }));
     expect(r.status).toBe(422);
     expect(r.body.errors).toBe(
       'validations[0].value: is too large a regular expression: its compiled program has more than 50000 instructions (at most 600) (rule regex)',
     );
-    const one = await defs.create(aDefinition({ validations: [{ name: 'regex', value: '^[\\s\\S]{1000}$' }] }));
+    const one = await rules.defs.create(aDefinition({ validations: [{ name: 'regex', value: '^[\\s\\S]{1000}$' }] }));
     expect(one.body.errors).toBe(
       'validations[0].value: is too large a regular expression: its compiled program has 1004 instructions (at most 600) (rule regex)',
     );
-    expect((await defs.create(aDefinition({ validations: [{ name: 'regex', value: '^.{1,255}$' }] }))).status).toBe(201);
+    expect((await rules.defs.create(aDefinition({ validations: [{ name: 'regex', value: '^.{1,255}$' }] }))).status).toBe(201);
   });
 
   it('decisions §8.11: 422s a schema whose pattern is too large, naming the rule', async () => {
-    const r = await defs.create(
+    const r = await rules.defs.create(
       aDefinition({
         type: 'json',
         validations: [{ name: 'schema', value: JSON.stringify({ properties: { code: { pattern: '[\\s\\S]{1000}' } } }) }],
@@ -278,17 +261,17 @@ describe('the rules table: rule value formats and limits', () => {
     const base = JSON.stringify({ type: 'object', properties });
     const schema = `${base.slice(0, -1)},"description":${JSON.stringify('d'.repeat(300_000 - base.length - 17))}}`;
     expect(schema.length).toBe(300_000);
-    const r = await defs.create(aDefinition({ type: 'json', validations: [{ name: 'schema', value: schema }] }));
+    const r = await rules.defs.create(aDefinition({ type: 'json', validations: [{ name: 'schema', value: schema }] }));
     expect(r.status, r.text.slice(0, 200)).toBe(201);
-    const over = await defs.create(aDefinition({ type: 'json', validations: [{ name: 'schema', value: `${schema} ` }] }));
+    const over = await rules.defs.create(aDefinition({ type: 'json', validations: [{ name: 'schema', value: `${schema} ` }] }));
     expect(over.body.errors).toBe('validations[0].value: is too long (maximum is 300000 characters)');
   });
 
   it('counts a rule value up to 300,000 characters, and refuses one more', async () => {
     const entry = (length: number) => JSON.stringify(['x'.repeat(length - 4)]);
-    const at = await defs.create(aDefinition({ validations: [{ name: 'choices', value: entry(300_000) }] }));
+    const at = await rules.defs.create(aDefinition({ validations: [{ name: 'choices', value: entry(300_000) }] }));
     expect(at.status).toBe(201);
-    const over = await defs.create(aDefinition({ validations: [{ name: 'choices', value: entry(300_001) }] }));
+    const over = await rules.defs.create(aDefinition({ validations: [{ name: 'choices', value: entry(300_001) }] }));
     expect(over.status).toBe(422);
     expect(over.body.errors).toBe('validations[0].value: is too long (maximum is 300000 characters)');
   });
@@ -354,13 +337,13 @@ describe('rules on the array', () => {
       'validations: scale_max must be configured together with scale_min',
     ],
   ])('422s %s', async (_label, type, validations, message) => {
-    const r = await defs.create(aDefinition({ type, validations }));
+    const r = await rules.defs.create(aDefinition({ type, validations }));
     expect(r.status).toBe(422);
     expect(r.body.errors).toBe(message);
   });
 
   it('accepts equal bounds (bounds are inclusive, decisions §8.13)', async () => {
-    const r = await defs.create(
+    const r = await rules.defs.create(
       aDefinition({
         type: 'number_integer',
         validations: [
@@ -373,7 +356,7 @@ describe('rules on the array', () => {
   });
 
   it('422s a rule name that appears twice (spec Errors 4)', async () => {
-    const r = await defs.create(
+    const r = await rules.defs.create(
       aDefinition({
         validations: [
           { name: 'regex', value: 'a' },
@@ -386,7 +369,7 @@ describe('rules on the array', () => {
   });
 
   it('422s a rule name outside the supported set (spec Errors 4)', async () => {
-    const r = await defs.create(aDefinition({ validations: [{ name: 'max_length', value: '3' }] }));
+    const r = await rules.defs.create(aDefinition({ validations: [{ name: 'max_length', value: '3' }] }));
     expect(r.status).toBe(422);
     expect(r.body.errors).toBe("validations[0].name: 'max_length' is not a supported rule");
   });
@@ -398,144 +381,13 @@ describe('rules on the array', () => {
     ['a number value (values are strings)', { name: 'max', value: 3 }, 'validations[0].value: must be a string'],
     ['a rule that is not an object', 'max=3', 'validations[0]: must be an object with name and value'],
   ])('422s %s (spec Errors 4)', async (_label, rule, message) => {
-    const r = await defs.create(aDefinition({ validations: [rule] }));
+    const r = await rules.defs.create(aDefinition({ validations: [rule] }));
     expect(r.status).toBe(422);
     expect(r.body.errors).toBe(message);
   });
 
   it('422s validations that are not an array', async () => {
-    const r = await defs.create(aDefinition({ validations: { name: 'max', value: '3' } }));
+    const r = await rules.defs.create(aDefinition({ validations: { name: 'max', value: '3' } }));
     expect(r.body.errors).toBe('validations: must be an array');
-  });
-});
-
-describe('definition fields (spec "Metafield definition" and Limits, decisions §8.1-§8.3)', () => {
-  it('accepts each owner_resource of decisions §8.1 and refuses any other', async () => {
-    for (const owner of ['products', 'variants', 'collections', 'customers', 'orders', 'shop']) {
-      const r = await defs.create(aDefinition({ owner_resource: owner }));
-      expect(r.status, owner).toBe(201);
-      expect(r.body.definition.owner_resource).toBe(owner);
-    }
-    const r = await defs.create(aDefinition({ owner_resource: 'pages' }));
-    expect(r.status).toBe(422);
-    expect(r.body.errors).toMatch(/^owner_resource: is not included in the list/);
-  });
-
-  it.each([
-    ['key', 'abc', true],
-    ['key', 'a-B_9', true],
-    ['key', 'k'.repeat(64), true],
-    ['key', 'ab', false],
-    ['key', 'k'.repeat(65), false],
-    ['key', 'has space', false],
-    ['key', 'dot.ted', false],
-    ['namespace', 'abc', true],
-    ['namespace', 'n'.repeat(255), true],
-    ['namespace', 'my-app_1', true],
-    ['namespace', 'ab', false],
-    ['namespace', 'n'.repeat(256), false],
-    ['namespace', 'a:b:c', false],
-    ['namespace', '$app:ab', false],
-    ['name', 'N', true],
-    ['name', 'n'.repeat(255), true],
-    ['name', '😀'.repeat(255), true],
-    ['name', 'n'.repeat(256), false],
-    ['name', '   ', false],
-    ['description', 'd'.repeat(255), true],
-    ['description', '😀'.repeat(255), true],
-    ['description', 'd'.repeat(256), false],
-  ])('%s %j: accepted %s', async (field, value, accepted) => {
-    const r = await defs.create(aDefinition({ [field]: value }));
-    expect(r.status, r.text).toBe(accepted ? 201 : 422);
-    if (accepted) expect(r.body.definition[field]).toBe(value);
-    else expect(r.body.errors).toMatch(new RegExp(`^${field}: `));
-  });
-
-  it.each(['owner_resource', 'namespace', 'key', 'name', 'type'])('422s a definition without %s', async (field) => {
-    const body = aDefinition();
-    delete body[field];
-    const r = await defs.create(body);
-    expect(r.status).toBe(422);
-    expect(r.body.errors).toBe(`${field}: can't be blank`);
-  });
-
-  it('422s an unsupported type, naming it', async () => {
-    for (const type of ['string', 'list.boolean', 'list.json', 'LIST.URL']) {
-      const r = await defs.create(aDefinition({ type }));
-      expect(r.status).toBe(422);
-      expect(r.body.errors).toBe(`type: '${type}' is not a supported type`);
-    }
-  });
-
-  it('takes the five access.admin values, and treats null, {} and {admin: ""} as not set', async () => {
-    for (const admin of ['MERCHANT_READ_WRITE', 'MERCHANT_READ', 'PUBLIC_READ', 'PRIVATE', 'NONE']) {
-      expect((await defs.create(aDefinition({ access: { admin } }))).body.definition.access).toEqual({ admin });
-    }
-    for (const access of [null, {}, { admin: '' }, { admin: null }]) {
-      expect((await defs.create(aDefinition({ access }))).body.definition.access).toBeNull();
-    }
-    const bad = await defs.create(aDefinition({ access: { admin: 'merchant_read' } }));
-    expect(bad.status).toBe(422);
-    expect(bad.body.errors).toMatch(
-      /^access\.admin: is not included in the list \(MERCHANT_READ_WRITE, MERCHANT_READ, PUBLIC_READ, PRIVATE, NONE\)/,
-    );
-    expect((await defs.create(aDefinition({ access: 'PRIVATE' }))).status).toBe(422);
-  });
-
-  it('reports every problem at once, field first, joined with "; " (decisions §4)', async () => {
-    const r = await defs.create({
-      owner_resource: 'pages',
-      namespace: 'ab',
-      key: 'a b',
-      name: '',
-      description: 7,
-      type: 'single_line_text_field',
-      validations: [
-        { name: 'choices', value: '[]' },
-        { name: 'nope', value: '1' },
-        { name: 'choices', value: '["a"]' },
-      ],
-      access: { admin: 'ALL' },
-    });
-    expect(r.status).toBe(422);
-    expect(r.body.errors.split('; ')).toEqual([
-      expect.stringMatching(/^owner_resource: is not included in the list/),
-      'namespace: is too short (minimum is 3 characters)',
-      'key: can only contain letters, digits, hyphens and underscores',
-      "name: can't be blank",
-      'description: must be a string',
-      'validations[0].value: must contain at least one choice (rule choices)',
-      "validations[1].name: 'nope' is not a supported rule",
-      "validations[2].name: 'choices' appears more than once (each rule at most once per definition)",
-      expect.stringMatching(/^access\.admin: is not included in the list/),
-    ]);
-  });
-});
-
-describe('references to metaobject definitions (decisions §8.14)', () => {
-  it('accepts an existing metaobject definition by numeric id or global id', async () => {
-    for (const value of [metaobjectDefinitionId, `gid://platform/MetaobjectDefinition/${metaobjectDefinitionId}`]) {
-      const r = await defs.create(
-        aDefinition({ type: 'list.metaobject_reference', validations: [{ name: 'metaobject_definition_id', value }] }),
-      );
-      expect(r.status).toBe(201);
-      expect(r.body.definition.validations).toEqual([{ name: 'metaobject_definition_id', value }]);
-    }
-  });
-
-  it("422s an unknown metaobject definition, and another store's", async () => {
-    await storeWithApp(t, 'rules-other', METAFIELD_SCOPES);
-    const foreign = await createMetaobjectDefinition(t, 'rules-other', 'designer');
-    for (const id of ['987654321', foreign]) {
-      const r = await defs.create(
-        aDefinition({ type: 'metaobject_reference', validations: [{ name: 'metaobject_definition_id', value: id }] }),
-      );
-      expect(r.status).toBe(422);
-      expect(r.body.errors).toBe(`validations[0].value: metaobject definition ${id} does not exist (rule metaobject_definition_id)`);
-    }
-  });
-
-  it('lets a metaobject_reference definition go without the rule', async () => {
-    expect((await defs.create(aDefinition({ type: 'metaobject_reference' }))).status).toBe(201);
   });
 });
