@@ -2,54 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { throwawayPgDatabase } from './databases.test-support';
-import {
-  allocateIds,
-  createDb,
-  inOutboxTransaction,
-  insertRows,
-  migrate,
-  openPgSession,
-  Prisma,
-  syncIdSequence,
-  watchOutbox,
-  type Db,
-  type SqliteDriver,
-} from './index';
-import type { Provider } from './provider';
+import { eachDatabase, NOW, throwawayPgDatabase, TIMEOUT, type SuiteDatabase } from './databases.test-support';
+import { createDb, migrate, openPgSession, Prisma, syncIdSequence, type Db } from './index';
 
 // The database's behaviour on every provider and driver, each migrated from nothing (the migrations
-// themselves: migrations.test.ts).
-
-/** No model stamps updated_at by itself (README, Timestamps): rows made here give theirs. */
-const NOW = new Date('2026-11-24T10:00:00Z');
-
-const TIMEOUT = 60_000;
+// themselves: migrations.test.ts; bulk writes and the outbox: db-writes.test.ts).
 
 /** The same checks on every provider and driver: a real database, migrated from nothing. */
-function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDriver): void {
+function databaseSuite(d: SuiteDatabase): void {
+  const { provider, stamp, newStore } = d;
   let db: Db;
-  const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
   beforeAll(() => {
-    db = createDb(url(), driver ? { sqliteDriver: driver } : {});
+    db = d.db;
   });
-  afterAll(async () => {
-    await db?.close();
-  });
-
-  async function newStore(handle: string) {
-    return db.prisma.store.create({
-      data: {
-        updatedAt: NOW,
-        handle,
-        name: `Store ${handle}`,
-        email: 'owner@example.com',
-        customerEmail: 'help@example.com',
-        merchantId: 7n,
-      },
-    });
-  }
 
   it('reports its provider', () => {
     expect(db.provider).toBe(provider);
@@ -113,84 +78,6 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
       expect(found?.installation.store.handle).toBe(`s-${stamp}`);
       expect(found?.installation.app.appKey).toBe(`key-${stamp}`);
       expect(await db.prisma.product.count({ where: { storeId: store.id } })).toBe(1);
-    },
-    TIMEOUT,
-  );
-
-  it(
-    'reserves ids in bulk that no other reservation or insert takes, and writes multi-row inserts Prisma reads back (issue 17)',
-    async () => {
-      const store = await newStore(`bulk-${stamp}`);
-      const reserve = (count: number) => db.prisma.$transaction((tx) => allocateIds(tx, db.provider, 'products', count));
-      const [first, second] = await Promise.all([reserve(300), reserve(300)]);
-      expect(new Set([...first!, ...second!]).size).toBe(600);
-      expect(first).toEqual([...first!].sort((a, b) => (a < b ? -1 : 1)));
-      await db.prisma.$transaction((tx) =>
-        insertRows(
-          tx,
-          db.provider,
-          'products',
-          ['id', 'store_id', 'handle', 'title', 'status', 'doc', 'listing_doc', 'published_at', 'created_at', 'updated_at'],
-          first!.map((id, i) => [id, store.id, `h${i}`, `Bulk ${i} ✓`, 'active', '{}', Buffer.from(`{"i":${i}}`), null, NOW, NOW]),
-        ),
-      );
-      const read = await db.prisma.product.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' } });
-      expect(read.map((p) => p.id)).toEqual(first);
-      expect(read[7]).toMatchObject({ title: 'Bulk 7 ✓', publishedAt: null, createdAt: NOW, updatedAt: NOW });
-      expect(Buffer.from(read[7]!.listingDoc!).toString()).toBe('{"i":7}');
-      // An insert without an id lands above every reserved id, used or not.
-      const after = await db.prisma.product.create({
-        data: { updatedAt: NOW, storeId: store.id, handle: 'next', title: 'next', doc: '{}' },
-      });
-      expect(after.id).toBeGreaterThan(second![299]!);
-      expect(after.id).toBeGreaterThan(first![299]!);
-    },
-    TIMEOUT,
-  );
-
-  it(
-    'inOutboxTransaction wakes the senders when it commits, never when it rolls back',
-    async () => {
-      const store = await newStore(`wake-${stamp}`);
-      const app = await db.prisma.app.create({
-        data: { updatedAt: NOW, name: 'Hooks', kind: 'private', appKey: `wake-${stamp}`, appSecret: 's', storeId: store.id },
-      });
-      await db.prisma.installation.create({ data: { updatedAt: NOW, storeId: store.id, appId: app.id, scopes: 'read_inventory' } });
-      const topic = 'inventory_items/update';
-      await db.prisma.webhookSubscription.create({
-        data: { updatedAt: NOW, storeId: store.id, appId: app.id, topic, address: 'https://hooks.example.com/w', apiVersion: 'v20260901' },
-      });
-      const event = { storeId: store.id, topic, now: NOW, render: () => '{}', appMayReceive: () => true };
-      let wakes = 0;
-      const watch = watchOutbox(
-        db.url,
-        () => wakes++,
-        () => undefined,
-      );
-      const settled = async (until: () => boolean) => {
-        for (let i = 0; i < 500 && !until(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      };
-      try {
-        await watch.ready;
-        await settled(() => wakes > 0); // one wake once the watch is in place
-        const before = wakes;
-        await expect(
-          inOutboxTransaction(db, async (_tx, emit) => {
-            expect(await emit(event)).toBe(1);
-            throw new Error('rolled back');
-          }),
-        ).rejects.toThrow('rolled back');
-        // A wake takes milliseconds to arrive: after a pause of many, none came.
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(wakes).toBe(before);
-        expect(await db.prisma.webhookDelivery.count({ where: { storeId: store.id } })).toBe(0);
-        await inOutboxTransaction(db, (_tx, emit) => emit(event));
-        await settled(() => wakes > before);
-        expect(wakes).toBeGreaterThan(before);
-        expect(await db.prisma.webhookDelivery.count({ where: { storeId: store.id } })).toBe(1);
-      } finally {
-        await watch.close();
-      }
     },
     TIMEOUT,
   );
@@ -405,6 +292,8 @@ function databaseSuite(provider: Provider, url: () => string, driver?: SqliteDri
   }
 }
 
+eachDatabase(databaseSuite);
+
 describe('SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'platform-db-'));
   const url = `file:${join(dir, 'platform.db')}`;
@@ -412,15 +301,6 @@ describe('SQLite', () => {
   beforeAll(async () => {
     await migrate(url);
   }, TIMEOUT);
-
-  describe.each(['libsql', 'better-sqlite3'] as const)('driver %s', (driver) => {
-    // a database of its own, so ids start from 1
-    const own = `file:${join(dir, `${driver}.db`)}`;
-    beforeAll(async () => {
-      await migrate(own);
-    }, TIMEOUT);
-    databaseSuite('sqlite', () => own, driver);
-  });
 
   it(
     'both drivers read what the other wrote, times included',
@@ -465,10 +345,6 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL (TEST_DATABASE_URL)', 
     await migrate(url());
   }, TIMEOUT);
   afterAll(() => database.drop(), TIMEOUT);
-
-  describe('queries', () => {
-    databaseSuite('postgresql', url);
-  });
 
   it(
     'openPgSession keeps Db.query conventions on a connection of its own, and opens another when it is lost',

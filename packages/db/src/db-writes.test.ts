@@ -1,0 +1,88 @@
+import { expect, it } from 'vitest';
+import { eachDatabase, NOW, TIMEOUT, type SuiteDatabase } from './databases.test-support';
+import { allocateIds, inOutboxTransaction, insertRows, watchOutbox } from './index';
+
+// Writes in bulk and the outbox, on every provider and driver (the rest of the database's
+// behaviour: db.test.ts).
+
+eachDatabase((d: SuiteDatabase) => {
+  const { stamp, newStore } = d;
+
+  it(
+    'reserves ids in bulk that no other reservation or insert takes, and writes multi-row inserts Prisma reads back (issue 17)',
+    async () => {
+      const store = await newStore(`bulk-${stamp}`);
+      const reserve = (count: number) => d.db.prisma.$transaction((tx) => allocateIds(tx, d.db.provider, 'products', count));
+      const [first, second] = await Promise.all([reserve(300), reserve(300)]);
+      expect(new Set([...first!, ...second!]).size).toBe(600);
+      expect(first).toEqual([...first!].sort((a, b) => (a < b ? -1 : 1)));
+      await d.db.prisma.$transaction((tx) =>
+        insertRows(
+          tx,
+          d.db.provider,
+          'products',
+          ['id', 'store_id', 'handle', 'title', 'status', 'doc', 'listing_doc', 'published_at', 'created_at', 'updated_at'],
+          first!.map((id, i) => [id, store.id, `h${i}`, `Bulk ${i} ✓`, 'active', '{}', Buffer.from(`{"i":${i}}`), null, NOW, NOW]),
+        ),
+      );
+      const read = await d.db.prisma.product.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' } });
+      expect(read.map((p) => p.id)).toEqual(first);
+      expect(read[7]).toMatchObject({ title: 'Bulk 7 ✓', publishedAt: null, createdAt: NOW, updatedAt: NOW });
+      expect(Buffer.from(read[7]!.listingDoc!).toString()).toBe('{"i":7}');
+      // An insert without an id lands above every reserved id, used or not.
+      const after = await d.db.prisma.product.create({
+        data: { updatedAt: NOW, storeId: store.id, handle: 'next', title: 'next', doc: '{}' },
+      });
+      expect(after.id).toBeGreaterThan(second![299]!);
+      expect(after.id).toBeGreaterThan(first![299]!);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'inOutboxTransaction wakes the senders when it commits, never when it rolls back',
+    async () => {
+      const store = await newStore(`wake-${stamp}`);
+      const app = await d.db.prisma.app.create({
+        data: { updatedAt: NOW, name: 'Hooks', kind: 'private', appKey: `wake-${stamp}`, appSecret: 's', storeId: store.id },
+      });
+      await d.db.prisma.installation.create({ data: { updatedAt: NOW, storeId: store.id, appId: app.id, scopes: 'read_inventory' } });
+      const topic = 'inventory_items/update';
+      await d.db.prisma.webhookSubscription.create({
+        data: { updatedAt: NOW, storeId: store.id, appId: app.id, topic, address: 'https://hooks.example.com/w', apiVersion: 'v20260901' },
+      });
+      const event = { storeId: store.id, topic, now: NOW, render: () => '{}', appMayReceive: () => true };
+      let wakes = 0;
+      const watch = watchOutbox(
+        d.db.url,
+        () => wakes++,
+        () => undefined,
+      );
+      const settled = async (until: () => boolean) => {
+        for (let i = 0; i < 500 && !until(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      };
+      try {
+        await watch.ready;
+        await settled(() => wakes > 0); // one wake once the watch is in place
+        const before = wakes;
+        await expect(
+          inOutboxTransaction(d.db, async (_tx, emit) => {
+            expect(await emit(event)).toBe(1);
+            throw new Error('rolled back');
+          }),
+        ).rejects.toThrow('rolled back');
+        // A wake takes milliseconds to arrive: after a pause of many, none came.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(wakes).toBe(before);
+        expect(await d.db.prisma.webhookDelivery.count({ where: { storeId: store.id } })).toBe(0);
+        await inOutboxTransaction(d.db, (_tx, emit) => emit(event));
+        await settled(() => wakes > before);
+        expect(wakes).toBeGreaterThan(before);
+        expect(await d.db.prisma.webhookDelivery.count({ where: { storeId: store.id } })).toBe(1);
+      } finally {
+        await watch.close();
+      }
+    },
+    TIMEOUT,
+  );
+});
