@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
   const sql = createSql(db);
   const clock = createSenderClock(sql, config.clock);
-  const metrics = createSenderMetrics(sql, clock);
+  const metrics = createSenderMetrics(sql, clock, { processMetrics: config.metricsPort > 0 });
   const agent = createDeliveryAgent({
     allowPrivate: config.allowPrivate,
     connectTimeoutMs: config.connectTimeoutMs,
