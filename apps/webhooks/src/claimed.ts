@@ -74,20 +74,22 @@ export interface ClaimedRow {
 }
 
 /**
- * Reads what one claim took, with its subscription, app and store: the claim's deliveries are the
- * pending ones with its owner and its expiry (found on the lease_until index; one statement text
- * whatever the count, so it is prepared once).
+ * Reads what one claim took (SQLite; PostgreSQL's claim returns it), with its subscription, app and
+ * store: the claimed ids on the primary key (one statement text whatever the count, so it is
+ * prepared once), fenced on the claim's owner. CROSS JOIN keeps SQLite's planner from walking the
+ * pending index in due order instead (it did: the whole backlog, about 0.5 ms a claim at 20,000).
  */
-export async function loadClaimed(sql: Sql, owner: string, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+export async function loadClaimed(sql: Sql, owner: string, ids: readonly bigint[]): Promise<ClaimedDelivery[]> {
   const rows = await sql.query<ClaimedRow>(
     `SELECT ${claimedColumns('d')}
-     FROM webhook_deliveries d
+     FROM json_each(?) ids
+     CROSS JOIN webhook_deliveries d ON d.id = ids.value
      LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
      LEFT JOIN apps a ON a.id = d.app_id
      LEFT JOIN stores st ON st.id = d.store_id
-     WHERE d.lease_until = ? AND d.lease_owner = ? AND d.status = 'pending'
+     WHERE d.lease_owner = ? AND d.status = 'pending'
      ORDER BY d.next_attempt_at, d.id`,
-    [leaseUntil, owner],
+    [`[${ids.join(',')}]`, owner],
   );
   return rows.map(toClaimed);
 }

@@ -13,7 +13,7 @@ import { failWithoutAttempt, SUBSCRIPTION_DELETED, SUBSCRIPTION_DISABLED, type S
 import type { Sql } from './sql';
 
 /** Deliveries held per slot of a subscription, ready to take the slot over (planClaims' `hold`). */
-const HOLD_PER_SLOT = 8;
+const HOLD_PER_SLOT = 32;
 
 export interface SenderDeps {
   sql: Sql;
@@ -167,7 +167,7 @@ export function createSender(deps: SenderDeps): Sender {
       failures = 0;
       startPromoted(claimed.promoted);
       if (claimed.ids.length > 0)
-        await take(claimed.rows ?? (await loadClaimed(sql, owner, claimed.leaseUntil)), owner, claimed.leaseUntil.getTime());
+        await take(claimed.rows ?? (await loadClaimed(sql, owner, claimed.ids)), owner, claimed.leaseUntil.getTime());
       if (claimed.more) again = true;
       else sleep(await idleWait());
     } catch (error) {
