@@ -76,7 +76,7 @@ function createPgDb(url: string): Db {
   // One pool for Prisma and for direct queries.
   const pool = createPgPool(url);
   const pgClient = new PgPrismaClient({ adapter: new PrismaPg(pool) });
-  const query = pgQuery(pool);
+  const query = pgQuery(pool, { prepare: true });
   return {
     prisma: pgClient as unknown as PrismaClient,
     provider: 'postgresql',

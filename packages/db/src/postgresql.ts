@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 
 /**
@@ -92,23 +93,32 @@ export function createPgPool(url: string): pg.Pool {
   return pool;
 }
 
+/** Statement texts a process prepares at most (beyond it they run unnamed): a bound on the server's memory per connection. */
+const PREPARED_LIMIT = 500;
+
 /**
  * Db.query's conventions on a pool, or on one client (a session of its own: pg-session.ts). With
- * `prepare`, each statement text becomes a named prepared statement of the connection, so the
- * server parses and plans it once rather than on every call (for a session, whose connection lasts).
+ * `prepare`, each statement text becomes a named prepared statement of the connection it runs on
+ * (node-postgres prepares it on a pooled connection the first time that connection sees the name),
+ * so the server parses and plans it once per connection rather than on every call: on the listing's
+ * token lookup (four tables joined) that planning was most of the statement's server time. The name
+ * is a digest of the text, so two texts never share one, whichever pgQuery prepared them.
  */
 export function pgQuery(pool: pg.Pool | pg.ClientBase, options: { prepare?: boolean } = {}) {
   const names = new Map<string, string>();
-  const nameOf = (text: string) => {
+  const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
-    if (name === undefined) names.set(text, (name = `platform_${names.size + 1}`));
+    if (name === undefined && names.size < PREPARED_LIMIT) {
+      names.set(text, (name = `platform_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
+    }
     return name;
   };
   return async <T>(sql: string, params: unknown[]): Promise<T[]> => {
     const text = toPgPlaceholders(sql);
     const values = params.map(toPgParam);
     // A statement list without parameters goes as a simple query (it cannot be prepared).
-    const named = options.prepare && values.length > 0 ? { name: nameOf(text) } : {};
+    const name = options.prepare && values.length > 0 ? nameOf(text) : undefined;
+    const named = name === undefined ? {} : { name };
     const result = await pool.query({ text, values, types: queryTypes, ...named });
     return result.rows as T[];
   };
