@@ -25,7 +25,7 @@ describe(loadConfig.name, () => {
       seedDemo: true,
       sender: 'embedded',
       rateLimit: { capacity: 40, leakPerSecond: 4 },
-      metafieldRecheck: { intervalMs: 250, batchSize: 200, leaseMs: 30_000 },
+      metafieldRecheck: { intervalMs: 250, batchSize: 1000, leaseMs: 30_000 },
     });
   });
 

@@ -93,7 +93,7 @@ const ZApiEnv = ZSharedEnv.extend({
   PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: env.positiveNumber(4),
   // Pause between polls when idle (0: no polling, passes run by hand), values per batch, claim lifetime.
   PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: env.integer(250, 0),
-  PLATFORM_METAFIELD_RECHECK_BATCH_SIZE: env.integer(200, 1),
+  PLATFORM_METAFIELD_RECHECK_BATCH_SIZE: env.integer(1000, 1),
   PLATFORM_METAFIELD_RECHECK_LEASE_MS: env.integer(30_000, 1000),
   PLATFORM_REQUEST_TIMEOUT_MS: env.integer(30_000, 100),
   PLATFORM_HEADERS_TIMEOUT_MS: env.integer(10_000, 100),

@@ -87,6 +87,38 @@ function suite(provider: Provider, url: () => string, driver?: SqliteDriver): vo
   );
 
   it(
+    'fences and writes text JSON escapes: quotes, backslashes, control characters, emoji, line separators',
+    async () => {
+      const store = await db.prisma.store.create({
+        data: {
+          updatedAt: NOW,
+          handle: `text-${driver ?? provider}-${Date.now()}`,
+          name: 't',
+          email: 'o@example.com',
+          customerEmail: 'h@example.com',
+          merchantId: 7n,
+        },
+      });
+      // Text the JSON form of SQLite's batch must carry exactly (a string JSON could mangle sends the
+      // batch as a VALUES list instead).
+      const texts = ['say "hi" \\ \\u0041 / </script>', 'line\nbreak\ttab\u0001\u001f', 'emoji 😀 and ✓ and \u2028'];
+      const columns = ['store_id', 'owner_resource', 'owner_id', 'namespace', 'key', 'type', 'value', 'updated_at'];
+      const rows = texts.map((text, i) => [store.id, 'products', BigInt(i + 1), 'text', 'k', 'single_line_text_field', text, NOW]);
+      await db.prisma.$transaction((tx) => insertRows(tx, db.provider, 'metafields', columns, rows));
+      const stored = await db.prisma.metafield.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' } });
+      // Fenced on the value as read back: each row is still "the value that was read".
+      const verdicts = stored.map((r, i) => [r.id, r.type, r.value, false, JSON.stringify([texts[i]]), 9]);
+      const changed = await db.prisma.$transaction((tx) => updateRows(tx, db.provider, 'metafields', VERDICT, verdicts));
+      const read = await db.prisma.metafield.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' } });
+      expect(changed).toBe(texts.length);
+      expect(read.map((r) => r.checkedRevision)).toEqual(texts.map(() => 9));
+      expect(read[2]).toMatchObject({ value: texts[2], invalidReasons: JSON.stringify([texts[2]]) });
+      expect(read[0]).toMatchObject({ value: 'say "hi" \\ \\u0041 / </script>', valid: false });
+    },
+    TIMEOUT,
+  );
+
+  it(
     'refuses names that are not plain SQL names and columns without a PostgreSQL type',
     async () => {
       const run = (spec: RowUpdate, table = 'metafields') =>

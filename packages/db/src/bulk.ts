@@ -72,9 +72,12 @@ export async function updateRows(
   });
   if (rows.length === 0) return 0;
   const names = columns.map((c) => `"${c}"`).join(', ');
-  const tail =
-    ` UPDATE "${table}" SET ${spec.set.map((c) => `"${c}" = v."${c}"`).join(', ')} FROM v` +
-    ` WHERE ${spec.match.map((c) => `"${table}"."${c}" = v."${c}"`).join(' AND ')}`;
+  const json = provider === 'sqlite' ? sqliteJsonRows(rows) : undefined;
+  if (json !== undefined) {
+    const picks = columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ');
+    return tx.$executeRawUnsafe(`WITH v (${names}) AS (SELECT ${picks} FROM json_each(?))${tailOf(table, spec)}`, json);
+  }
+  const tail = tailOf(table, spec);
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   let changed = 0;
   for (let start = 0; start < rows.length; start += perStatement) {
@@ -84,4 +87,38 @@ export async function updateRows(
     changed += await tx.$executeRawUnsafe(`WITH v (${names}) AS (VALUES ${chunk.map(tuple).join(',')})${tail}`, ...chunk.flat());
   }
   return changed;
+}
+
+function tailOf(table: string, spec: RowUpdate): string {
+  return (
+    ` UPDATE "${table}" SET ${spec.set.map((c) => `"${c}" = v."${c}"`).join(', ')} FROM v` +
+    ` WHERE ${spec.match.map((c) => `"${table}"."${c}" = v."${c}"`).join(' AND ')}`
+  );
+}
+
+/** A string JSON carries to SQLite unchanged: no NUL, no lone surrogate (SQLite would not decode either back to what the driver stores). */
+const JSON_SAFE = /^(?:[^\0\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/;
+
+/**
+ * SQLite: the rows as one JSON array of arrays, read back with json_each, so the statement has one
+ * parameter and one text whatever the number of rows (the adapter handled thousands of parameters
+ * and a new statement text per batch: most of a re-check's time). Booleans as 1/0, as Prisma stores
+ * them. Undefined when a value is not plainly JSON (a Date, bytes, a string JSON_SAFE refuses):
+ * then the VALUES list is used.
+ */
+function sqliteJsonRows(rows: readonly (readonly unknown[])[]): string | undefined {
+  const out: string[] = [];
+  for (const row of rows) {
+    const cells: string[] = [];
+    for (const v of row) {
+      if (v === null) cells.push('null');
+      else if (typeof v === 'bigint') cells.push(v.toString());
+      else if (typeof v === 'boolean') cells.push(v ? '1' : '0');
+      else if (typeof v === 'number' && Number.isFinite(v)) cells.push(String(v));
+      else if (typeof v === 'string' && JSON_SAFE.test(v)) cells.push(JSON.stringify(v));
+      else return undefined;
+    }
+    out.push(`[${cells.join(',')}]`);
+  }
+  return `[${out.join(',')}]`;
 }
