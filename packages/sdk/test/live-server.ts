@@ -3,14 +3,17 @@
  * The real API, booted from apps/api/dist/main.js on a loopback port with a SQLite file of its own:
  * what the SDK's live tests, the pack test and the README examples run against. No mocks.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { request } from 'undici';
 import { SCOPES } from '@platform/domain';
 import { startApi } from '@platform/test-process';
 
 export { REPO_ROOT } from '@platform/test-process';
+export const SDK_DIR = resolve(__dirname, '..');
+const TSC = require.resolve('typescript/bin/tsc', { paths: [SDK_DIR] });
 export const OPERATOR_TOKEN = 'sdk-live-operator-token-0123456789';
 export const VERSION = 'v20260901';
 export const ALL_SCOPES = [...SCOPES];
@@ -105,3 +108,33 @@ export const viaLoopback: typeof fetch = async (input, init) => {
   for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
   return new Response(await answer.body.arrayBuffer(), { status: answer.statusCode, headers: responseHeaders });
 };
+
+/**
+ * What `tsc --strict` (nodenext modules, ES2022, Node's types, plus `flags`) prints about `files` in
+ * `cwd`: '' when they type-check.
+ */
+export function strictTypeErrors(
+  cwd: string,
+  files: string[],
+  { flags = [], env }: { flags?: string[]; env?: NodeJS.ProcessEnv } = {},
+): string {
+  const args = [
+    '--strict',
+    '--noEmit',
+    ...flags,
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--target',
+    'es2022',
+    '--types',
+    'node',
+  ];
+  try {
+    execFileSync(process.execPath, [TSC, ...args, ...files], { cwd, env, encoding: 'utf8', stdio: 'pipe' });
+    return '';
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error);
+  }
+}
