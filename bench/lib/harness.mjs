@@ -1,6 +1,6 @@
 // Shared by the benchmarks: starting the built API on its own SQLite file, seeding a large catalogue
 // through the operator API, and writing a result table to bench/results and the README.
-import { spawn } from 'node:child_process';
+import { SENDER_MAIN, startApi as startBuiltApi, startProgram } from '@platform/test-process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -13,47 +13,26 @@ const require = createRequire(import.meta.url);
 
 /**
  * The built API (apps/api/dist) on `dbFile` (a SQLite file, or a postgresql:// URL), listening on a
- * free loopback port, with no demo store, no sender and an effectively unlimited rate limit.
- * `nodeArgs` go to Node (e.g. `--cpu-prof`). Resolves once it prints its base URL, with its pid.
+ * free loopback port, with no demo store, no sender and an effectively unlimited rate limit; its
+ * stderr is this process's. `nodeArgs` go to Node (e.g. `--cpu-prof`). Resolves once it prints its
+ * base URL, with its pid.
  */
 export async function startApi(dbFile, env = {}, { nodeArgs = [] } = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'apps/api/dist/main.js')], {
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: dbFile.includes('://') ? dbFile : `file:${dbFile}`,
+  return startBuiltApi(
+    {
+      DATABASE_URL: databaseUrl(dbFile),
       PLATFORM_OPERATOR_TOKEN: OPERATOR,
       PLATFORM_SECRET: 'bench-secret-0123456789abcdef',
-      PLATFORM_SEED_DEMO: 'false',
-      PLATFORM_SENDER: 'off',
       PLATFORM_RATE_LIMIT_CAPACITY: '1000000000',
       PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '1000000000',
       PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '0',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: '0',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  const origin = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const m = /Base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`API exited ${code}: ${out}`)));
-  });
-  child.stdout.resume();
-  return { origin, pid: child.pid, stop: () => stopChild(child) };
+    { nodeArgs, inherit: ['stderr'] },
+  );
 }
 
-const stopChild = (child) =>
-  new Promise((r) => {
-    if (child.exitCode !== null || child.signalCode !== null) return r();
-    child.once('exit', r);
-    child.kill('SIGTERM');
-  });
+const databaseUrl = (database) => (database.includes('://') ? database : `file:${database}`);
 
 /**
  * A webhook sender (apps/webhooks/dist/main.js) on `database`, as `pnpm start` runs one beside the
@@ -61,17 +40,10 @@ const stopChild = (child) =>
  * default settings, private receivers allowed. Resolves at once; deliveries start with its claims.
  */
 export function startSender(database, env = {}) {
-  const child = spawn(process.execPath, [join(root, 'apps/webhooks/dist/main.js')], {
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: database.includes('://') ? database : `file:${database}`,
-      PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  return startProgram(SENDER_MAIN, {
+    env: { DATABASE_URL: databaseUrl(database), PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn', ...env },
+    inherit: ['stdout', 'stderr'],
   });
-  return { pid: child.pid, stop: () => stopChild(child) };
 }
 
 export async function operatorPost(origin, path, body) {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './browser';
 import { call, operator, startPlatform, VERSION, type TestPlatform } from './harness';
 import { at, feedbackApi, privateApp, setClock, START } from './resource-feedback.helpers';
+import { recordAttempts } from './webhooks.helpers';
 
 /**
  * The merchant's feedback and deliveries pages in Chromium at phone width (issues 9 and 10): sign in,
@@ -51,42 +52,11 @@ beforeAll(async () => {
   }
   const [first, second] = await t.db.prisma.webhookDelivery.findMany({ orderBy: { id: 'asc' } });
   failedId = first!.id;
-  await t.db.prisma.webhookAttempt.createMany({
-    data: [
-      {
-        deliveryId: failedId,
-        number: 1,
-        startedAt: new Date(START),
-        durationMs: 5000,
-        responseStatus: null,
-        error: 'timeout after 5 s',
-        responseBody: null,
-      },
-      {
-        deliveryId: failedId,
-        number: 2,
-        startedAt: new Date(START),
-        durationMs: 48,
-        responseStatus: 503,
-        error: 'HTTP 503',
-        responseBody: 'busy',
-      },
-      {
-        deliveryId: second!.id,
-        number: 1,
-        startedAt: new Date(START),
-        durationMs: 35,
-        responseStatus: 200,
-        error: null,
-        responseBody: 'ok',
-      },
-    ],
-  });
-  await t.db.prisma.webhookDelivery.update({ where: { id: failedId }, data: { status: 'failed', attempts: 2, lastError: 'HTTP 503' } });
-  await t.db.prisma.webhookDelivery.update({
-    where: { id: second!.id },
-    data: { status: 'delivered', attempts: 1, deliveredAt: new Date(START) },
-  });
+  await recordAttempts(t, failedId, [
+    { at: new Date(START), durationMs: 5000, error: 'timeout after 5 s' },
+    { at: new Date(START), durationMs: 48, status: 503, error: 'HTTP 503', body: 'busy' },
+  ]);
+  await recordAttempts(t, second!.id, [{ at: new Date(START), durationMs: 35, status: 200, body: 'ok' }]);
 }, 600_000);
 
 afterAll(async () => {

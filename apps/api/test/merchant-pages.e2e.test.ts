@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, operator, startPlatform, VERSION, type Answer, type TestPlatform } from './harness';
 import { signIn, storeHost } from './oauth.helpers';
 import { at, feedbackApi, privateApp, setClock, START, ZONE } from './resource-feedback.helpers';
+import { recordAttempts } from './webhooks.helpers';
 
 /**
  * The merchant's products, resource feedback, apps and deliveries pages (issues 9 and 10; docs/oauth.md
@@ -97,32 +98,10 @@ beforeAll(async () => {
   // The first delivery failed its attempts (as the sender records them); the last was delivered.
   failedId = mine[0]!.id;
   deliveredId = mine[mine.length - 1]!.id;
-  await t.db.prisma.webhookAttempt.createMany({
-    data: [
-      {
-        deliveryId: failedId,
-        number: 1,
-        startedAt: new Date(START),
-        durationMs: 5000,
-        responseStatus: null,
-        error: 'timeout after 5 s',
-        responseBody: null,
-      },
-      {
-        deliveryId: failedId,
-        number: 2,
-        startedAt: new Date(START),
-        durationMs: 37,
-        responseStatus: 500,
-        error: 'HTTP 500 <oops>',
-        responseBody: 'no',
-      },
-    ],
-  });
-  await t.db.prisma.webhookDelivery.update({
-    where: { id: failedId },
-    data: { status: 'failed', attempts: 2, lastError: 'HTTP 500 <oops>' },
-  });
+  await recordAttempts(t, failedId, [
+    { at: new Date(START), durationMs: 5000, error: 'timeout after 5 s' },
+    { at: new Date(START), durationMs: 37, status: 500, error: 'HTTP 500 <oops>', body: 'no' },
+  ]);
   await t.db.prisma.webhookDelivery.update({
     where: { id: deliveredId },
     data: { status: 'delivered', attempts: 1, deliveredAt: new Date(START) },

@@ -6,7 +6,7 @@ import {
   definitionsOf,
   insertValue,
   METAFIELD_SCOPES,
-  startDefinitionsPlatform,
+  startDefinitionsStore,
   rechecksOf,
   type Definitions,
 } from './metafield-definitions.fixtures';
@@ -18,11 +18,10 @@ let token: string;
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/;
 
 beforeAll(async () => {
-  t = await startDefinitionsPlatform();
-  const s = await storeWithApp(t, 'definitions', METAFIELD_SCOPES);
-  defs = definitionsOf(s.admin);
-  storeId = s.store.id;
-  token = s.token;
+  let shop: Awaited<ReturnType<typeof startDefinitionsStore>>['shop'];
+  ({ t, shop, defs } = await startDefinitionsStore('definitions'));
+  storeId = shop.store.id;
+  token = shop.token;
 });
 afterAll(() => t.close());
 

@@ -29,6 +29,13 @@ export function definitionsOf(admin: Admin) {
 }
 export type Definitions = ReturnType<typeof definitionsOf>;
 
+/** startDefinitionsPlatform with a store `handle` whose app has METAFIELD_SCOPES, and that app's definition routes. */
+export async function startDefinitionsStore(handle: string) {
+  const t = await startDefinitionsPlatform();
+  const shop = await storeWithApp(t, handle, METAFIELD_SCOPES);
+  return { t, shop, defs: definitionsOf(shop.admin) };
+}
+
 let counter = 0;
 
 /** A valid definition body with a fresh key. */
@@ -124,8 +131,7 @@ export function rechecksOf(t: TestPlatform, definitionId: string): Promise<Metaf
 export function rulesPlatform(): { readonly t: TestPlatform; readonly defs: Definitions; readonly metaobjectDefinitionId: string } {
   let made: { t: TestPlatform; defs: Definitions; metaobjectDefinitionId: string } | undefined;
   beforeAll(async () => {
-    const t = await startDefinitionsPlatform();
-    const defs = definitionsOf((await storeWithApp(t, 'rules', METAFIELD_SCOPES)).admin);
+    const { t, defs } = await startDefinitionsStore('rules');
     made = { t, defs, metaobjectDefinitionId: await createMetaobjectDefinition(t, 'rules', 'designer') };
   });
   afterAll(() => made?.t.close());

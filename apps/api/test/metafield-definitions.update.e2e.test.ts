@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operator, storeWithApp, type TestPlatform } from './harness';
+import { operator, type TestPlatform } from './harness';
 import {
   aDefinition,
   createMetaobjectDefinition,
-  definitionsOf,
-  METAFIELD_SCOPES,
-  startDefinitionsPlatform,
+  startDefinitionsStore,
   rechecksOf,
   type Definitions,
 } from './metafield-definitions.fixtures';
@@ -14,8 +12,7 @@ let t: TestPlatform;
 let defs: Definitions;
 
 beforeAll(async () => {
-  t = await startDefinitionsPlatform();
-  defs = definitionsOf((await storeWithApp(t, 'updates', METAFIELD_SCOPES)).admin);
+  ({ t, defs } = await startDefinitionsStore('updates'));
 });
 afterAll(() => t.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, operator, startPlatform, type TestPlatform } from './harness';
-import { PLATFORM_ENV, storeWithProducts, type Api } from './metafields.helpers';
+import { PLATFORM_ENV, storeWithProducts, VALUE_FIELDS, type Api } from './metafields.helpers';
 
 // decisions §8.9: the values API on products, every route and every status it answers (who may
 // call it: metafields.auth.e2e.test.ts).
@@ -30,21 +30,7 @@ describe('POST /products/{id}/metafields.json (decisions §8.9)', () => {
     const r = await api.create(productA, text('color'));
     expect(r.status).toBe(201);
     const m = r.body.metafield;
-    expect(Object.keys(m).sort()).toEqual(
-      [
-        'admin_graphql_api_id',
-        'created_at',
-        'description',
-        'id',
-        'key',
-        'namespace',
-        'owner_id',
-        'owner_resource',
-        'type',
-        'updated_at',
-        'value',
-      ].sort(),
-    );
+    expect(Object.keys(m).sort()).toEqual(VALUE_FIELDS);
     expect(m).toMatchObject({
       namespace: 'custom',
       key: 'color',

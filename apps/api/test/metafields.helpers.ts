@@ -7,6 +7,21 @@ import { call, freshDatabase, listen, operator, storeWithApp, testConfig, type A
 /** Values on products need both sides (decisions §5.5). */
 export const VALUE_SCOPES = ['read_products', 'write_products', 'read_metafields', 'write_metafields'];
 
+/** The fields of a value in the Admin API's answers (spec "Metafield"), sorted. */
+export const VALUE_FIELDS = [
+  'admin_graphql_api_id',
+  'created_at',
+  'description',
+  'id',
+  'key',
+  'namespace',
+  'owner_id',
+  'owner_resource',
+  'type',
+  'updated_at',
+  'value',
+];
+
 /** Plenty of room in the leaky bucket: these suites make many calls per app (decisions §7 has its own tests). */
 export const PLATFORM_ENV = { PLATFORM_RATE_LIMIT_CAPACITY: '100000' };
 

@@ -1,36 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, operator, startPlatform, VERSION, type TestPlatform } from './harness';
+import { call, operator, VERSION, type TestPlatform } from './harness';
 import {
   at,
-  productPicker,
   feedbackApi,
   feedbackStore,
   inZone,
   operatorView,
-  PLATFORM_ENV,
   privateApp,
+  productPicker,
   setClock,
   START,
+  startFeedbackSuite,
+  storedFeedback,
+  type FeedbackStore,
 } from './resource-feedback.helpers';
 
 // Spec "Product resource feedback" and decisions §9: POST /products/{product_id}/resource_feedback.json.
 
 let t: TestPlatform;
-let s: Awaited<ReturnType<typeof feedbackStore>>;
+let s: FeedbackStore;
 let foreignProduct: string;
 
 beforeAll(async () => {
-  t = await startPlatform(PLATFORM_ENV);
-  await setClock(t, START);
-  s = await feedbackStore(t, 'feedback-main', 24);
+  ({ t, s } = await startFeedbackSuite('feedback-main', 24));
   foreignProduct = (await feedbackStore(t, 'feedback-other', 1)).productIds[0]!;
 });
 afterAll(async () => t?.close());
 
 /** A product of the main store no test has used yet. */
 const freshProduct = productPicker(() => s.productIds);
-const stored = async (productId: string) =>
-  (await operatorView(t, s.handle, productId)).body.resource_feedback as Record<string, unknown>[];
+const stored = (productId: string) => storedFeedback(t, s.handle, productId);
 
 describe('POST /products/{product_id}/resource_feedback.json (decisions §9)', () => {
   it('stores the first feedback: 201 with the whole response object, feedback_generated_at as sent, other times in the store zone (decisions §3.3)', async () => {

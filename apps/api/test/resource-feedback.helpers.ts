@@ -1,4 +1,4 @@
-import { call, operator, VERSION, type Answer, type TestPlatform } from './harness';
+import { call, operator, startPlatform, VERSION, type Answer, type TestPlatform } from './harness';
 
 // Helpers of the resource-feedback*.e2e.test.ts files (not a test file itself).
 
@@ -42,9 +42,24 @@ export async function feedbackStore(t: TestPlatform, handle: string, products = 
   return { handle, app, productIds, api: feedbackApi(t, app.token) };
 }
 
+export type FeedbackStore = Awaited<ReturnType<typeof feedbackStore>>;
+
+/** What each suite starts from: a platform at START with a feedback store `handle` of `products` products. */
+export async function startFeedbackSuite(handle: string, products: number): Promise<{ t: TestPlatform; s: FeedbackStore }> {
+  const t = await startPlatform(PLATFORM_ENV);
+  await setClock(t, START);
+  return { t, s: await feedbackStore(t, handle, products) };
+}
+
 /** The operator view of a product's feedback (decisions §10). */
 export function operatorView(t: TestPlatform, handle: string, productId: string): Promise<Answer> {
   return operator(t).call(`/stores/${handle}/products/${productId}/resource_feedback`);
+}
+
+/** The feedback records the operator view lists for a product. */
+export async function storedFeedback(t: TestPlatform, handle: string, productId: string) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are arbitrary JSON, read field by field
+  return (await operatorView(t, handle, productId)).body.resource_feedback as Record<string, any>[];
 }
 
 /** Sets the manual clock (decisions §10). */

@@ -1,35 +1,35 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers in tests are arbitrary JSON, read field by field */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, OPERATOR_TOKEN, operator, startPlatform, type TestPlatform } from './harness';
+import { call, OPERATOR_TOKEN, operator, type TestPlatform } from './harness';
 import {
   at,
-  productPicker,
   feedbackApi,
   feedbackStore,
   inZone,
   operatorView,
-  PLATFORM_ENV,
   privateApp,
+  productPicker,
   setClock,
   START,
+  startFeedbackSuite,
+  storedFeedback,
+  type FeedbackStore,
 } from './resource-feedback.helpers';
 
 // decisions §9.1, §9.4, §9.5 and §10: staleness, the product's updated_at, one record per app,
 // requests at once, the operator view, and what deleting the app or the product leaves.
 
 let t: TestPlatform;
-let s: Awaited<ReturnType<typeof feedbackStore>>;
+let s: FeedbackStore;
 
 beforeAll(async () => {
-  t = await startPlatform(PLATFORM_ENV);
-  await setClock(t, START);
-  s = await feedbackStore(t, 'stale-main', 24);
+  ({ t, s } = await startFeedbackSuite('stale-main', 24));
 });
 afterAll(async () => t?.close());
 
 /** A product of the main store no test has used yet. */
 const freshProduct = productPicker(() => s.productIds);
-const view = async (productId: string) => (await operatorView(t, s.handle, productId)).body.resource_feedback as Record<string, any>[];
+const view = (productId: string) => storedFeedback(t, s.handle, productId);
 
 describe('staleness (decisions §9.4)', () => {
   it('ignores feedback generated before the stored one: 200 with the stored feedback unchanged', async () => {

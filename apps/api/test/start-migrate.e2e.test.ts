@@ -1,15 +1,15 @@
 import { createDb } from '@platform/db';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startBuiltApi } from './api-process';
 import { freshDatabase } from './harness';
 
 // Issue 15, item 1: migrations as a step, and a start that fails says why in one line. Each test
 // runs the built program as production runs it.
-const main = join(__dirname, '..', 'dist', 'main.js');
 const migrations = readdirSync(join(__dirname, '..', '..', '..', 'packages', 'db', 'prisma', 'sqlite', 'migrations'), {
   withFileTypes: true,
 })
@@ -18,43 +18,6 @@ const migrations = readdirSync(join(__dirname, '..', '..', '..', 'packages', 'db
   .sort();
 const dir = mkdtempSync(join(tmpdir(), 'platform-start-migrate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-interface Run {
-  child: ChildProcess;
-  /** Resolves with the exit code and everything printed. */
-  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-  /** Resolves once the API printed that it is up. */
-  up: Promise<void>;
-}
-
-function start(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, [main], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PLATFORM_SECRET: 'secret-for-the-start-test-0123',
-      PLATFORM_OPERATOR_TOKEN: 'operator-token-for-the-start-test',
-      PLATFORM_SEED_DEMO: 'false',
-      LOG_LEVEL: 'silent',
-      ...env,
-    },
-  });
-  let stdout = '';
-  let stderr = '';
-  let markUp: () => void = () => undefined;
-  const up = new Promise<void>((resolve) => (markUp = resolve));
-  child.stdout!.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    if (stdout.includes('Operator token:')) markUp();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-  return { child, done, up };
-}
 
 /** Resolves once something accepts connections on the loopback port. */
 async function listening(port: number): Promise<void> {
@@ -74,9 +37,11 @@ async function listening(port: number): Promise<void> {
 
 /** A start that must fail: exit 1 and exactly one line on stderr, no stack trace. */
 async function expectOneLineFailure(env: Record<string, string>): Promise<string> {
-  const { code, stdout, stderr } = await start(env).done;
+  const api = startBuiltApi(env);
+  const { code } = await api.exited;
+  const stderr = api.stderr();
   expect(code).toBe(1);
-  expect(stdout).toBe('');
+  expect(api.stdout()).toBe('');
   const lines = stderr.trim().split('\n');
   expect(lines).toHaveLength(1);
   expect(stderr).not.toMatch(/\n\s+at /);
@@ -135,30 +100,26 @@ describe('a start that cannot go on says why in one line (issue 15)', () => {
 
   it('PLATFORM_MIGRATE=check starts on a migrated schema, and applies nothing', async () => {
     const url = `file:${join(dir, 'checked', 'platform.db')}`;
-    const first = start({ DATABASE_URL: url });
-    await first.up;
-    first.child.kill('SIGTERM');
-    expect((await first.done).code).toBe(0);
-    const second = start({ DATABASE_URL: url, PLATFORM_MIGRATE: 'check' });
-    await second.up;
-    second.child.kill('SIGTERM');
-    const { code, stdout } = await second.done;
-    expect(code).toBe(0);
-    expect(stdout).toContain('Platform Admin API is up (0 migration(s) applied');
+    const first = startBuiltApi({ DATABASE_URL: url });
+    await first.waitFor('Operator token:');
+    expect((await first.stop()).code).toBe(0);
+    const second = startBuiltApi({ DATABASE_URL: url, PLATFORM_MIGRATE: 'check' });
+    await second.waitFor('Operator token:');
+    expect((await second.stop()).code).toBe(0);
+    expect(second.stdout()).toContain('Platform Admin API is up (0 migration(s) applied');
   });
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('two APIs started at the same moment on an empty PostgreSQL (issue 15)', () => {
   it('both become ready and each migration is applied once', async () => {
     const database = await freshDatabase();
-    const runs = [start({ DATABASE_URL: database.url }), start({ DATABASE_URL: database.url })];
+    const runs = [startBuiltApi({ DATABASE_URL: database.url }), startBuiltApi({ DATABASE_URL: database.url })];
     try {
-      await Promise.all(runs.map((r) => r.up));
-      for (const r of runs) r.child.kill('SIGTERM');
-      const results = await Promise.all(runs.map((r) => r.done));
+      await Promise.all(runs.map((r) => r.waitFor('Operator token:')));
+      const results = await Promise.all(runs.map((r) => r.stop()));
       expect(results.map((r) => r.code)).toEqual([0, 0]);
       // One applied them all, the other waited for the lock and found them applied.
-      const applied = results.map((r) => /\((\d+) migration\(s\) applied/.exec(r.stdout)?.[1]).sort();
+      const applied = runs.map((r) => /\((\d+) migration\(s\) applied/.exec(r.stdout())?.[1]).sort();
       expect(applied).toEqual(['0', String(migrations.length)]);
       const db = createDb(database.url);
       try {
@@ -168,7 +129,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two APIs started at the same mome
         await db.close();
       }
     } finally {
-      for (const r of runs) r.child.kill('SIGKILL');
+      await Promise.all(runs.map((r) => r.stop('SIGKILL')));
       await database.drop();
     }
   });

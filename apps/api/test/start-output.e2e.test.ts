@@ -1,42 +1,20 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { API_BASE_URL } from '@platform/test-process';
 import { afterAll, describe, expect, it } from 'vitest';
+import { START_OPERATOR_TOKEN as OPERATOR, startBuiltApi } from './api-process';
 
 // Issue 8, finding 6: what the start prints. The built entry point runs as the start command runs it.
-const main = join(__dirname, '..', 'dist', 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'platform-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const OPERATOR = 'operator-token-from-the-environment-0123';
-
-function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [main], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        PLATFORM_SECRET: 'secret-for-the-start-test-0123',
-        PLATFORM_OPERATOR_TOKEN: OPERATOR,
-        PLATFORM_SEED_DEMO: 'false',
-        PLATFORM_SENDER: 'off',
-        LOG_LEVEL: 'silent',
-        ...env,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk.toString();
-      // Up and printed: stop it.
-      if (stdout.includes('Operator token:')) child.kill('SIGTERM');
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+async function start(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const api = startBuiltApi({ PLATFORM_SENDER: 'off', ...env });
+  // Up and printed: stop it (a start that fails has exited by itself).
+  await api.waitFor('Operator token:').catch(() => undefined);
+  const { code } = await api.stop();
+  return { code, stdout: api.stdout(), stderr: api.stderr() };
 }
 
 describe('the start output (issue 8 finding 6)', () => {
@@ -66,34 +44,15 @@ describe('the start output (issue 8 finding 6)', () => {
   });
 
   it('writes an expiry reminder to the log when no SMTP server is set (decisions §5.4)', async () => {
-    const child = spawn(process.execPath, [main], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: `file:${join(dir, 'd', 'platform.db')}`,
-        PLATFORM_SECRET: 'secret-for-the-start-test-0123',
-        PLATFORM_OPERATOR_TOKEN: OPERATOR,
-        PLATFORM_SEED_DEMO: 'false',
-        PLATFORM_SENDER: 'off',
-        PLATFORM_CLOCK: 'manual',
-        PLATFORM_TOKEN_REMINDER_INTERVAL_MS: '100',
-      },
+    const api = startBuiltApi({
+      DATABASE_URL: `file:${join(dir, 'd', 'platform.db')}`,
+      PLATFORM_SENDER: 'off',
+      PLATFORM_CLOCK: 'manual',
+      PLATFORM_TOKEN_REMINDER_INTERVAL_MS: '100',
+      LOG_LEVEL: undefined,
     });
-    let output = '';
-    const seen = (text: string) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => output.includes(text) && resolve();
-        child.stdout.on('data', check);
-        child.stderr.on('data', check);
-        child.once('exit', (code) => reject(new Error(`exited ${code} before printing '${text}':\n${output}`)));
-        check();
-      });
-    child.stdout.on('data', (chunk) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk) => (output += chunk.toString()));
     try {
-      await seen('Base URL:');
-      const origin = /Base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(output)![1]!;
+      const [, origin] = await api.waitFor(API_BASE_URL);
       const op = async (path: string, body: unknown) => {
         const r = await fetch(`${origin}/platform/v1${path}`, {
           method: 'POST',
@@ -108,10 +67,10 @@ describe('the start output (issue 8 finding 6)', () => {
       const expiresAt = Date.parse(app.expires_at as string);
       // The answer shows expires_at to the second; one second more is surely within the 30 days.
       await op('/clock', { now: new Date(expiresAt - 30 * 86_400_000 + 1000).toISOString() });
-      await seen('mail to owner@logged.example');
-      expect(output).toContain('Reminded app');
+      await api.waitFor('mail to owner@logged.example');
+      expect(api.output()).toContain('Reminded app');
     } finally {
-      child.kill('SIGTERM');
+      await api.stop();
     }
   });
 });

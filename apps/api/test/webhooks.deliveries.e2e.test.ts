@@ -1,6 +1,7 @@
 import { ZWebhookDelivery } from '@platform/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, OPERATOR_TOKEN, operator, startPlatform, storeWithApp, type TestPlatform } from './harness';
+import { recordAttempts } from './webhooks.helpers';
 
 let t: TestPlatform;
 const op = () => operator(t);
@@ -35,32 +36,10 @@ afterAll(() => t.close());
 describe('the deliveries view (decisions §10)', () => {
   it("lists the store's deliveries with their attempts, oldest first", async () => {
     const [first] = await t.db.prisma.webhookDelivery.findMany({ orderBy: { id: 'asc' }, take: 1 });
-    await t.db.prisma.webhookAttempt.createMany({
-      data: [
-        {
-          deliveryId: first!.id,
-          number: 1,
-          startedAt: new Date('2026-11-22T00:00:01Z'),
-          durationMs: 5000,
-          responseStatus: null,
-          error: 'timeout after 5 s',
-          responseBody: null,
-        },
-        {
-          deliveryId: first!.id,
-          number: 2,
-          startedAt: new Date('2026-11-22T00:00:12Z'),
-          durationMs: 41,
-          responseStatus: 200,
-          error: null,
-          responseBody: 'ok',
-        },
-      ],
-    });
-    await t.db.prisma.webhookDelivery.update({
-      where: { id: first!.id },
-      data: { status: 'delivered', attempts: 2, deliveredAt: new Date('2026-11-22T00:00:12Z') },
-    });
+    await recordAttempts(t, first!.id, [
+      { at: new Date('2026-11-22T00:00:01Z'), durationMs: 5000, error: 'timeout after 5 s' },
+      { at: new Date('2026-11-22T00:00:12Z'), durationMs: 41, status: 200, body: 'ok' },
+    ]);
 
     const r = await listed();
     expect(r.status).toBe(200);

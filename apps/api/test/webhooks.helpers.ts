@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startPlatform, storeWithApp, type TestPlatform } from './harness';
 
-// Shared by the webhooks.subscriptions*.e2e.test.ts files (not a test file itself).
+// Shared by the webhooks*.e2e.test.ts and merchant-pages*.e2e.test.ts files (not a test file itself).
 
 /** Both topics' read scopes. */
 export const ALL = ['read_inventory', 'read_fulfillments'];
@@ -27,4 +27,39 @@ export function hooksPlatform(): { readonly t: TestPlatform; readonly shop: Awai
       return shop!;
     },
   };
+}
+
+/** One attempt as the sender records it: the receiver's status and body, or only an error (a timeout). */
+export interface RecordedAttempt {
+  at: Date;
+  durationMs: number;
+  status?: number;
+  error?: string;
+  body?: string;
+}
+
+/**
+ * Writes what the sender would have for a delivery (it does not run in these tests): its attempts, then
+ * the outcome of the last one: delivered on a 2xx, else failed with that attempt's error.
+ */
+export async function recordAttempts(t: TestPlatform, deliveryId: bigint, attempts: RecordedAttempt[]): Promise<void> {
+  await t.db.prisma.webhookAttempt.createMany({
+    data: attempts.map((a, i) => ({
+      deliveryId,
+      number: i + 1,
+      startedAt: a.at,
+      durationMs: a.durationMs,
+      responseStatus: a.status ?? null,
+      error: a.error ?? null,
+      responseBody: a.body ?? null,
+    })),
+  });
+  const last = attempts[attempts.length - 1]!;
+  await t.db.prisma.webhookDelivery.update({
+    where: { id: deliveryId },
+    data:
+      last.status !== undefined && last.status < 300
+        ? { status: 'delivered', attempts: attempts.length, deliveredAt: last.at }
+        : { status: 'failed', attempts: attempts.length, lastError: last.error ?? null },
+  });
 }

@@ -71,6 +71,40 @@ const WEBHOOK_SCOPES = { scope: 'read_inventory', orScopes: ['read_fulfillments'
 const one = z.object({ webhook: ZWebhook });
 const idParams = z.object({ id: ZId });
 
+/** Read, change and remove one subscription at `path` (two paths answer them alike, decisions §11.1). */
+function subscriptionRoutes<P extends string>(path: P, note?: string) {
+  const noted = note ? ` (${note})` : '';
+  return {
+    get: {
+      method: 'GET',
+      path,
+      pathParams: idParams,
+      responses: { 200: one },
+      summary: `Read a subscription${noted}`,
+      metadata: WEBHOOK_SCOPES,
+    },
+    update: {
+      method: 'PUT',
+      path,
+      pathParams: idParams,
+      body: objectOf({ webhook: ZWebhookUpdate }),
+      responses: { 200: one },
+      summary: `Change a subscription (${note ?? 'topic, address, api_version, status'})`,
+      metadata: WEBHOOK_SCOPES,
+    },
+    remove: {
+      method: 'DELETE',
+      path,
+      pathParams: idParams,
+      responses: { 200: z.object({}) },
+      summary: `Remove a subscription${noted}`,
+      metadata: WEBHOOK_SCOPES,
+    },
+  } as const;
+}
+const byId = subscriptionRoutes('/webhooks/:id.json');
+const alias = subscriptionRoutes('/:id/webhooks.json', 'alias of /webhooks/{id}.json');
+
 export const webhooksContract = c.router(
   {
     createWebhook: {
@@ -91,57 +125,13 @@ export const webhooksContract = c.router(
       description: 'Only subscriptions whose topic the token may read are listed.',
       metadata: { ...WEBHOOK_SCOPES, paginated: true },
     },
-    getWebhook: {
-      method: 'GET',
-      path: '/webhooks/:id.json',
-      pathParams: idParams,
-      responses: { 200: one },
-      summary: 'Read a subscription',
-      metadata: WEBHOOK_SCOPES,
-    },
-    updateWebhook: {
-      method: 'PUT',
-      path: '/webhooks/:id.json',
-      pathParams: idParams,
-      body: objectOf({ webhook: ZWebhookUpdate }),
-      responses: { 200: one },
-      summary: 'Change a subscription (topic, address, api_version, status)',
-      metadata: WEBHOOK_SCOPES,
-    },
-    deleteWebhook: {
-      method: 'DELETE',
-      path: '/webhooks/:id.json',
-      pathParams: idParams,
-      responses: { 200: z.object({}) },
-      summary: 'Remove a subscription',
-      metadata: WEBHOOK_SCOPES,
-    },
+    getWebhook: byId.get,
+    updateWebhook: byId.update,
+    deleteWebhook: byId.remove,
     // decisions §11.1: the same three answered at /{id}/webhooks.json, the form this platform family publishes.
-    getWebhookAlias: {
-      method: 'GET',
-      path: '/:id/webhooks.json',
-      pathParams: idParams,
-      responses: { 200: one },
-      summary: 'Read a subscription (alias of /webhooks/{id}.json)',
-      metadata: WEBHOOK_SCOPES,
-    },
-    updateWebhookAlias: {
-      method: 'PUT',
-      path: '/:id/webhooks.json',
-      pathParams: idParams,
-      body: objectOf({ webhook: ZWebhookUpdate }),
-      responses: { 200: one },
-      summary: 'Change a subscription (alias of /webhooks/{id}.json)',
-      metadata: WEBHOOK_SCOPES,
-    },
-    deleteWebhookAlias: {
-      method: 'DELETE',
-      path: '/:id/webhooks.json',
-      pathParams: idParams,
-      responses: { 200: z.object({}) },
-      summary: 'Remove a subscription (alias of /webhooks/{id}.json)',
-      metadata: WEBHOOK_SCOPES,
-    },
+    getWebhookAlias: alias.get,
+    updateWebhookAlias: alias.update,
+    deleteWebhookAlias: alias.remove,
   },
   adminRouterOptions,
 );

@@ -3,15 +3,17 @@
  * The real API, booted from apps/api/dist/main.js on a loopback port with a SQLite file of its own:
  * what the SDK's live tests, the pack test and the README examples run against. No mocks.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
 import { SCOPES } from '@platform/domain';
+import { startApi } from '@platform/test-process';
 
-export const REPO_ROOT = resolve(__dirname, '../../..');
-export const API_MAIN = join(REPO_ROOT, 'apps/api/dist/main.js');
+export { REPO_ROOT } from '@platform/test-process';
+export const SDK_DIR = resolve(__dirname, '..');
+const TSC = require.resolve('typescript/bin/tsc', { paths: [SDK_DIR] });
 export const OPERATOR_TOKEN = 'sdk-live-operator-token-0123456789';
 export const VERSION = 'v20260901';
 export const ALL_SCOPES = [...SCOPES];
@@ -32,35 +34,16 @@ export interface LiveServer {
 
 export async function startLiveServer(env: Record<string, string> = {}): Promise<LiveServer> {
   const dir = mkdtempSync(join(tmpdir(), 'sdk-live-'));
-  const child: ChildProcess = spawn(process.execPath, [API_MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: `file:${join(dir, 'api.db')}`,
-      PLATFORM_OPERATOR_TOKEN: OPERATOR_TOKEN,
-      PLATFORM_SECRET: 'sdk-live-secret-0123456789abcdef',
-      PLATFORM_SEED_DEMO: 'false',
-      PLATFORM_SENDER: 'off',
-      PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '0',
-      PLATFORM_TOKEN_REMINDER_INTERVAL_MS: '0',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const databaseUrl = `file:${join(dir, 'api.db')}`;
+  const api = await startApi({
+    DATABASE_URL: databaseUrl,
+    PLATFORM_OPERATOR_TOKEN: OPERATOR_TOKEN,
+    PLATFORM_SECRET: 'sdk-live-secret-0123456789abcdef',
+    PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '0',
+    PLATFORM_TOKEN_REMINDER_INTERVAL_MS: '0',
+    ...env,
   });
-  let output = '';
-  const origin = await new Promise<string>((resolveOrigin, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const m = /Base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
-      if (m) resolveOrigin(m[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.once('exit', (code) => reject(new Error(`the API exited (${code}) before listening:\n${output}`)));
-  });
-  const port = Number(new URL(origin).port);
+  const { origin, port } = api;
 
   const operator = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${origin}/platform/v1${path}`, {
@@ -78,7 +61,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
 
   return {
     origin,
-    databaseUrl: `file:${join(dir, 'api.db')}`,
+    databaseUrl,
     port,
     operator,
     async createStore(handle) {
@@ -101,12 +84,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
       return ids;
     },
     async close() {
-      if (child.exitCode === null) {
-        await new Promise((done) => {
-          child.once('exit', done);
-          child.kill('SIGTERM');
-        });
-      }
+      await api.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -130,3 +108,33 @@ export const viaLoopback: typeof fetch = async (input, init) => {
   for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
   return new Response(await answer.body.arrayBuffer(), { status: answer.statusCode, headers: responseHeaders });
 };
+
+/**
+ * What `tsc --strict` (nodenext modules, ES2022, Node's types, plus `flags`) prints about `files` in
+ * `cwd`: '' when they type-check.
+ */
+export function strictTypeErrors(
+  cwd: string,
+  files: string[],
+  { flags = [], env }: { flags?: string[]; env?: NodeJS.ProcessEnv } = {},
+): string {
+  const args = [
+    '--strict',
+    '--noEmit',
+    ...flags,
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--target',
+    'es2022',
+    '--types',
+    'node',
+  ];
+  try {
+    execFileSync(process.execPath, [TSC, ...args, ...files], { cwd, env, encoding: 'utf8', stdio: 'pipe' });
+    return '';
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error);
+  }
+}

@@ -7,23 +7,22 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startLiveServer, VERSION, type LiveServer } from './live-server';
+import { REPO_ROOT, SDK_DIR, startLiveServer, strictTypeErrors, VERSION, type LiveServer } from './live-server';
 
-const SDK_DIR = resolve(__dirname, '..');
-const TSC = require.resolve('typescript/bin/tsc', { paths: [SDK_DIR] });
 let app: string;
 let server: LiveServer;
 let tarball: string;
 const APP_ZOD = '3.24.0';
 
+const APP_ENV = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' };
 const run = (cmd: string, args: string[], cwd = app) =>
   execFileSync(cmd, args, {
     cwd,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    env: APP_ENV,
   });
 
 beforeAll(async () => {
@@ -193,26 +192,7 @@ describe('the packed SDK, installed outside the repository', () => {
   it('type-checks under tsc --strict, as ESM and as CommonJS, declarations included', () => {
     writeFileSync(join(app, 'typed.mts'), TYPED);
     writeFileSync(join(app, 'typed.cts'), TYPED);
-    const flags = [
-      '--strict',
-      '--noEmit',
-      '--skipLibCheck',
-      'false',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--types',
-      'node',
-    ];
-    let out = '';
-    try {
-      run(process.execPath, [TSC, ...flags, 'typed.mts', 'typed.cts']);
-    } catch (error) {
-      out = String((error as { stdout?: string }).stdout ?? error);
-    }
+    const out = strictTypeErrors(app, ['typed.mts', 'typed.cts'], { flags: ['--skipLibCheck', 'false'], env: APP_ENV });
     expect(out).toBe('');
   });
 });

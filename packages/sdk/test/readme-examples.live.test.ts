@@ -7,13 +7,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startLiveServer, type LiveServer } from './live-server';
+import { REPO_ROOT, SDK_DIR, startLiveServer, strictTypeErrors, type LiveServer } from './live-server';
 
-const SDK_DIR = resolve(__dirname, '..');
-const TSC = require.resolve('typescript/bin/tsc', { paths: [SDK_DIR] });
 const READMES = { 'packages/sdk/README.md': join(SDK_DIR, 'README.md'), 'README.md': join(REPO_ROOT, 'README.md') };
 
 /** The programs of a README, in order. */
@@ -59,24 +57,7 @@ describe('README examples', () => {
         files.push(path);
       });
     }
-    const flags = [
-      '--strict',
-      '--noEmit',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--types',
-      'node',
-    ];
-    let out = '';
-    try {
-      execFileSync(process.execPath, [TSC, ...flags, ...files], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
-    } catch (error) {
-      out = String((error as { stdout?: string }).stdout ?? error);
-    }
+    const out = strictTypeErrors(dir, files);
     expect(out).toBe('');
   });
 

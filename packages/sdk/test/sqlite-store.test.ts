@@ -3,30 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteTokenStore } from '../src/sqlite';
+import { tokenPersistenceContract } from './token-store-contract';
 
 const dir = mkdtempSync(join(tmpdir(), 'sdk-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe(sqliteTokenStore.name, () => {
-  it('keeps tokens in the file across instances (a restart), replaces and deletes them', async () => {
-    const filename = join(dir, 'tokens.db');
-    const first = sqliteTokenStore({ filename });
-    await first.set({ handle: 'demo', accessToken: 'a', expiresAt: '2026-11-22T10:00:00Z', scope: 'read_products' });
-    await first.set({ handle: 'demo', accessToken: 'b', expiresAt: '2026-11-22T20:00:00Z', scope: 'read_products,write_products' });
-    await first.set({ handle: 'other', accessToken: 'c', expiresAt: '2026-11-22T20:00:00Z', scope: '' });
-    await first.close();
-    const second = sqliteTokenStore({ filename });
-    expect(await second.get('demo')).toEqual({
-      handle: 'demo',
-      accessToken: 'b',
-      expiresAt: '2026-11-22T20:00:00Z',
-      scope: 'read_products,write_products',
-    });
-    await second.delete('demo');
-    expect(await second.get('demo')).toBeUndefined();
-    expect(await second.get('other')).toMatchObject({ accessToken: 'c' });
-    await second.close();
-  });
+  // In the file: an instance is a restart.
+  tokenPersistenceContract(() => sqliteTokenStore({ filename: join(dir, 'tokens.db') }));
 
   it('makes the file readable by its owner only (tokens are credentials)', async () => {
     const filename = join(dir, 'private.db');

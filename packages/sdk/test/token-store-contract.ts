@@ -1,9 +1,10 @@
 /*
  * What every shared TokenStore must do, run against each real backend (Redis, PostgreSQL) by its
- * test file: keep tokens across instances (processes), and lock a handle across instances.
+ * test file: keep tokens across instances (processes), and lock a handle across instances. The
+ * SQLite store, which has no lock, runs the first half (tokenPersistenceContract).
  */
 import { expect, it } from 'vitest';
-import type { SharedTokenStore } from '../src/index';
+import type { SharedTokenStore, TokenStore } from '../src/index';
 
 /** A promise and the function that settles it. */
 function gate() {
@@ -27,8 +28,8 @@ async function holdLock(store: SharedTokenStore, handle: string) {
   };
 }
 
-/** `make(options)` opens a new instance (its own connection) on the same backing store. */
-export function tokenStoreContract(make: (options?: { lockWaitMs?: number }) => SharedTokenStore) {
+/** `make()` opens a new instance (its own connection or file handle) on the same backing store. */
+export function tokenPersistenceContract(make: () => TokenStore & { close(): Promise<void> }) {
   it('keeps tokens across instances (a restart, another process), replaces and deletes them', async () => {
     const first = make();
     await first.set({ handle: 'demo', accessToken: 'a', expiresAt: '2026-11-22T10:00:00Z', scope: 'read_products' });
@@ -53,6 +54,11 @@ export function tokenStoreContract(make: (options?: { lockWaitMs?: number }) => 
     expect(await second.get('never')).toBeUndefined();
     await second.close();
   });
+}
+
+/** `make(options)` opens a new instance (its own connection) on the same backing store. */
+export function tokenStoreContract(make: (options?: { lockWaitMs?: number }) => SharedTokenStore) {
+  tokenPersistenceContract(make);
 
   it('lets one instance at a time hold the lock of a handle, across instances', async () => {
     const stores = [make(), make()];

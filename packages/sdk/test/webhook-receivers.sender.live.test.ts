@@ -9,10 +9,10 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import express from 'express';
 import Fastify from 'fastify';
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { SENDER_MAIN, startProgram, type Program } from '@platform/test-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformWebhook } from '../src/express';
 import { registerPlatformWebhook } from '../src/fastify';
@@ -20,11 +20,10 @@ import { createClient, type VerifiedWebhook } from '../src/index';
 import { PlatformWebhook, PlatformWebhookGuard } from '../src/nestjs';
 import { REPO_ROOT, startLiveServer, VERSION, type LiveServer } from './live-server';
 
-const SENDER_MAIN = join(REPO_ROOT, 'apps/webhooks/dist/main.js');
 const handle = 'hooks-live';
 
 let server: LiveServer;
-let sender: ChildProcess;
+let sender: Program | undefined;
 let secret = '';
 let token = '';
 const received: Record<'express' | 'fastify' | 'nest', VerifiedWebhook[]> = { express: [], fastify: [], nest: [] };
@@ -81,23 +80,14 @@ beforeAll(async () => {
   const app = await server.createPrivateApp(handle);
   secret = app.appSecret;
   token = app.token;
-  sender = spawn(process.execPath, [SENDER_MAIN], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: server.databaseUrl,
-      PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
-      PLATFORM_SENDER_POLL_MS: '50',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
+  sender = startProgram(SENDER_MAIN, {
+    env: { DATABASE_URL: server.databaseUrl, PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true', PLATFORM_SENDER_POLL_MS: '50', LOG_LEVEL: 'warn' },
+    inherit: ['stdout', 'stderr'],
   });
 }, 120_000);
 
 afterAll(async () => {
-  if (sender && sender.exitCode === null) {
-    sender.kill('SIGTERM');
-    await new Promise((resolve) => sender.once('exit', resolve));
-  }
+  await sender?.stop();
   for (const close of closers) await close();
   await server?.close();
 });
@@ -133,17 +123,12 @@ describe('the SDK handlers receiving real deliveries from the sender', () => {
   }, 60_000);
 
   it("examples/webhook-receiver.mjs, the README's receiver, verifies a real delivery and refuses a forged one", async () => {
-    const example = spawn(process.execPath, [join(REPO_ROOT, 'examples/webhook-receiver.mjs')], {
-      env: { PATH: process.env.PATH ?? '', SECRET: secret, PORT: '0' },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const example = startProgram(join(REPO_ROOT, 'examples/webhook-receiver.mjs'), {
+      env: { SECRET: secret, PORT: '0' },
+      inherit: ['stderr'],
     });
-    closers.push(async () => {
-      if (example.exitCode === null) example.kill('SIGTERM');
-    });
-    let output = '';
-    example.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    await waitFor(() => /listening on (http:\S+)/.test(output), 'the example to listen');
-    const address = /listening on (http:\S+)/.exec(output)![1]!;
+    closers.push(() => example.stop());
+    const address = (await example.waitFor(/listening on (http:\S+)/))[1]!;
 
     const client = createClient({ baseUrl: server.origin, accessToken: token, apiVersion: VERSION, rateLimit: false });
     await client.admin.createWebhook({ body: { webhook: { topic: 'fulfillment_order/released', address } } });
@@ -151,8 +136,8 @@ describe('the SDK handlers receiving real deliveries from the sender', () => {
     expect(order.status).toBe(201);
     const released = await server.operator('POST', `/stores/${handle}/fulfillment_orders/${order.body.fulfillment_order.id}/release`);
     expect(released.status).toBe(200);
-    await waitFor(() => output.includes('verified fulfillment_order/released'), 'the delivery at the example');
-    expect(output).toContain(`"fulfillment_order":{"id":"${order.body.fulfillment_order.id}","status":"released"}`);
+    await example.waitFor('verified fulfillment_order/released');
+    expect(example.stdout()).toContain(`"fulfillment_order":{"id":"${order.body.fulfillment_order.id}","status":"released"}`);
 
     const forged = await fetch(address, {
       method: 'POST',
@@ -160,6 +145,6 @@ describe('the SDK handlers receiving real deliveries from the sender', () => {
       body: '{}',
     });
     expect(forged.status).toBe(401);
-    await waitFor(() => output.includes('refused:'), 'the refusal line');
+    await example.waitFor('refused:');
   }, 60_000);
 });

@@ -128,6 +128,7 @@ export class StoresService {
     );
   }
 
+  // Two wire formats kept apart on purpose: the operator's store (status, plan_expires_at) and the Admin shop (biz_store_status, decisions §3.6).
   toOperator(store: StoreRecord) {
     const tz = store.ianaTimezone;
     return {

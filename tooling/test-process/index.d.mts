@@ -1,0 +1,48 @@
+import type { ChildProcess } from 'node:child_process';
+
+export declare const REPO_ROOT: string;
+export declare const API_MAIN: string;
+export declare const SENDER_MAIN: string;
+/** The line the API prints once it listens, its origin captured. */
+export declare const API_BASE_URL: RegExp;
+
+export interface ProgramOptions {
+  /** Beside PATH, the whole environment; a variable set to undefined is left out. */
+  env?: Record<string, string | undefined>;
+  /** Arguments for Node before the program (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
+  /** Streams that go to this process's own instead of being captured. */
+  inherit?: ('stdout' | 'stderr')[];
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface Program {
+  child: ChildProcess;
+  pid: number;
+  /** Resolves once the process has exited and all its output has been read. */
+  exited: Promise<Exit>;
+  stdout(): string;
+  stderr(): string;
+  /** stdout and stderr as they arrived. */
+  output(): string;
+  /** Resolves with the first match in the output so far or to come; rejects if the process exits first. */
+  waitFor(pattern: string): Promise<[string]>;
+  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
+  /** Resident memory of the process, in bytes (Linux /proc). */
+  rss(): number;
+  /** Sends `signal` (SIGTERM) unless it has exited; resolves with its exit. */
+  stop(signal?: NodeJS.Signals): Promise<Exit>;
+}
+
+export interface ApiProgram extends Program {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  port: number;
+}
+
+export declare function startProgram(main: string, options?: ProgramOptions): Program;
+export declare function startApi(env?: Record<string, string | undefined>, options?: Omit<ProgramOptions, 'env'>): Promise<ApiProgram>;

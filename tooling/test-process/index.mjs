@@ -1,0 +1,86 @@
+// The built programs of this repository run as their start command runs them, for the tests and the
+// benchmarks: a process of its own (its memory and event loop are its own), its output captured, a
+// line waited for, its resident memory read from /proc, stopped with SIGTERM.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const API_MAIN = join(REPO_ROOT, 'apps/api/dist/main.js');
+export const SENDER_MAIN = join(REPO_ROOT, 'apps/webhooks/dist/main.js');
+
+/** What every API started here shares: loopback on a free port, no demo store, no sender, warnings only. */
+const API_DEFAULTS = { HOST: '127.0.0.1', PORT: '0', PLATFORM_SEED_DEMO: 'false', PLATFORM_SENDER: 'off', LOG_LEVEL: 'warn' };
+/** The line the API prints once it listens, its origin captured. */
+export const API_BASE_URL = /Base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\//;
+
+/**
+ * `node ...nodeArgs main`. The environment is PATH and `env` only (a variable set to undefined is left
+ * out), so no setting of the caller's shell leaks in. stdout and stderr are captured, or go to this
+ * process's own where `inherit` names them.
+ */
+export function startProgram(main, { env = {}, nodeArgs = [], inherit = [] } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, main], {
+    env: Object.fromEntries(Object.entries({ PATH: process.env.PATH ?? '', ...env }).filter(([, value]) => value !== undefined)),
+    stdio: ['ignore', inherit.includes('stdout') ? 'inherit' : 'pipe', inherit.includes('stderr') ? 'inherit' : 'pipe'],
+  });
+  const text = { stdout: '', stderr: '', output: '' };
+  const checks = new Set();
+  for (const stream of ['stdout', 'stderr']) {
+    child[stream]?.on('data', (chunk) => {
+      const s = chunk.toString('utf8');
+      text[stream] += s;
+      text.output += s;
+      for (const check of checks) check();
+    });
+  }
+  // 'close', not 'exit': by then everything the process wrote has been read.
+  const exited = new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  const pid = child.pid;
+  return {
+    child,
+    pid,
+    exited,
+    stdout: () => text.stdout,
+    stderr: () => text.stderr,
+    output: () => text.output,
+    waitFor(pattern) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = typeof pattern === 'string' ? (text.output.includes(pattern) ? [pattern] : null) : pattern.exec(text.output);
+          if (!found) return;
+          checks.delete(check);
+          resolve(found);
+        };
+        checks.add(check);
+        check();
+        const gone = (reason) => {
+          if (checks.delete(check)) reject(new Error(`${main} ${reason} before printing ${pattern}:\n${text.output}`));
+        };
+        exited.then(
+          ({ code, signal }) => gone(`exited (${code ?? signal})`),
+          (error) => gone(`could not start (${error.message})`),
+        );
+      });
+    },
+    rss() {
+      const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      return Number(kb) * 1024;
+    },
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** The built API (apps/api/dist/main.js) with API_DEFAULTS under `env`, once it prints its base URL. */
+export async function startApi(env = {}, options = {}) {
+  const program = startProgram(API_MAIN, { ...options, env: { ...API_DEFAULTS, ...env } });
+  const [, origin] = await program.waitFor(API_BASE_URL);
+  return { ...program, origin, port: Number(new URL(origin).port) };
+}

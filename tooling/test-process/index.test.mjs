@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { startProgram } from './index.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'test-process-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function program(name, source) {
+  const file = join(dir, `${name}.mjs`);
+  writeFileSync(file, source);
+  return file;
+}
+
+const server = program(
+  'server',
+  `console.error('warming up');
+setTimeout(() => console.log('ready on 4321, env ' + JSON.stringify(Object.keys(process.env).sort())), 50);
+setInterval(() => {}, 1000);`,
+);
+
+test('waits for a line, captures both streams apart and together, and stops with SIGTERM', async () => {
+  process.env.TEST_PROCESS_LEAK = 'from the shell';
+  const p = startProgram(server, { env: { KEPT: 'yes', DROPPED: undefined } });
+  after(() => p.stop('SIGKILL'));
+  const [, port] = await p.waitFor(/ready on (\d+)/);
+  assert.equal(port, '4321');
+  assert.deepEqual(await p.waitFor('warming'), ['warming']);
+  assert.match(p.stdout(), /env \["KEPT","PATH"\]/);
+  assert.equal(p.stderr(), 'warming up\n');
+  assert.match(p.output(), /^warming up\nready on 4321/);
+  assert.ok(p.rss() > 1024 * 1024);
+  assert.deepEqual(await p.stop(), { code: null, signal: 'SIGTERM' });
+  assert.deepEqual(await p.stop(), { code: null, signal: 'SIGTERM' });
+});
+
+test('a line never printed rejects when the process exits, with what it printed', async () => {
+  const p = startProgram(program('fails', `console.log('half'); console.error('no config'); process.exit(3);`));
+  await assert.rejects(p.waitFor('ready'), /exited \(3\) before printing ready:\n[\s\S]*no config/);
+  assert.deepEqual(await p.exited, { code: 3, signal: null });
+  assert.equal(p.stdout(), 'half\n');
+});
