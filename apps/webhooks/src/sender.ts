@@ -144,10 +144,16 @@ export function createSender(deps: SenderDeps): Sender {
 
   async function claimRound(): Promise<void> {
     try {
-      // At its own limit the sender waits for an attempt to end (that wakes it).
+      // At its own limit the sender waits for an attempt to end (that wakes it), and polls as a
+      // safety net: the attempt that ends last may belong to a subscription with nothing held while
+      // another's held deliveries wait for a claim to give them slots (seen as a sender idle with
+      // work due, when records were slow and attempts piled up waiting for them).
       const budget = Math.min(config.maxInFlight - running.size, config.batchSize);
       const holdBudget = Math.max(0, config.maxInFlight - held);
-      if (budget <= 0 && holdBudget <= 0) return;
+      if (budget <= 0 && holdBudget <= 0) {
+        sleep(config.pollMs);
+        return;
+      }
       if (await idlePoll()) return;
       await clock.sync();
       const owner = `${id}:${++claimSeq}`;

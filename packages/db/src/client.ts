@@ -26,13 +26,22 @@ export interface Db {
    * `MAX(created_at)`) come back as stored: ISO text for times, 0/1 for booleans.
    * Parameters: `Date` (compared like Prisma stores it), `bigint`, number, string, boolean, null.
    */
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /**
    * The connection pool's use (PostgreSQL: connections open, idle, and requests waiting for one), for
    * /metrics; undefined on SQLite, which has no pool.
    */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
   close(): Promise<void>;
+}
+
+/** How Db.query runs one statement. */
+export interface QueryOptions {
+  /**
+   * PostgreSQL: as a named prepared statement of its pooled connection (parsed once per connection;
+   * pgQuery says when a statement should not be). SQLite prepares every statement once anyway.
+   */
+  prepare?: boolean;
 }
 
 export interface CreateDbOptions {
@@ -76,12 +85,13 @@ function createPgDb(url: string): Db {
   // One pool for Prisma and for direct queries.
   const pool = createPgPool(url);
   const pgClient = new PgPrismaClient({ adapter: new PrismaPg(pool) });
-  const query = pgQuery(pool, { prepare: true });
+  const query = pgQuery(pool);
   return {
     prisma: pgClient as unknown as PrismaClient,
     provider: 'postgresql',
     url,
-    query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => query<T>(sql, params),
+    query: <T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: QueryOptions = {}) =>
+      query<T>(sql, params, options.prepare ?? false),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pgClient.$disconnect();

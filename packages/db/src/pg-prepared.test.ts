@@ -21,11 +21,12 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL prepared statements (T
   }, TIMEOUT);
 
   it(
-    'a statement with parameters is prepared on its connection and answers each call with its own values',
+    'a statement asked to be prepared is prepared on its connection and answers each call with its own values; others are not',
     async () => {
       const read = 'SELECT ?::bigint * 2 AS doubled';
-      expect(await db.query(read, [21n])).toEqual([{ doubled: 42n }]);
-      expect(await db.query(read, [5n])).toEqual([{ doubled: 10n }]);
+      expect(await db.query(read, [21n], { prepare: true })).toEqual([{ doubled: 42n }]);
+      expect(await db.query(read, [5n], { prepare: true })).toEqual([{ doubled: 10n }]);
+      expect(await db.query('SELECT ?::bigint * 3 AS tripled', [5n])).toEqual([{ tripled: 15n }]);
       // One query at a time: the pool hands back the connection that prepared it.
       const prepared = await db.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements WHERE statement = ?', [
         'SELECT $1::bigint * 2 AS doubled',
@@ -41,10 +42,10 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL prepared statements (T
       await db.query('CREATE TABLE prepared_probe (id bigint PRIMARY KEY, label text)');
       await db.query('INSERT INTO prepared_probe (id, label) VALUES (?, ?)', [1n, 'one']);
       const read = 'SELECT id, label FROM prepared_probe WHERE id = ?';
-      expect(await db.query(read, [1n])).toEqual([{ id: 1n, label: 'one' }]);
+      expect(await db.query(read, [1n], { prepare: true })).toEqual([{ id: 1n, label: 'one' }]);
       await db.query('ALTER TABLE prepared_probe ADD COLUMN extra text');
       await db.query('UPDATE prepared_probe SET label = ? WHERE id = ?', ['uno', 1n]);
-      expect(await db.query(read, [1n])).toEqual([{ id: 1n, label: 'uno' }]);
+      expect(await db.query(read, [1n], { prepare: true })).toEqual([{ id: 1n, label: 'uno' }]);
     },
     TIMEOUT,
   );
@@ -53,7 +54,7 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL prepared statements (T
     'more statement texts than the limit of prepared ones all still answer (the rest run unnamed)',
     async () => {
       for (let i = 0; i < 520; i++) {
-        expect(await db.query(`SELECT ?::int + ${i} AS n`, [1])).toEqual([{ n: BigInt(1 + i) }]);
+        expect(await db.query(`SELECT ?::int + ${i} AS n`, [1], { prepare: true })).toEqual([{ n: BigInt(1 + i) }]);
       }
     },
     TIMEOUT,

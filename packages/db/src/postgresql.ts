@@ -97,11 +97,14 @@ export function createPgPool(url: string): pg.Pool {
 const PREPARED_LIMIT = 500;
 
 /**
- * Db.query's conventions on a pool, or on one client (a session of its own: pg-session.ts). With
- * `prepare`, each statement text becomes a named prepared statement of the connection it runs on
- * (node-postgres prepares it on a pooled connection the first time that connection sees the name),
- * so the server parses and plans it once per connection rather than on every call: on the listing's
- * token lookup (four tables joined) that planning was most of the statement's server time. The name
+ * Db.query's conventions on a pool, or on one client (a session of its own: pg-session.ts). A
+ * statement run with `prepare` (the session's default; on the pool only where the caller asks)
+ * becomes a named prepared statement of the connection it runs on (node-postgres prepares it on a
+ * pooled connection the first time that connection sees the name), so the server parses it once
+ * per connection rather than on every call: on the listing's token lookup (four tables joined) that
+ * was most of the statement's server time. Only for statements whose plan does not depend on their
+ * values: after five runs PostgreSQL may keep one generic plan, and for the sender's batch update
+ * over `unnest` of array parameters that plan took 70-80 ms instead of 1 (bench/webhooks). The name
  * is a digest of the text, so two texts never share one, whichever pgQuery prepared them.
  */
 export function pgQuery(pool: pg.Pool | pg.ClientBase, options: { prepare?: boolean } = {}) {
@@ -113,11 +116,11 @@ export function pgQuery(pool: pg.Pool | pg.ClientBase, options: { prepare?: bool
     }
     return name;
   };
-  return async <T>(sql: string, params: unknown[]): Promise<T[]> => {
+  return async <T>(sql: string, params: unknown[], prepare = options.prepare): Promise<T[]> => {
     const text = toPgPlaceholders(sql);
     const values = params.map(toPgParam);
     // A statement list without parameters goes as a simple query (it cannot be prepared).
-    const name = options.prepare && values.length > 0 ? nameOf(text) : undefined;
+    const name = prepare && values.length > 0 ? nameOf(text) : undefined;
     const named = name === undefined ? {} : { name };
     const result = await pool.query({ text, values, types: queryTypes, ...named });
     return result.rows as T[];

@@ -6,6 +6,9 @@ import { renderProductDocument, slugify, type ProductInput } from './product-doc
 import { renderListingDocument, type ProductSource } from './product-listing';
 import { buildProductRows, buildReplacedParts, COLUMNS, countParts, type IdPool, type PartsToWrite } from './product-rows';
 
+/** The page queries: one plan whatever the values (the (store_id, id) index), so planned once per connection (docs/performance.md). */
+const PREPARED = { prepare: true };
+
 export interface ProductRow {
   id: bigint | number | string;
   title?: string;
@@ -73,10 +76,12 @@ export class ProductsRepository {
         ? await this.db.query<ListingRow>(
             `SELECT id, listing_zone, ${doc} AS listing_doc FROM products WHERE store_id = ? AND id > ? ORDER BY id ASC LIMIT ?`,
             [q.storeId.toString(), q.boundary, q.take],
+            PREPARED,
           )
         : await this.db.query<ListingRow>(
             `SELECT id, listing_zone, ${doc} AS listing_doc FROM products WHERE store_id = ? AND id < ? AND id > ? ORDER BY id DESC LIMIT ?`,
             [q.storeId.toString(), q.boundary, q.sinceId, q.take],
+            PREPARED,
           );
     const stale = rows.filter((row) => row.listing_zone !== timeZone || row.listing_doc === null);
     if (stale.length === 0) return rows as ProductRow[];

@@ -36,6 +36,8 @@ export class TokensRepository {
          JOIN stores s ON s.id = i.store_id
         WHERE t.token_hash = ?`,
       [tokenHash],
+      // One plan whatever the hash (unique indexes): planned once per connection (docs/performance.md).
+      { prepare: true },
     );
     return rows[0];
   }
