@@ -5,7 +5,7 @@ import type { Sql } from './sql';
  * read, so an idle sender's poll costs one statement rather than a claim.
  */
 export async function firstFreeDue(sql: Sql, realNow: Date, leaseMs: number): Promise<Date | undefined> {
-  const [row] = await sql.query<{ at: Date | string | null }>(
+  const [row] = await sql.own<{ at: Date | string | null }>(
     `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries
      WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)`,
     [realNow, new Date(realNow.getTime() + 2 * leaseMs)],
@@ -18,7 +18,7 @@ export async function firstFreeDue(sql: Sql, realNow: Date, leaseMs: number): Pr
  * sleeps until then rather than until its next poll. Undefined when nothing is pending.
  */
 export async function nextDueAt(sql: Sql, now: Date): Promise<Date | undefined> {
-  const [row] = await sql.query<{ at: Date | string | null }>(
+  const [row] = await sql.own<{ at: Date | string | null }>(
     `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ?`,
     [now],
   );

@@ -257,6 +257,11 @@ export function cpuTicks(pid: number): number {
   return Number(fields[11]) + Number(fields[12]);
 }
 
+/** How many times the process's main thread went to sleep and was woken (Linux: voluntary context switches). */
+export function wakeups(pid: number): number {
+  return Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+}
+
 /** Polls `check` until it returns a truthy value (generous timeout: the machine is shared). */
 export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 60_000, everyMs = 25): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs;
