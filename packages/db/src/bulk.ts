@@ -96,14 +96,29 @@ function tailOf(table: string, spec: RowUpdate): string {
   );
 }
 
-/** A string JSON carries to SQLite unchanged: no NUL, no lone surrogate (SQLite would not decode either back to what the driver stores). */
-const JSON_SAFE = /^(?:[^\0\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/;
+/**
+ * A string JSON carries to SQLite unchanged: no NUL, no lone surrogate (SQLite would not decode
+ * either back to what the driver stores). A loop, not a regular expression: V8's engine overflows
+ * its stack on a repeated group over some million characters.
+ */
+function jsonSafe(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) return false;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return false;
+  }
+  return true;
+}
 
 /**
  * SQLite: the rows as one JSON array of arrays, read back with json_each, so the statement has one
  * parameter and one text whatever the number of rows (the adapter handled thousands of parameters
  * and a new statement text per batch: most of a re-check's time). Booleans as 1/0, as Prisma stores
- * them. Undefined when a value is not plainly JSON (a Date, bytes, a string JSON_SAFE refuses):
+ * them. Undefined when a value is not plainly JSON (a Date, bytes, a string jsonSafe refuses):
  * then the VALUES list is used.
  */
 function sqliteJsonRows(rows: readonly (readonly unknown[])[]): string | undefined {
@@ -115,7 +130,7 @@ function sqliteJsonRows(rows: readonly (readonly unknown[])[]): string | undefin
       else if (typeof v === 'bigint') cells.push(v.toString());
       else if (typeof v === 'boolean') cells.push(v ? '1' : '0');
       else if (typeof v === 'number' && Number.isFinite(v)) cells.push(String(v));
-      else if (typeof v === 'string' && JSON_SAFE.test(v)) cells.push(JSON.stringify(v));
+      else if (typeof v === 'string' && jsonSafe(v)) cells.push(JSON.stringify(v));
       else return undefined;
     }
     out.push(`[${cells.join(',')}]`);
