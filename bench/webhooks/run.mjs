@@ -3,7 +3,8 @@
 // settings) delivering to a local receiver answering 200 (a process of its own), beside a bare
 // undici keep-alive loop POSTing the same signed bodies with the same headers to the same receiver,
 // in the same run, with as many workers as the sender has attempts in flight for that host
-// (PLATFORM_SENDER_PER_HOST). On SQLite, and on PostgreSQL with BENCH_DATABASE_URL or
+// (PLATFORM_SENDER_PER_HOST); and, as the floor, the same loop through undici's dispatcher with a
+// bare handler (how the sender itself sends: no response stream). On SQLite, and on PostgreSQL with BENCH_DATABASE_URL or
 // TEST_DATABASE_URL. Goals (issue 17): throughput >= 90% of the bare loop with ONE subscription as
 // with many; commit-to-receipt p50 <= 10 ms and p99 <= 50 ms at 500 events/s written through the
 // outbox with its wake; an idle sender costing no measurable CPU.
@@ -21,7 +22,7 @@ import { writeResults } from '../lib/harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const BACKLOG = Number(process.env.BENCH_DELIVERIES ?? 5000);
+const BACKLOG = Number(process.env.BENCH_DELIVERIES ?? 20000);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PER_HOST = Number(process.env.BENCH_PER_HOST ?? 4);
@@ -188,9 +189,12 @@ async function drain(db, receiver, fixture, n) {
   });
   // Counted before the commit: the sender may deliver some before the next line runs.
   const target = (await receiver.count()) + n;
-  await db.prisma.$transaction(async (tx) => {
-    for (let i = 0; i < rows.length; i += 500) await tx.webhookDelivery.createMany({ data: rows.slice(i, i + 500) });
-  });
+  await db.prisma.$transaction(
+    async (tx) => {
+      for (let i = 0; i < rows.length; i += 500) await tx.webhookDelivery.createMany({ data: rows.slice(i, i + 500) });
+    },
+    { timeout: 120_000 },
+  );
   const t0 = clock();
   await wakeSenders(db);
   await receiver.waitFor(target);
@@ -198,8 +202,34 @@ async function drain(db, receiver, fixture, n) {
   return { rate: n / ((last - t0) / 1000), bodies: rows.map((r) => r.body) };
 }
 
-/** The bare loop: `workers` keep-alive workers POSTing the same signed bodies, headers as the sender's. */
-async function bareLoop(receiver, bodies, secret, workers) {
+/** The headers of a delivery, as the sender sends them. */
+const bareHeaders = (b, secret) => ({
+  'content-type': 'application/json',
+  'x-platform-topic': TOPIC,
+  'x-platform-hmac-sha256': signWebhookBody(Buffer.from(b), secret),
+  'x-platform-shop-domain': 'bench.localhost',
+  'x-platform-shop-id': '1',
+  'x-platform-merchant-id': '1',
+  'x-platform-api-version': VERSION,
+  'x-platform-webhook-id': `bare-${randomUUID()}`,
+  'x-platform-triggered-at': formatInZone(new Date(), 'Asia/Shanghai'),
+});
+
+/** One POST through undici's dispatcher with a bare handler (no stream): the floor, the way the sender sends. */
+const dispatchPost = (agent, origin, body, headers) =>
+  new Promise((resolve, reject) =>
+    agent.dispatch(
+      { origin, path: '/bare', method: 'POST', body, headers },
+      { onConnect() {}, onHeaders: () => true, onData: () => true, onComplete: resolve, onError: reject },
+    ),
+  );
+
+/**
+ * The bare loop: `workers` keep-alive workers POSTing the same signed bodies, headers as the
+ * sender's, with undici's `request()` (what a hand-written loop uses), or with `dispatch` (the floor:
+ * how the sender itself sends since 2026-11-26).
+ */
+async function bareLoop(receiver, bodies, secret, workers, how = 'request') {
   const agent = new Agent({ connect: { timeout: 1000 }, headersTimeout: 5000, bodyTimeout: 5000, keepAliveTimeout: 4000 });
   let next = 0;
   const t0 = performance.now();
@@ -209,22 +239,11 @@ async function bareLoop(receiver, bodies, secret, workers) {
       while (next < bodies.length) {
         const i = next++;
         const b = bodies[i];
-        const res = await request(`${receiver.url}/bare`, {
-          method: 'POST',
-          dispatcher: agent,
-          body: b,
-          headers: {
-            'content-type': 'application/json',
-            'x-platform-topic': TOPIC,
-            'x-platform-hmac-sha256': signWebhookBody(Buffer.from(b), secret),
-            'x-platform-shop-domain': 'bench.localhost',
-            'x-platform-shop-id': '1',
-            'x-platform-merchant-id': '1',
-            'x-platform-api-version': VERSION,
-            'x-platform-webhook-id': `bare-${randomUUID()}`,
-            'x-platform-triggered-at': formatInZone(new Date(), 'Asia/Shanghai'),
-          },
-        });
+        if (how === 'dispatch') {
+          await dispatchPost(agent, receiver.url, b, bareHeaders(b, secret));
+          continue;
+        }
+        const res = await request(`${receiver.url}/bare`, { method: 'POST', dispatcher: agent, body: b, headers: bareHeaders(b, secret) });
         await res.body.dump();
       }
     }),
@@ -299,8 +318,11 @@ async function run(kind) {
   const senderCpuPerDelivery = ((cpuMs(sender.child.pid) - senderCpu0) * 1000) / BACKLOG;
   const manyRun = await drain(db, receiver, many, BACKLOG);
   const bareAfter = await bareLoop(receiver, bodies, one.secret, PER_HOST);
+  const floor = await bareLoop(receiver, bodies, one.secret, PER_HOST, 'dispatch');
   Object.assign(result, {
     bare: (bareBefore.rate + bareAfter.rate) / 2,
+    floor: floor.rate,
+    floorCpuUs: floor.cpuUsPerPost,
     bareCpuUs: (bareBefore.cpuUsPerPost + bareAfter.cpuUsPerPost) / 2,
     senderCpuUs: senderCpuPerDelivery,
     one: oneRun.rate,
@@ -339,11 +361,11 @@ const lines = [
   `Run ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpu}), Node ${process.version}, load average ${loadavg()[0].toFixed(1)} at the end (a shared machine). ` +
     `Sender process with default settings (PLATFORM_SENDER_PER_HOST=${PER_HOST}), receiver process and bare loop on the same machine; the bare loop has ${PER_HOST} keep-alive workers (the sender's concurrency at that host); it ran before and after the sender and its mean is shown.`,
   '',
-  `| Database | Bare loop, POSTs/s | Sender, 1 subscription, deliveries/s | / bare | Sender, ${MANY} subscriptions | / bare | CPU per POST, bare / sender | 1 subscription, open at a 20 ms receiver | Commit-to-receipt, p50 | p99 | max | Idle sender CPU in 20 s |`,
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  `| Database | Bare loop, POSTs/s | Sender, 1 subscription, deliveries/s | / bare | Sender, ${MANY} subscriptions | / bare | CPU per POST, bare / sender | Floor: bare dispatch loop, POSTs/s (CPU) | 1 subscription / floor | 1 subscription, open at a 20 ms receiver | Commit-to-receipt, p50 | p99 | max | Idle sender CPU in 20 s |`,
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...results.map(
     (r) =>
-      `| ${name(r.kind)} | ${r.bare.toFixed(0)} | ${r.one.toFixed(0)} | ${ratio(r.one, r.bare)} | ${r.many.toFixed(0)} | ${ratio(r.many, r.bare)} | ${r.bareCpuUs.toFixed(0)} / ${r.senderCpuUs.toFixed(0)} µs | ${r.oneOpen} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.idleCpuMs} ms |`,
+      `| ${name(r.kind)} | ${r.bare.toFixed(0)} | ${r.one.toFixed(0)} | ${ratio(r.one, r.bare)} | ${r.many.toFixed(0)} | ${ratio(r.many, r.bare)} | ${r.bareCpuUs.toFixed(0)} / ${r.senderCpuUs.toFixed(0)} µs | ${r.floor.toFixed(0)} (${r.floorCpuUs.toFixed(0)} µs) | ${ratio(r.one, r.floor)} | ${r.oneOpen} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | ${r.idleCpuMs} ms |`,
   ),
   '',
   `Commit-to-receipt: ${RATE} events/s offered for ${SECONDS} s (${results.map((r) => `${r.offered.toFixed(0)}/s reached on ${name(r.kind)}`).join(', ')}).`,
