@@ -1,6 +1,6 @@
 import { planClaims, receivingHost, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain';
 import { claimedColumns, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
-import type { Query, Sql } from './sql';
+import { pendingFence, type Query, type Sql } from './sql';
 
 /**
  * decisions §11.6-§11.7: claiming due deliveries. A claim sets `lease_owner` (unique per claim),
@@ -62,6 +62,16 @@ export const WALK_LIMIT = 256;
 /** A lease held by a live claim: after realNow and not implausibly far ahead. */
 const LIVE = 'lease_until > ? AND lease_until <= ?';
 const FREE = '(d.lease_until IS NULL OR d.lease_until < ? OR d.lease_until > ?)';
+/**
+ * A subscription's due deliveries that nobody holds, read in the claim's order (the order of the
+ * index on (status, subscription_id, next_attempt_at, id)), even where the order does not matter
+ * (the count): the claim's transaction forbids sorts on PostgreSQL (Sql.exclusive), so the planner
+ * cannot take the (status, next_attempt_at) index instead and filter a subscription's rows out of
+ * everyone's, which it did on statistics taken while nothing was pending. The oldest is read as
+ * `ORDER BY ... LIMIT 1`, not MIN() (so is the walk's next subscription id): on such statistics
+ * PostgreSQL computed MIN by aggregating every pending row on every claim.
+ */
+const IN_CLAIM_ORDER = 'ORDER BY d.next_attempt_at, d.id';
 const DUE_OF_SUB = `FROM webhook_deliveries d WHERE d.status = 'pending' AND d.subscription_id = subs.id AND d.next_attempt_at <= ? AND ${FREE}`;
 
 interface QueueRow {
@@ -151,14 +161,14 @@ async function walkQueues(
   const walk = (after: bigint, upTo: bigint | null, limit: number) =>
     q<QueueRow>(
       `WITH RECURSIVE subs(id, n) AS (
-         SELECT (SELECT MIN(subscription_id) FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > ?), 1
+         SELECT (SELECT subscription_id FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > ? ORDER BY subscription_id LIMIT 1), 1
          UNION ALL
-         SELECT (SELECT MIN(subscription_id) FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > subs.id), subs.n + 1
+         SELECT (SELECT subscription_id FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > subs.id ORDER BY subscription_id LIMIT 1), subs.n + 1
          FROM subs WHERE subs.id IS NOT NULL AND subs.n < ?
        )
        SELECT subs.id AS subscription_id, s.app_id, s.address, s.status AS subscription_status,
-              (SELECT MIN(d.next_attempt_at) ${DUE_OF_SUB}) AS oldest_due,
-              ${countInWalk ? `(SELECT COUNT(*) FROM (SELECT 1 ${DUE_OF_SUB} LIMIT ?) x)` : '0'} AS due
+              (SELECT d.next_attempt_at ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT 1) AS oldest_due,
+              ${countInWalk ? `(SELECT COUNT(*) FROM (SELECT 1 ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT ?) x)` : '0'} AS due
        FROM subs
        LEFT JOIN webhook_subscriptions s ON s.id = subs.id
        WHERE subs.id IS NOT NULL${upTo === null ? '' : ' AND subs.id <= ?'}`,
@@ -231,7 +241,7 @@ async function promote(
   if (chosen.length > 0 && sql.db.provider === 'postgresql') {
     const rows = await q<{ id: bigint }>(
       `UPDATE webhook_deliveries d SET lease_host = t.host FROM unnest(?::bigint[], ?::text[], ?::text[]) AS t(id, owner, host)
-       WHERE d.id = t.id AND d.lease_owner = t.owner AND d.status = 'pending' RETURNING d.id`,
+       WHERE d.id = t.id AND d.lease_owner = t.owner AND ${pendingFence('d')} RETURNING d.id`,
       [chosen.map((c) => c.id.toString()), chosen.map((c) => c.owner), chosen.map((c) => c.host)],
     );
     ids.push(...rows.map((r) => BigInt(r.id)));
@@ -271,10 +281,12 @@ async function take(
   if (sql.db.provider === 'postgresql') {
     // One statement for the whole plan, returning what sending needs. `u.status` is checked again
     // on the row as updated, in case the API failed the delivery meanwhile (its writes do not take
-    // the claim lock).
+    // the claim lock). The pick is computed once (MATERIALIZED) and the rows are updated by primary
+    // key whatever the statistics say (pendingFence); each subscription's part is an index scan in
+    // the claim's order that stops after k + hold rows.
     const rows = await q<ClaimedRow>(
       `WITH plan AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[]) AS p(sub, k, hold, host)),
-       picked AS (
+       picked AS MATERIALIZED (
          SELECT d.id, d.app_id, d.store_id, plan.sub, CASE WHEN d.rn <= plan.k THEN plan.host END AS host FROM plan CROSS JOIN LATERAL (
            SELECT id, app_id, store_id, ROW_NUMBER() OVER (ORDER BY next_attempt_at, id) AS rn FROM (
              SELECT id, app_id, store_id, next_attempt_at FROM webhook_deliveries
@@ -288,7 +300,7 @@ async function take(
        LEFT JOIN webhook_subscriptions s ON s.id = picked.sub
        LEFT JOIN apps a ON a.id = picked.app_id
        LEFT JOIN stores st ON st.id = picked.store_id
-       WHERE u.id = picked.id AND u.status = 'pending'
+       WHERE u.id = picked.id AND ${pendingFence('u')}
        RETURNING ${claimedColumns('u')}`,
       [
         plan.map((p) => p.subscriptionId.toString()),

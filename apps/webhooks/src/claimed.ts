@@ -2,12 +2,13 @@ import type { Sql } from './sql';
 
 /**
  * The due time (service clock) of the first pending delivery nobody holds, or undefined: one index
- * read, so an idle sender's poll costs one statement rather than a claim.
+ * read, so an idle sender's poll costs one statement rather than a claim. (ORDER BY ... LIMIT 1
+ * rather than MIN(): see DUE_OF_SUB in claim.ts.)
  */
 export async function firstFreeDue(sql: Sql, realNow: Date, leaseMs: number): Promise<Date | undefined> {
   const [row] = await sql.own<{ at: Date | string | null }>(
-    `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries
-     WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)`,
+    `SELECT next_attempt_at AS at FROM webhook_deliveries
+     WHERE status = 'pending' AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?) ORDER BY next_attempt_at LIMIT 1`,
     [realNow, new Date(realNow.getTime() + 2 * leaseMs)],
   );
   return row?.at ? new Date(row.at) : undefined;
@@ -19,7 +20,7 @@ export async function firstFreeDue(sql: Sql, realNow: Date, leaseMs: number): Pr
  */
 export async function nextDueAt(sql: Sql, now: Date): Promise<Date | undefined> {
   const [row] = await sql.own<{ at: Date | string | null }>(
-    `SELECT MIN(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ?`,
+    `SELECT next_attempt_at AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ? ORDER BY next_attempt_at LIMIT 1`,
     [now],
   );
   return row?.at ? new Date(row.at) : undefined;

@@ -2,7 +2,7 @@ import type { Db } from '@platform/db';
 import { DISABLE_AFTER_FAILED_DELIVERIES } from '@platform/domain';
 import type { AttemptResult } from './deliver';
 import type { Outcome } from './schedule';
-import type { Query, Sql } from './sql';
+import { pendingFence, type Query, type Sql } from './sql';
 
 /** Why a delivery is failed without an attempt when its subscription is no longer enabled. */
 export const SUBSCRIPTION_DISABLED = 'subscription disabled';
@@ -86,7 +86,7 @@ async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promi
      ), upd AS (
        UPDATE webhook_deliveries d SET attempts = v.attempt, status = v.status, next_attempt_at = COALESCE(v.next_at, d.next_attempt_at),
          delivered_at = v.delivered_at, last_error = v.last_error, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = v.now_at
-       FROM v WHERE d.id = v.id AND d.lease_owner = v.owner AND d.status = 'pending'
+       FROM v WHERE d.id = v.id AND d.lease_owner = v.owner AND ${pendingFence('d')}
        RETURNING d.id, d.subscription_id, d.status
      ), ins AS (
        INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, error, response_body, created_at)
@@ -98,7 +98,7 @@ async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promi
      ), moved AS (
        UPDATE webhook_deliveries d SET lease_host = t.host
        FROM unnest(?::bigint[], ?::text[], ?::text[]) AS t(id, owner, host)
-       WHERE d.id = t.id AND d.lease_owner = t.owner AND d.status = 'pending' RETURNING d.id
+       WHERE d.id = t.id AND d.lease_owner = t.owner AND ${pendingFence('d')} RETURNING d.id
      )
      SELECT id FROM upd`,
     [

@@ -9,6 +9,17 @@ export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[
 export const CLAIM_LOCK_KEY = 7_311_011;
 
 /**
+ * PostgreSQL: the fence `status = 'pending'` on rows a statement reaches by id (checked again on the
+ * row as updated), written so that no plan can reach those rows through an index on status instead.
+ * Statistics taken while nothing was pending (an ANALYZE after a drained backlog, before the next
+ * burst) estimate one pending row; the planner then scanned every pending row through the status
+ * index and joined the ids to it, in a claim re-running the pick for each of them (a claim of 90 s
+ * with 20,000 due; docs/webhooks-sender.md). Not indexable, the fence is checked on the rows found
+ * by primary key.
+ */
+export const pendingFence = (alias: string) => `(${alias}.status = 'pending') IS TRUE`;
+
+/**
  * The sender's statements go through the driver (Db.query: `?` placeholders, bigint integers, Date
  * times, the same on both providers), not through Prisma: the hot path is a handful of statements
  * repeated thousands of times, prepared once on SQLite.
@@ -98,11 +109,16 @@ export function createSql(db: Db): Sql {
       // BEGIN and the lock in one round trip (a statement list without parameters). A claim's
       // commit does not wait for the disk (synchronous_commit off, this transaction only): a claim
       // lost to a server crash only leaves its deliveries to be claimed and sent again, which at
-      // least once allows, and waiting for the flush cost milliseconds on every claim.
+      // least once allows, and waiting for the flush cost milliseconds on every claim. No sorts:
+      // the claim's statements read in index order and stop early; a sort there means the planner
+      // took another index on stale statistics and read a backlog (claim.ts, IN_CLAIM_ORDER).
       exclusive: (fn) =>
         serial(() =>
           inTransaction(
-            () => session.query(`BEGIN; SET LOCAL synchronous_commit = off; SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`),
+            () =>
+              session.query(
+                `BEGIN; SET LOCAL synchronous_commit = off; SET LOCAL enable_sort = off; SET LOCAL enable_incremental_sort = off; SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`,
+              ),
             query,
             fn,
           ),

@@ -14,7 +14,7 @@ import { loadSenderConfig } from '../src/config';
 import { createDeliveryAgent, type Resolver } from '../src/deliver';
 import { createSenderMetrics } from '../src/metrics';
 import { createSender, type Sender } from '../src/sender';
-import { createSql } from '../src/sql';
+import { createSql, type Sql } from '../src/sql';
 
 export const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
@@ -276,7 +276,12 @@ export async function waitFor<T>(check: () => Promise<T> | T, what: string, time
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An in-process sender on `url` (the process tests spawn dist/main.js instead). */
-export function inProcessSender(db: Db, env: Record<string, string> = {}, resolve?: Resolver): Sender & { close(): Promise<void> } {
+export function inProcessSender(
+  db: Db,
+  env: Record<string, string> = {},
+  resolve?: Resolver,
+  wrapSql: (sql: Sql) => Sql = (sql) => sql,
+): Sender & { close(): Promise<void> } {
   const config = loadSenderConfig({
     DATABASE_URL: 'file:unused',
     PLATFORM_CLOCK: 'manual',
@@ -285,7 +290,7 @@ export function inProcessSender(db: Db, env: Record<string, string> = {}, resolv
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const sql = createSql(db);
+  const sql = wrapSql(createSql(db));
   const clock = createSenderClock(sql, config.clock);
   const agent = createDeliveryAgent({
     allowPrivate: config.allowPrivate,

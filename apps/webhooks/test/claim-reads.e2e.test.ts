@@ -1,0 +1,111 @@
+/*
+ * PostgreSQL: what a claim reads. A claim takes a few deliveries (the host's slots and what it may
+ * hold for them), so it must read about that many rows of webhook_deliveries however long the
+ * backlog, and whatever the planner's statistics say. Both went wrong before: the pick sorted every
+ * due row of a subscription on every claim (a claim cost grew with the backlog), and statistics
+ * taken while nothing was pending made the planner reach the rows through the status index and
+ * re-run the pick for each pending row (claims of 90 s; docs/webhooks-sender.md). The rows a claim
+ * transaction reads come from PostgreSQL's own counters for the transaction
+ * (pg_stat_xact_user_tables), read just before its COMMIT.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Sql } from '../src/sql';
+import {
+  clockNow,
+  closedAfterEach,
+  deliveries,
+  fileDatabase,
+  inProcessSender,
+  receiver,
+  setClock,
+  storeAndApp,
+  subscription,
+  waitFor,
+} from './helpers';
+
+const BACKLOG = 2_000;
+/** What the sender may have in hand (in flight and held): the claim steps over those at the head. */
+const IN_HAND = 16;
+
+const database = fileDatabase(async (db) => {
+  await setClock(db, new Date('2026-11-22T04:05:01.000Z'));
+});
+const track = closedAfterEach();
+
+const READ = `SELECT COALESCE(SUM(seq_tup_read + COALESCE(idx_tup_fetch, 0)), 0) AS n
+  FROM pg_stat_xact_user_tables WHERE relname = 'webhook_deliveries'`;
+
+/**
+ * `sql` whose exclusive transactions (the claims) each report the rows of webhook_deliveries they
+ * read (the transaction's counters are cumulative until the session reports them, between
+ * transactions: read at its start and before its COMMIT).
+ */
+export function countingReads(sql: Sql, reads: number[], byStatement?: Map<string, number>): Sql {
+  return {
+    ...sql,
+    exclusive: (fn) =>
+      sql.exclusive(async (q) => {
+        const count = async () => Number((await q<{ n: bigint }>(READ))[0]?.n ?? 0);
+        const start = await count();
+        const traced: typeof q = async (text, params) => {
+          const before = byStatement ? await count() : 0;
+          const out = await q(text, params);
+          if (byStatement) {
+            const key = text.replace(/\s+/g, ' ').slice(0, 60);
+            byStatement.set(key, Math.max(byStatement.get(key) ?? 0, (await count()) - before));
+          }
+          return out as never;
+        };
+        const out = await fn(traced);
+        reads.push((await count()) - start);
+        return out;
+      }),
+  };
+}
+
+describe.runIf(process.env.TEST_DATABASE_URL)('a claim on PostgreSQL', () => {
+  it('reads about the rows it takes, not the backlog, with statistics taken while nothing was pending', async () => {
+    const { db } = database;
+    const r = track(await receiver());
+    const f = await storeAndApp(db);
+    // A drained backlog of another subscription, as after a burst: everything delivered, then the
+    // statistics taken (and kept: no autovacuum on the table in this test's database).
+    const earlier = await subscription(db, f, `${r.url}/earlier`);
+    const start = (await clockNow(db)).getTime() - 600_000;
+    for (let i = 0; i < 10; i++) await deliveries(db, f, earlier, 2_000, { nextAttemptAt: new Date(start + i * 1000) });
+    await db.query(`UPDATE webhook_deliveries SET status = 'delivered', attempts = 1`);
+    await db.query('ALTER TABLE webhook_deliveries SET (autovacuum_enabled = false)');
+    await db.query('ANALYZE webhook_deliveries');
+    const [stats] = await db.query<{ values: string }>(
+      `SELECT most_common_vals::text AS values FROM pg_stats WHERE tablename = 'webhook_deliveries' AND attname = 'status'`,
+    );
+    expect(stats?.values).toBe('{delivered}'); // the planner believes nothing is pending
+
+    // The next burst: one subscription's long backlog, and two others with a few deliveries due
+    // after it (a claim that found their rows through the index on (status, next_attempt_at) would
+    // read the long backlog first, every time).
+    const sub = await subscription(db, f, `${r.url}/a`);
+    const small = [await subscription(db, f, `${r.url}/b`), await subscription(db, f, `${r.url}/c`)];
+    const now = await clockNow(db);
+    const ids = await deliveries(db, f, sub, BACKLOG, { nextAttemptAt: new Date(now.getTime() - 60_000) });
+    for (const s of small) ids.push(...(await deliveries(db, f, s, 20)));
+    const reads: number[] = [];
+    const byStatement = new Map<string, number>();
+    const env = { PLATFORM_SENDER_CONCURRENCY: String(IN_HAND) };
+    await track(inProcessSender(db, env, undefined, (sql) => countingReads(sql, reads, byStatement)));
+    await waitFor(() => r.received.length >= ids.length, 'every delivery of the burst received');
+    expect(new Set(r.received.map((x) => x.webhookId))).toEqual(new Set(ids));
+
+    // A claim reads the live claims, the next subscription ids, each one's oldest due row and due
+    // count (capped at 4 slots x 5) and the rows it takes, and three of those steps go over what the
+    // sender has in hand at the head of a queue (in flight, held, being recorded): about 220 rows at
+    // most here, whatever the backlog. Aggregating or sorting the due rows, or finding a
+    // subscription's rows through the (status, next_attempt_at) index, read 2,000 to 26,000 rows a
+    // claim on these statistics.
+    expect(reads.length).toBeGreaterThan(10);
+    const most = Math.max(...reads);
+    expect(most, `rows read by each claim: ${reads.join(' ')}; most by one statement: ${JSON.stringify([...byStatement])}`).toBeLessThan(
+      BACKLOG / 4,
+    );
+  });
+});
