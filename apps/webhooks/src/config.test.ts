@@ -19,7 +19,7 @@ describe(loadSenderConfig.name, () => {
       allowPrivate: false,
       baseDomain: 'localhost',
       leaseMs: 60_000,
-      maxInFlight: 64,
+      maxInFlight: 256,
       perHost: 4,
       perApp: 16,
       batchSize: 32,
