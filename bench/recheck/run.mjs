@@ -101,7 +101,9 @@ async function seed(database) {
 
 /** The platform: the bulk set (creates, then overwrites), then the re-check, timed through the API. */
 async function throughApi(database, seeded) {
-  const api = await startApi(database, { PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '250' });
+  // BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the API process
+  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const api = await startApi(database, { PLATFORM_METAFIELD_RECHECK_INTERVAL_MS: '250' }, { nodeArgs });
   const call = admin(api.origin, seeded.token);
   const bodies = (round) =>
     Array.from({ length: SET_REQUESTS }, (_, r) => ({
