@@ -40,7 +40,7 @@ const READ = `SELECT COALESCE(SUM(seq_tup_read + COALESCE(idx_tup_fetch, 0)), 0)
  * read (the transaction's counters are cumulative until the session reports them, between
  * transactions: read at its start and before its COMMIT).
  */
-export function countingReads(sql: Sql, reads: number[], byStatement?: Map<string, number>): Sql {
+function countingReads(sql: Sql, reads: number[], byStatement?: Map<string, number>): Sql {
   return {
     ...sql,
     exclusive: (fn) =>
