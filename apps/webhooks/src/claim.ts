@@ -74,6 +74,21 @@ const FREE = '(d.lease_until IS NULL OR d.lease_until < ? OR d.lease_until > ?)'
 const IN_CLAIM_ORDER = 'ORDER BY d.next_attempt_at, d.id';
 const DUE_OF_SUB = `FROM webhook_deliveries d WHERE d.status = 'pending' AND d.subscription_id = subs.id AND d.next_attempt_at <= ? AND ${FREE}`;
 
+/**
+ * The live claims with a host, counted per host, app and subscription: the attempts in flight of
+ * every sender (every write that ends an attempt clears its lease; on the lease_until index: the
+ * live ones are few). Parameters: realNow, implausible.
+ */
+const LIVE_ROWS = `SELECT lease_host AS host, app_id, subscription_id, COUNT(*) AS n FROM webhook_deliveries
+  WHERE ${LIVE} AND lease_host IS NOT NULL GROUP BY lease_host, app_id, subscription_id`;
+
+interface LiveRow {
+  host: string;
+  app_id: bigint;
+  subscription_id: bigint;
+  n: bigint;
+}
+
 interface QueueRow {
   subscription_id: bigint;
   app_id: bigint | null;
@@ -105,27 +120,18 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor):
   // for them. (Counting further would cost time for nothing.)
   const countCap = req.caps.perHost * (1 + req.holdPerSlot);
   return sql.exclusive(async (q) => {
-    // Every write that ends an attempt clears its lease, so the live leases with a host are the
-    // attempts in flight (on the lease_until index: the live ones are few).
-    const live = await q<{ host: string; app_id: bigint; subscription_id: bigint; n: bigint }>(
-      `SELECT lease_host AS host, app_id, subscription_id, COUNT(*) AS n FROM webhook_deliveries
-       WHERE ${LIVE} AND lease_host IS NOT NULL GROUP BY lease_host, app_id, subscription_id`,
-      [req.realNow, implausible],
-    );
+    const { live, queues: walked } = await walkQueues(sql, q, req, implausible, countCap, cursor);
     const inFlightByHost = new Map<string, number>();
     const inFlightByApp = new Map<bigint, number>();
     const inFlightBySubscription = new Map<bigint, number>();
     const add = <K>(map: Map<K, number>, key: K, n: number) => map.set(key, (map.get(key) ?? 0) + n);
     for (const row of live) {
       add(inFlightByHost, row.host, Number(row.n));
-      add(inFlightByApp, row.app_id, Number(row.n));
-      add(inFlightBySubscription, row.subscription_id, Number(row.n));
+      add(inFlightByApp, BigInt(row.app_id), Number(row.n));
+      add(inFlightBySubscription, BigInt(row.subscription_id), Number(row.n));
     }
-    const queues = withHeld(
-      await walkQueues(sql, q, req, implausible, countCap, cursor, inFlightBySubscription),
-      req.own,
-      inFlightBySubscription,
-    );
+    for (const queue of walked) queue.inFlight = inFlightBySubscription.get(queue.subscriptionId) ?? 0;
+    const queues = withHeld(walked, req.own, inFlightBySubscription);
     const own = new Map([...req.own].map(([sub, share]) => [sub, { running: share.running, held: share.held.length }]));
     const plan = planClaims({
       queues,
@@ -152,27 +158,29 @@ async function walkQueues(
   implausible: Date,
   countCap: number,
   cursor: WalkCursor,
-  inFlight: ReadonlyMap<bigint, number>,
-): Promise<DueQueue[]> {
+): Promise<{ live: LiveRow[]; queues: DueQueue[] }> {
   const due = [req.now, req.realNow, implausible];
+  const liveParams = [req.realNow, implausible];
   // SQLite does not stop a LIMIT inside a correlated subquery (it counted a whole backlog, about
   // 1 ms for 5,000): there each due count is a statement of its own (microseconds, in process).
-  const countInWalk = sql.db.provider === 'postgresql';
-  const walk = (after: bigint, upTo: bigint | null, limit: number) =>
-    q<QueueRow>(
+  // PostgreSQL: the first walk also returns the live claims (one round trip fewer a claim).
+  const inOne = sql.db.provider === 'postgresql';
+  const walk = (after: bigint, upTo: bigint | null, limit: number, withLive: boolean) =>
+    q<QueueRow & { kind: 'queue' | 'live' }>(
       `WITH RECURSIVE subs(id, n) AS (
          SELECT (SELECT subscription_id FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > ? ORDER BY subscription_id LIMIT 1), 1
          UNION ALL
          SELECT (SELECT subscription_id FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > subs.id ORDER BY subscription_id LIMIT 1), subs.n + 1
          FROM subs WHERE subs.id IS NOT NULL AND subs.n < ?
-       )
-       SELECT subs.id AS subscription_id, s.app_id, s.address, s.status AS subscription_status,
+       )${withLive ? `, live AS (${LIVE_ROWS})` : ''}
+       SELECT 'queue' AS kind, subs.id AS subscription_id, s.app_id, s.address, s.status AS subscription_status,
               (SELECT d.next_attempt_at ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT 1) AS oldest_due,
-              ${countInWalk ? `(SELECT COUNT(*) FROM (SELECT 1 ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT ?) x)` : '0'} AS due
+              ${inOne ? `(SELECT COUNT(*) FROM (SELECT 1 ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT ?) x)` : '0'} AS due
        FROM subs
        LEFT JOIN webhook_subscriptions s ON s.id = subs.id
-       WHERE subs.id IS NOT NULL${upTo === null ? '' : ' AND subs.id <= ?'}`,
-      [after, limit, ...due, ...(countInWalk ? [...due, countCap] : []), ...(upTo === null ? [] : [upTo])],
+       WHERE subs.id IS NOT NULL${upTo === null ? '' : ' AND subs.id <= ?'}
+       ${withLive ? `UNION ALL SELECT 'live', subscription_id, app_id, host, NULL, NULL, n FROM live` : ''}`,
+      [after, limit, ...(withLive ? liveParams : []), ...due, ...(inOne ? [...due, countCap] : []), ...(upTo === null ? [] : [upTo])],
     );
   const countDue = async (subscriptionId: bigint): Promise<number> => {
     const [row] = await q<{ n: bigint }>(
@@ -182,17 +190,22 @@ async function walkQueues(
     );
     return Number(row?.n ?? 0);
   };
-  let rows = await walk(cursor.after, null, WALK_LIMIT);
+  const live: LiveRow[] = inOne ? [] : await q<LiveRow>(LIVE_ROWS, liveParams);
+  let rows: QueueRow[] = [];
+  for (const row of await walk(cursor.after, null, WALK_LIMIT, inOne)) {
+    if (row.kind === 'live') live.push({ host: row.address!, app_id: row.app_id!, subscription_id: row.subscription_id, n: row.due });
+    else rows.push(row);
+  }
   if (rows.length >= WALK_LIMIT) cursor.after = rows[rows.length - 1]!.subscription_id;
   else {
     // The end of the ids: wrap around to what the walk started after.
-    if (cursor.after > 0n) rows = rows.concat(await walk(0n, cursor.after, WALK_LIMIT - rows.length));
+    if (cursor.after > 0n) rows = rows.concat(await walk(0n, cursor.after, WALK_LIMIT - rows.length, false));
     cursor.after = 0n;
   }
   const queues: DueQueue[] = [];
   for (const row of rows) {
     if (row.oldest_due === null) continue;
-    const count = countInWalk ? Number(row.due) : await countDue(BigInt(row.subscription_id));
+    const count = inOne ? Number(row.due) : await countDue(BigInt(row.subscription_id));
     if (count === 0) continue;
     const sendable = row.subscription_status === 'enabled' && row.address !== null;
     const subscriptionId = BigInt(row.subscription_id);
@@ -202,10 +215,10 @@ async function walkQueues(
       host: sendable ? receivingHost(row.address!) : null,
       due: count,
       oldestDue: new Date(row.oldest_due),
-      inFlight: inFlight.get(subscriptionId) ?? 0,
+      inFlight: 0, // the caller's, from `live`
     });
   }
-  return queues;
+  return { live, queues };
 }
 
 /** The sender's held deliveries join their subscription's queue (as due work its slots may go to). */
