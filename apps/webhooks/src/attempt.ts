@@ -1,4 +1,5 @@
-import { formatInZone, signWebhookBody } from '@platform/domain';
+import { createHmac } from 'node:crypto';
+import { formatInZone, signWebhookBody, type HmacSha256 } from '@platform/domain';
 import type { Logger } from 'pino';
 import { traceOf, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
@@ -8,12 +9,15 @@ import { recordAttempt, type SlotTransfer } from './record';
 import { decideOutcome } from './schedule';
 import type { Sql } from './sql';
 
+/** node:crypto's HMAC for the signature (the rule is the domain's; native is about four times as fast). */
+const nativeHmac: HmacSha256 = (key, message) => createHmac('sha256', key).update(message).digest();
+
 /** The headers of decisions §11.3: Content-Type, the seven of the spec, and X-Platform-Triggered-At. */
 export function webhookHeaders(d: ClaimedDelivery, baseDomain: string): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-platform-topic': d.topic,
-    'x-platform-hmac-sha256': signWebhookBody(Buffer.from(d.body, 'utf8'), d.appSecret ?? ''),
+    'x-platform-hmac-sha256': signWebhookBody(d.body, d.appSecret ?? '', nativeHmac),
     'x-platform-shop-domain': `${d.handle ?? ''}.${baseDomain}`,
     'x-platform-shop-id': d.storeId.toString(),
     'x-platform-merchant-id': (d.merchantId ?? '').toString(),
@@ -90,24 +94,26 @@ export async function runAttempt(
     return { handedOver: transfer !== undefined };
   }
   metrics.deliveries.inc({ outcome: outcome.kind });
-  logger.info(
-    {
-      ...traceOf(d),
-      webhookId: d.webhookId,
-      deliveryId: d.id.toString(),
-      subscriptionId: d.subscriptionId.toString(),
-      topic: d.topic,
-      host,
-      attempt: number,
-      status: result.status,
-      durationMs: result.durationMs,
-      outcome: outcome.kind,
-      ...(outcome.kind === 'retry' ? { nextAttemptAt: outcome.nextAttemptAt.toISOString() } : {}),
-      ...(result.error ? { error: result.error } : {}),
-      ...(recorded.written ? {} : { leaseLost: true }),
-    },
-    'webhook attempt',
-  );
+  // The line's fields are gathered only when it is written (LOG_LEVEL=warn skips it).
+  if (logger.isLevelEnabled('info'))
+    logger.info(
+      {
+        ...traceOf(d),
+        webhookId: d.webhookId,
+        deliveryId: d.id.toString(),
+        subscriptionId: d.subscriptionId.toString(),
+        topic: d.topic,
+        host,
+        attempt: number,
+        status: result.status,
+        durationMs: result.durationMs,
+        outcome: outcome.kind,
+        ...(outcome.kind === 'retry' ? { nextAttemptAt: outcome.nextAttemptAt.toISOString() } : {}),
+        ...(result.error ? { error: result.error } : {}),
+        ...(recorded.written ? {} : { leaseLost: true }),
+      },
+      'webhook attempt',
+    );
   if (recorded.disabled) {
     logger.warn({ ...traceOf(d), subscriptionId: d.subscriptionId.toString(), reason: recorded.disabled }, 'webhook subscription disabled');
   }

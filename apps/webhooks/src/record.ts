@@ -69,7 +69,105 @@ function transfersOf(inputs: RecordInput[]): SlotTransfer[] {
   return inputs.flatMap((i) => (i.transfer && !ended.has(i.transfer.id) ? [i.transfer] : []));
 }
 
-const MOVE_SLOT = `UPDATE webhook_deliveries SET lease_host = ? WHERE id = ? AND lease_owner = ? AND status = 'pending'`;
+/** Rows per multi-row statement on SQLite: a list goes in chunks of these sizes, so a few prepared shapes serve every group. */
+const CHUNKS = [64, 32, 16, 8, 4, 2, 1];
+
+function chunksOf<T>(list: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let at = 0; at < list.length;) {
+    const size = CHUNKS.find((n) => n <= list.length - at)!;
+    out.push(list.slice(at, at + size));
+    at += size;
+  }
+  return out;
+}
+
+const tuples = (rows: number, width: number) => Array.from({ length: rows }, () => `(${Array(width).fill('?').join(', ')})`).join(', ');
+
+/** A statement's text for each number of rows, built once (the same string each time: the prepared-statement cache hashes it once). */
+function perShape(build: (rows: number) => string): (rows: number) => string {
+  const texts = new Map<number, string>();
+  return (rows) => {
+    let text = texts.get(rows);
+    if (text === undefined) texts.set(rows, (text = build(rows)));
+    return text;
+  };
+}
+
+const MOVE_SLOTS = perShape(
+  (n) => `WITH t(id, owner, host) AS (VALUES ${tuples(n, 3)})
+  UPDATE webhook_deliveries SET lease_host = t.host FROM t
+  WHERE webhook_deliveries.id = t.id AND webhook_deliveries.lease_owner = t.owner AND webhook_deliveries.status = 'pending'`,
+);
+const RECORD_ENDED = perShape(
+  (n) => `WITH v(id, owner, attempt, status, next_at, delivered_at, last_error, now_at) AS (VALUES ${tuples(n, 8)})
+  UPDATE webhook_deliveries SET attempts = v.attempt, status = v.status, next_attempt_at = COALESCE(v.next_at, webhook_deliveries.next_attempt_at),
+    delivered_at = v.delivered_at, last_error = v.last_error, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = v.now_at
+  FROM v WHERE webhook_deliveries.id = v.id AND webhook_deliveries.lease_owner = v.owner AND webhook_deliveries.status = 'pending'
+  RETURNING id`,
+);
+const INSERT_ATTEMPTS = perShape(
+  (n) => `INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, error, response_body, created_at)
+  VALUES ${tuples(n, 8)}`,
+);
+const RESET_STREAKS = perShape(
+  (n) => `UPDATE webhook_subscriptions SET failure_streak = 0 WHERE id IN ${tuples(1, n)} AND failure_streak <> 0`,
+);
+
+/**
+ * SQLite, a group's records as multi-row statements (each row fenced as alone): the slots handed
+ * on, the delivered and retried deliveries' updates, their attempt rows, and one streak reset per
+ * subscription. A failed delivery, which may disable its subscription, takes recordWithSql after
+ * them. A statement per row cost about as much again as the rows' own work (profiled, bench/webhooks).
+ */
+async function recordGroupOnSqlite(q: Query, inputs: RecordInput[]): Promise<Recorded[]> {
+  for (const chunk of chunksOf(transfersOf(inputs)))
+    await q(
+      MOVE_SLOTS(chunk.length),
+      chunk.flatMap((t) => [t.id, t.owner, t.host]),
+    );
+  const written = new Set<bigint>();
+  const ok: RecordInput[] = [];
+  for (const chunk of chunksOf(inputs.filter((i) => i.outcome.kind !== 'failed'))) {
+    const rows = await q<{ id: bigint }>(
+      RECORD_ENDED(chunk.length),
+      chunk.flatMap((i) => [
+        i.deliveryId,
+        i.owner,
+        i.attempt,
+        i.outcome.kind === 'delivered' ? 'delivered' : 'pending',
+        i.outcome.kind === 'retry' ? i.outcome.nextAttemptAt : null,
+        i.outcome.kind === 'delivered' ? i.now : null,
+        i.result.error,
+        i.now,
+      ]),
+    );
+    for (const r of rows) written.add(BigInt(r.id));
+    ok.push(...chunk.filter((i) => written.has(i.deliveryId)));
+  }
+  for (const chunk of chunksOf(ok))
+    await q(
+      INSERT_ATTEMPTS(chunk.length),
+      chunk.flatMap((i) => [
+        i.deliveryId,
+        i.attempt,
+        i.startedAt,
+        i.result.durationMs,
+        i.result.status,
+        i.result.error,
+        i.result.responseBody,
+        i.now,
+      ]),
+    );
+  const delivered = [...new Set(ok.filter((i) => i.outcome.kind === 'delivered').map((i) => i.subscriptionId))];
+  for (const chunk of chunksOf(delivered)) await q(RESET_STREAKS(chunk.length), chunk);
+  const out: Recorded[] = [];
+  for (const input of inputs)
+    out.push(
+      input.outcome.kind === 'failed' ? await recordWithSql(q, input) : { written: written.has(input.deliveryId), disabled: undefined },
+    );
+  return out;
+}
 
 /**
  * PostgreSQL, delivered or retry, for a group: the fenced updates, attempt rows, streak resets and
@@ -164,12 +262,7 @@ async function flush(sql: Sql, group: Group): Promise<void> {
     const results =
       sql.db.provider === 'postgresql'
         ? await recordGroupInOneStatement(sql, inputs)
-        : await sql.exclusive(async (q) => {
-            for (const t of transfersOf(inputs)) await q(MOVE_SLOT, [t.host, t.id, t.owner]);
-            const out: Recorded[] = [];
-            for (const input of inputs) out.push(await recordWithSql(q, input));
-            return out;
-          });
+        : await sql.exclusive((q) => recordGroupOnSqlite(q, inputs));
     items.forEach((item, i) => item.resolve(results[i]!));
   } catch (error) {
     for (const item of items) item.reject(error);

@@ -13,7 +13,7 @@ import { failWithoutAttempt, SUBSCRIPTION_DELETED, SUBSCRIPTION_DISABLED, type S
 import type { Sql } from './sql';
 
 /** Deliveries held per slot of a subscription, ready to take the slot over (planClaims' `hold`). */
-const HOLD_PER_SLOT = 32;
+const HOLD_PER_SLOT = 64;
 
 export interface SenderDeps {
   sql: Sql;
@@ -49,8 +49,15 @@ interface Held {
   leaseEnds: number;
 }
 
-/** One subscription's share of this sender. */
+/**
+ * One subscription's share of this sender: `sending` counts its slots (attempts whose POST has not
+ * been answered yet), `running` every attempt not yet recorded (an answered one waits for its group
+ * commit, a few milliseconds, while its successor already sends in its slot). Slots, not attempts,
+ * decide how much to hold and when to claim again: counting the recording ones as slots (about 50 of
+ * them behind a claim) made the sender claim again after almost every attempt of a backlog.
+ */
 interface Share {
+  sending: number;
   running: number;
   held: Held[];
 }
@@ -78,6 +85,8 @@ export function createSender(deps: SenderDeps): Sender {
   let stopping = false;
   let claiming: Promise<void> | undefined;
   let again = false;
+  /** Shares that asked for a claim during one because their held deliveries ran low: the next claim only if still low. */
+  const low = new Set<Share>();
   let timer: NodeJS.Timeout | undefined;
   let polled = false;
   let failures = 0;
@@ -86,7 +95,7 @@ export function createSender(deps: SenderDeps): Sender {
 
   const shareOf = (subscriptionId: bigint): Share => {
     let share = shares.get(subscriptionId);
-    if (!share) shares.set(subscriptionId, (share = { running: 0, held: [] }));
+    if (!share) shares.set(subscriptionId, (share = { sending: 0, running: 0, held: [] }));
     return share;
   };
   const forget = (subscriptionId: bigint, share: Share) => {
@@ -106,11 +115,22 @@ export function createSender(deps: SenderDeps): Sender {
     claiming = claimRound().finally(() => {
       claiming = undefined;
       firstClaim.settle();
-      if (again) {
+      const stillLow = [...low].some(runsLow);
+      low.clear();
+      if (again || stillLow) {
         again = false;
         wake();
       }
     });
+  }
+
+  /** Fewer held than two per slot: time to claim more before the slots run dry. */
+  const runsLow = (share: Share) => share.held.length < (HOLD_PER_SLOT / 2) * share.sending;
+
+  /** A claim for a share whose held deliveries run low; one already under way may have refilled it. */
+  function wakeWhenLow(share: Share): void {
+    if (!claiming) wake();
+    else low.add(share);
   }
 
   function sleep(ms: number): void {
@@ -189,7 +209,7 @@ export function createSender(deps: SenderDeps): Sender {
     for (const [sub, share] of shares) {
       const first = share.held[0]?.d;
       own.set(sub, {
-        running: share.running,
+        running: share.sending,
         held: share.held.map((h) => ({ id: h.d.id, owner: h.owner })),
         appId: first?.appId ?? 0n,
         host: first?.address ? receivingHost(first.address) : '',
@@ -277,20 +297,32 @@ export function createSender(deps: SenderDeps): Sender {
   function start(claim: Held, host: string): void {
     const share = shareOf(claim.d.subscriptionId);
     share.running++;
+    share.sending++;
+    let answered = false;
+    const freeSlot = () => {
+      if (answered) return;
+      answered = true;
+      share.sending--;
+    };
     metrics.inFlight.inc();
-    const task = runAttempt(attemptDeps, claim.d, claim.owner, host, () => handOver(claim, host))
+    const task = runAttempt(attemptDeps, claim.d, claim.owner, host, () => {
+      freeSlot();
+      return handOver(claim, host);
+    })
       .then(({ handedOver }) => {
-        // Its slot is free (or its held deliveries run low): the next claim hands it out.
-        if (!handedOver || share.held.length < 2 * share.running) wake();
+        // Its slot is free: the next claim hands it out. Or its held deliveries run low: claim more.
+        if (!handedOver) wake();
+        else if (runsLow(share)) wakeWhenLow(share);
       })
       .catch((error: unknown) => logger.error({ err: error }, 'webhook attempt crashed'))
       .finally(() => {
+        freeSlot();
         share.running--;
         forget(claim.d.subscriptionId, share);
         metrics.inFlight.dec();
         running.delete(task);
         // Held deliveries with nothing in flight to take over from: the next claim gives them slots.
-        if (share.running === 0 && share.held.length > 0) wake();
+        if (share.sending === 0 && share.held.length > 0) wake();
       });
     running.add(task);
   }

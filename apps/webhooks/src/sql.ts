@@ -1,4 +1,7 @@
-import { openPgSession, SQLITE_BUSY_TIMEOUT_MS, type Db } from '@platform/db';
+import { openPgSession, SQLITE_BUSY_TIMEOUT_MS, startWalCheckpointer, type Db } from '@platform/db';
+
+/** SQLite's default, restored on the connection when the sender stops. */
+const DEFAULT_WAL_AUTOCHECKPOINT = 1000;
 
 export type Query = <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
 
@@ -128,11 +131,24 @@ export function createSql(db: Db): Sql {
   }
   const serial = serialiser();
   const raw: Query = (sql, params = []) => db.query(sql, params);
+  // Checkpoints run on a worker thread, not inside this connection's commits (startWalCheckpointer).
+  const checkpointer = startWalCheckpointer(db.url);
+  void serial(() => raw('PRAGMA wal_autocheckpoint = 0')).catch(() => undefined);
+  const thenCheckpoint = async <T>(work: Promise<T>): Promise<T> => {
+    try {
+      return await work;
+    } finally {
+      checkpointer.nudge();
+    }
+  };
   return {
     db,
-    query: (sql, params = []) => serial(() => db.query(sql, params)),
+    query: (sql, params = []) => serial(() => thenCheckpoint(raw(sql, params))),
     own: (sql, params = []) => serial(() => db.query(sql, params)),
-    exclusive: (fn) => serial(() => inTransaction(() => beginImmediate(raw), raw, fn)),
-    close: async () => undefined,
+    exclusive: (fn) => serial(() => thenCheckpoint(inTransaction(() => beginImmediate(raw), raw, fn))),
+    close: async () => {
+      await serial(() => raw(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT}`)).catch(() => undefined);
+      await checkpointer.close();
+    },
   };
 }

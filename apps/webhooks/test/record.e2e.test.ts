@@ -11,6 +11,8 @@ import {
   subscription,
   waitFor,
 } from './helpers';
+import { recordAttempt, type RecordInput } from '../src/record';
+import { createSql } from '../src/sql';
 
 const database = fileDatabase(async (db) => {
   await setClock(db, new Date('2026-11-22T04:05:01.000Z'));
@@ -79,5 +81,75 @@ describe('recording attempts that end together (group commit, decisions §11.6)'
     } finally {
       clearInterval(stragglers);
     }
+  });
+
+  it('writes each row of a group as if alone: a lost claim writes nothing, the others and their slot transfers are written', async () => {
+    const { db } = database;
+    const f = await storeAndApp(db);
+    const sub = await subscription(db, f, 'https://example.com/hook');
+    const webhookIds = await deliveries(db, f, sub, 71);
+    const rows = await db.prisma.webhookDelivery.findMany({ where: { webhookId: { in: webhookIds } }, orderBy: { id: 'asc' } });
+    const leaseUntil = new Date(Date.now() + 60_000);
+    // Every delivery claimed by its own owner; the last one's claim was taken over by another sender.
+    for (const [i, d] of rows.entries())
+      await db.prisma.webhookDelivery.update({
+        where: { id: d.id },
+        data: { leaseOwner: `owner-${i}`, leaseUntil, leaseHost: i < 69 ? 'example.com' : null },
+      });
+    const lost = rows[68]!;
+    await db.prisma.webhookDelivery.update({ where: { id: lost.id }, data: { leaseOwner: 'another-sender' } });
+    const now = await clockNow(db);
+    const result = (status: number) => ({
+      ok: status === 200,
+      status,
+      durationMs: 3,
+      error: status === 200 ? null : `HTTP ${status}`,
+      responseBody: 'x',
+      retryAfter: undefined,
+    });
+    const input = (i: number, kind: 'delivered' | 'retry'): RecordInput => ({
+      deliveryId: rows[i]!.id,
+      subscriptionId: sub.id,
+      owner: `owner-${i}`,
+      attempt: 1,
+      startedAt: now,
+      result: result(kind === 'delivered' ? 200 : 503),
+      outcome: kind === 'delivered' ? { kind } : { kind, nextAttemptAt: new Date(now.getTime() + 10_000) },
+      now,
+      // The first attempt handed its slot to a held delivery (69), the second to one that ended in this group (2).
+      transfer:
+        i === 0
+          ? { id: rows[69]!.id, owner: 'owner-69', host: 'example.com' }
+          : i === 1
+            ? { id: rows[2]!.id, owner: 'owner-2', host: 'example.com' }
+            : undefined,
+    });
+    const sql = track(createSql(db));
+    // 69 attempts ending at once: one group, in chunks of several sizes (64 + 4 + 1).
+    const inputs = Array.from({ length: 69 }, (_, i) => input(i, i % 3 === 0 ? 'retry' : 'delivered'));
+    const recorded = await Promise.all(inputs.map((i) => recordAttempt(sql, i)));
+    expect(recorded.map((r) => r.written)).toEqual(inputs.map((i) => i.deliveryId !== lost.id));
+    const after = await db.prisma.webhookDelivery.findMany({ where: { webhookId: { in: webhookIds } }, orderBy: { id: 'asc' } });
+    expect(after[68]).toMatchObject({ status: 'pending', attempts: 0, leaseOwner: 'another-sender', leaseHost: 'example.com' });
+    for (const [i, d] of after.slice(0, 68).entries()) {
+      if (i % 3 === 0)
+        expect(d).toMatchObject({ status: 'pending', attempts: 1, lastError: 'HTTP 503', leaseOwner: null, deliveredAt: null });
+      else expect(d).toMatchObject({ status: 'delivered', attempts: 1, lastError: null, leaseOwner: null, leaseHost: null });
+    }
+    expect(after[69]).toMatchObject({ status: 'pending', leaseOwner: 'owner-69', leaseHost: 'example.com' });
+    expect(after[70]).toMatchObject({ status: 'pending', leaseOwner: 'owner-70', leaseHost: null });
+    const attempts = await db.prisma.webhookAttempt.findMany({ where: { deliveryId: { in: after.map((d) => d.id) } } });
+    expect(attempts.map((a) => a.deliveryId).sort()).toEqual(
+      after
+        .slice(0, 68)
+        .map((d) => d.id)
+        .sort(),
+    );
+    expect(attempts.find((a) => a.deliveryId === after[0]!.id)).toMatchObject({
+      number: 1,
+      responseStatus: 503,
+      error: 'HTTP 503',
+      durationMs: 3,
+    });
   });
 });

@@ -50,3 +50,4 @@ export { currentTraceId, withTraceId } from './trace-context';
 export { inOutboxTransaction, writeWebhookDeliveries, type EmitWebhookEvent, type TransactionClient, type WebhookEvent } from './outbox';
 export { OUTBOX_CHANNEL, wakeFileOf, wakeSenders, watchOutbox, type OutboxWatch } from './outbox-wake';
 export { openPgSession, type PgSession } from './pg-session';
+export { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';

@@ -116,6 +116,14 @@ describe('webhook signature (decisions §11.3)', () => {
     expect(signWebhookBody(body, secret)).toBe(createHmac('sha256', secret).update(body).digest('hex'));
   });
 
+  it('is the same through a native HMAC passed in (the sender passes node:crypto), for bytes and for text', () => {
+    const native = (key: string, message: string | Uint8Array) => createHmac('sha256', key).update(message).digest();
+    const expected = signWebhookBody(body, secret);
+    expect(signWebhookBody(body, secret, native)).toBe(expected);
+    expect(signWebhookBody(body.toString('utf8'), secret, native)).toBe(expected);
+    expect(signWebhookBody(body, 'other-secret', native)).not.toBe(expected);
+  });
+
   it('verifies hex (any case) and base64, and refuses other bytes, secrets and junk', () => {
     const hex = signWebhookBody(body, secret);
     const b64 = createHmac('sha256', secret).update(body).digest('base64');

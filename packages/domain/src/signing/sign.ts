@@ -115,9 +115,16 @@ export function verifyQuerySign(params: Record<string, string | undefined>, secr
   return constantTimeEqual(sign.toLowerCase(), signQuery(params, secret));
 }
 
-/** decisions §11.3: `X-Platform-Hmac-Sha256`, the lowercase hex HMAC-SHA256 of the exact body bytes. */
-export function signWebhookBody(rawBody: Bytes, secret: string): string {
-  return toHex(hmacSha256(secret, rawBody));
+/** An HMAC-SHA256 implementation: the MAC of `message` under `key` (strings as UTF-8). */
+export type HmacSha256 = (key: string, message: Bytes) => Uint8Array;
+
+/**
+ * decisions §11.3: `X-Platform-Hmac-Sha256`, the lowercase hex HMAC-SHA256 of the exact body bytes.
+ * A runtime with a native HMAC may pass it (the sender passes node:crypto's, about four times as fast
+ * as @noble/hashes for a webhook body); the rule stays here.
+ */
+export function signWebhookBody(rawBody: Bytes, secret: string, hmac: HmacSha256 = hmacSha256): string {
+  return toHex(hmac(secret, rawBody));
 }
 
 /**
