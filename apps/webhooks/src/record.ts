@@ -176,7 +176,7 @@ async function recordGroupOnSqlite(q: Query, inputs: RecordInput[]): Promise<Rec
 async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promise<Recorded[]> {
   const col = <T>(f: (i: RecordInput) => T) => inputs.map(f);
   const moves = transfersOf(inputs);
-  const rows = await sql.query<{ id: bigint }>(
+  const rows = await sql.records<{ id: bigint }>(
     `WITH v AS (
        SELECT * FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[], ?::timestamp[], ?::timestamp[], ?::text[], ?::timestamp[],
                             ?::int[], ?::int[], ?::text[], ?::timestamp[])

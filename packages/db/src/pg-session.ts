@@ -13,12 +13,16 @@ export interface PgSession {
   close(): Promise<void>;
 }
 
-export function openPgSession(url: string): PgSession {
+/** `setup`: statements run once on each new connection (settings of the session, e.g. `SET synchronous_commit = off`). */
+export function openPgSession(url: string, setup: readonly string[] = []): PgSession {
   let connection: Promise<{ client: pg.Client; query: ReturnType<typeof pgQuery> }> | undefined;
   const open = () => {
     const client = new pg.Client(pgConnectionConfig(url));
     // Statements are prepared on the connection: a session runs the same few again and again.
-    const made = client.connect().then(() => ({ client, query: pgQuery(client, { prepare: true }) }));
+    const made = client.connect().then(async () => {
+      for (const statement of setup) await client.query(statement);
+      return { client, query: pgQuery(client, { prepare: true }) };
+    });
     const forget = () => {
       if (connection === made) connection = undefined;
     };
