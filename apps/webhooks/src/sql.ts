@@ -62,10 +62,11 @@ export interface Sql {
 }
 
 /** Runs tasks one after another, each after the previous one settled. */
-function serialiser() {
+function serialiser(yieldFirst = false) {
   let tail: Promise<unknown> = Promise.resolve();
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   return <T>(task: () => Promise<T>): Promise<T> => {
-    const run = tail.then(task, task);
+    const run = yieldFirst ? tail.then(turn, turn).then(task) : tail.then(task, task);
     tail = run.catch(() => undefined);
     return run;
   };
@@ -142,7 +143,7 @@ export function createSql(db: Db): Sql {
       },
     };
   }
-  const serial = serialiser();
+  const serial = serialiser(true);
   const raw: Query = (sql, params = []) => db.query(sql, params);
   // Checkpoints run on a worker thread, not inside this connection's commits (startWalCheckpointer).
   const checkpointer = startWalCheckpointer(db.url);
