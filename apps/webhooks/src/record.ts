@@ -1,41 +1,10 @@
 import type { Db } from '@platform/db';
 import { DISABLE_AFTER_FAILED_DELIVERIES } from '@platform/domain';
-import type { AttemptResult } from './deliver';
-import type { Outcome } from './schedule';
-import { pendingFence, type Query, type Sql } from './sql';
+import { recordGroupOnSqlite } from './record-sqlite';
+import { SUBSCRIPTION_DISABLED, transfersOf, type RecordInput, type Recorded } from './record-input';
+import { pendingFence, type Sql } from './sql';
 
-/** Why a delivery is failed without an attempt when its subscription is no longer enabled. */
-export const SUBSCRIPTION_DISABLED = 'subscription disabled';
-export const SUBSCRIPTION_DELETED = 'subscription deleted';
-
-export interface RecordInput {
-  deliveryId: bigint;
-  subscriptionId: bigint;
-  owner: string;
-  /** the attempt's number (1 for the first) */
-  attempt: number;
-  startedAt: Date;
-  result: AttemptResult;
-  outcome: Outcome;
-  /** service clock */
-  now: Date;
-  /** the held delivery that took this attempt's slot: its claim counts from this record on */
-  transfer?: SlotTransfer | undefined;
-}
-
-/** A held delivery's claim and the host whose slot it took over (planClaims' `hold`). */
-export interface SlotTransfer {
-  id: bigint;
-  owner: string;
-  host: string;
-}
-
-export interface Recorded {
-  /** false when the claim was no longer ours (it expired and was taken over): nothing was written */
-  written: boolean;
-  /** the subscription was disabled by this attempt (410, or the failed delivery that makes the streak DISABLE_AFTER_FAILED_DELIVERIES long) */
-  disabled: 'gone' | 'failures' | undefined;
-}
+export { SUBSCRIPTION_DELETED, SUBSCRIPTION_DISABLED, type RecordInput, type Recorded, type SlotTransfer } from './record-input';
 
 /**
  * One attempt's record and its consequences in one transaction (decisions §11.5-§11.6): the
@@ -65,116 +34,6 @@ const GROUP_MS = 10;
 const FREEING_MS = 2;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/**
- * The slots a group hands on. A successor that ended in the same group is recorded (its claim
- * cleared) in it: its own transfer, if any, carries the slot on, and nothing is set on it (no row is
- * written twice in one statement).
- */
-function transfersOf(inputs: RecordInput[]): SlotTransfer[] {
-  const ended = new Set(inputs.map((i) => i.deliveryId));
-  return inputs.flatMap((i) => (i.transfer && !ended.has(i.transfer.id) ? [i.transfer] : []));
-}
-
-/** Rows per multi-row statement on SQLite: a list goes in chunks of these sizes, so a few prepared shapes serve every group. */
-const CHUNKS = [64, 32, 16, 8, 4, 2, 1];
-
-function chunksOf<T>(list: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let at = 0; at < list.length;) {
-    const size = CHUNKS.find((n) => n <= list.length - at)!;
-    out.push(list.slice(at, at + size));
-    at += size;
-  }
-  return out;
-}
-
-const tuples = (rows: number, width: number) => Array.from({ length: rows }, () => `(${Array(width).fill('?').join(', ')})`).join(', ');
-
-/** A statement's text for each number of rows, built once (the same string each time: the prepared-statement cache hashes it once). */
-function perShape(build: (rows: number) => string): (rows: number) => string {
-  const texts = new Map<number, string>();
-  return (rows) => {
-    let text = texts.get(rows);
-    if (text === undefined) texts.set(rows, (text = build(rows)));
-    return text;
-  };
-}
-
-const MOVE_SLOTS = perShape(
-  (n) => `WITH t(id, owner, host) AS (VALUES ${tuples(n, 3)})
-  UPDATE webhook_deliveries SET lease_host = t.host FROM t
-  WHERE webhook_deliveries.id = t.id AND webhook_deliveries.lease_owner = t.owner AND webhook_deliveries.status = 'pending'`,
-);
-const RECORD_ENDED = perShape(
-  (n) => `WITH v(id, owner, attempt, status, next_at, delivered_at, last_error, now_at) AS (VALUES ${tuples(n, 8)})
-  UPDATE webhook_deliveries SET attempts = v.attempt, status = v.status, next_attempt_at = COALESCE(v.next_at, webhook_deliveries.next_attempt_at),
-    delivered_at = v.delivered_at, last_error = v.last_error, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = v.now_at
-  FROM v WHERE webhook_deliveries.id = v.id AND webhook_deliveries.lease_owner = v.owner AND webhook_deliveries.status = 'pending'
-  RETURNING id`,
-);
-const INSERT_ATTEMPTS = perShape(
-  (n) => `INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, error, response_body, created_at)
-  VALUES ${tuples(n, 8)}`,
-);
-const RESET_STREAKS = perShape(
-  (n) => `UPDATE webhook_subscriptions SET failure_streak = 0 WHERE id IN ${tuples(1, n)} AND failure_streak <> 0`,
-);
-
-/**
- * SQLite, a group's records as multi-row statements (each row fenced as alone): the slots handed
- * on, the delivered and retried deliveries' updates, their attempt rows, and one streak reset per
- * subscription. A failed delivery, which may disable its subscription, takes recordWithSql after
- * them. A statement per row cost about as much again as the rows' own work (profiled, bench/webhooks).
- */
-async function recordGroupOnSqlite(q: Query, inputs: RecordInput[]): Promise<Recorded[]> {
-  for (const chunk of chunksOf(transfersOf(inputs)))
-    await q(
-      MOVE_SLOTS(chunk.length),
-      chunk.flatMap((t) => [t.id, t.owner, t.host]),
-    );
-  const written = new Set<bigint>();
-  const ok: RecordInput[] = [];
-  for (const chunk of chunksOf(inputs.filter((i) => i.outcome.kind !== 'failed'))) {
-    const rows = await q<{ id: bigint }>(
-      RECORD_ENDED(chunk.length),
-      chunk.flatMap((i) => [
-        i.deliveryId,
-        i.owner,
-        i.attempt,
-        i.outcome.kind === 'delivered' ? 'delivered' : 'pending',
-        i.outcome.kind === 'retry' ? i.outcome.nextAttemptAt : null,
-        i.outcome.kind === 'delivered' ? i.now : null,
-        i.result.error,
-        i.now,
-      ]),
-    );
-    for (const r of rows) written.add(BigInt(r.id));
-    ok.push(...chunk.filter((i) => written.has(i.deliveryId)));
-  }
-  for (const chunk of chunksOf(ok))
-    await q(
-      INSERT_ATTEMPTS(chunk.length),
-      chunk.flatMap((i) => [
-        i.deliveryId,
-        i.attempt,
-        i.startedAt,
-        i.result.durationMs,
-        i.result.status,
-        i.result.error,
-        i.result.responseBody,
-        i.now,
-      ]),
-    );
-  const delivered = [...new Set(ok.filter((i) => i.outcome.kind === 'delivered').map((i) => i.subscriptionId))];
-  for (const chunk of chunksOf(delivered)) await q(RESET_STREAKS(chunk.length), chunk);
-  const out: Recorded[] = [];
-  for (const input of inputs)
-    out.push(
-      input.outcome.kind === 'failed' ? await recordWithSql(q, input) : { written: written.has(input.deliveryId), disabled: undefined },
-    );
-  return out;
-}
 
 /**
  * PostgreSQL, delivered or retry, for a group: the fenced updates, attempt rows, streak resets and
@@ -289,55 +148,6 @@ async function flush(sql: Sql, group: Group): Promise<void> {
   }
   group.busy = false;
   schedule(sql, group);
-}
-
-/** SQLite: the same steps as recordWithPrisma, as plain statements on the sender's one connection. */
-async function recordWithSql(q: Query, input: RecordInput): Promise<Recorded> {
-  const { result, outcome, now } = input;
-  const status = outcome.kind === 'retry' ? 'pending' : outcome.kind;
-  const fenced = await q<{ id: bigint }>(
-    `UPDATE webhook_deliveries SET attempts = ?, status = ?, next_attempt_at = COALESCE(?, next_attempt_at), delivered_at = ?,
-       last_error = ?, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = ?
-     WHERE id = ? AND lease_owner = ? AND status = 'pending' RETURNING id`,
-    [
-      input.attempt,
-      status,
-      outcome.kind === 'retry' ? outcome.nextAttemptAt : null,
-      outcome.kind === 'delivered' ? now : null,
-      result.error,
-      now,
-      input.deliveryId,
-      input.owner,
-    ],
-  );
-  if (fenced.length !== 1) return { written: false, disabled: undefined };
-  await q(
-    `INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, error, response_body, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [input.deliveryId, input.attempt, input.startedAt, result.durationMs, result.status, result.error, result.responseBody, now],
-  );
-  if (outcome.kind === 'retry') return { written: true, disabled: undefined };
-  if (outcome.kind === 'delivered') {
-    await q('UPDATE webhook_subscriptions SET failure_streak = 0 WHERE id = ? AND failure_streak <> 0', [input.subscriptionId]);
-    return { written: true, disabled: undefined };
-  }
-  const [sub] = await q<{ failure_streak: bigint; status: string }>(
-    'UPDATE webhook_subscriptions SET failure_streak = failure_streak + 1 WHERE id = ? RETURNING failure_streak, status',
-    [input.subscriptionId],
-  );
-  const reason = outcome.gone ? 'gone' : sub && Number(sub.failure_streak) >= DISABLE_AFTER_FAILED_DELIVERIES ? 'failures' : undefined;
-  if (!sub || sub.status !== 'enabled' || !reason) return { written: true, disabled: undefined };
-  await q(`UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id = ?`, [
-    reason,
-    now,
-    input.subscriptionId,
-  ]);
-  await q(
-    `UPDATE webhook_deliveries SET status = 'failed', last_error = ?, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = ?
-     WHERE subscription_id = ? AND status = 'pending' AND (lease_until IS NULL OR lease_until < ?)`,
-    [SUBSCRIPTION_DISABLED, now, input.subscriptionId, new Date()],
-  );
-  return { written: true, disabled: reason };
 }
 
 /** PostgreSQL: Prisma's interactive transaction (Db.query runs each statement on any connection of the pool). */
