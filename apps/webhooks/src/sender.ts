@@ -124,7 +124,7 @@ export function createSender(deps: SenderDeps): Sender {
     });
   }
 
-  /** Fewer held than two per slot: time to claim more before the slots run dry. */
+  /** Fewer held than half of HOLD_PER_SLOT per slot: time to claim more before the slots run dry (a claim takes a few milliseconds). */
   const runsLow = (share: Share) => share.held.length < (HOLD_PER_SLOT / 2) * share.sending;
 
   /** A claim for a share whose held deliveries run low; one already under way may have refilled it. */

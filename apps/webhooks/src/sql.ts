@@ -61,7 +61,7 @@ export interface Sql {
   close(): Promise<void>;
 }
 
-/** Runs tasks one after another, each after the previous one settled. */
+/** Runs tasks one after another, each after the previous one settled; `yieldFirst`: each on a turn of the event loop of its own (SQLite: I/O is read between two transactions, never inside one). */
 function serialiser(yieldFirst = false) {
   let tail: Promise<unknown> = Promise.resolve();
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
