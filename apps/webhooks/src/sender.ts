@@ -289,6 +289,9 @@ export function createSender(deps: SenderDeps): Sender {
         continue;
       }
       start(next, host);
+      // Checked here, when the answer comes in, not after the record (a group commit later: at a
+      // few thousand a second the held ones ran dry waiting for it, every slot idle for a claim).
+      if (runsLow(share)) wakeWhenLow(share);
       return { id: next.d.id, owner: next.owner, host };
     }
     return undefined;
@@ -310,9 +313,8 @@ export function createSender(deps: SenderDeps): Sender {
       return handOver(claim, host);
     })
       .then(({ handedOver }) => {
-        // Its slot is free: the next claim hands it out. Or its held deliveries run low: claim more.
+        // Its slot is free once its record has committed (the count drops there): the next claim hands it out.
         if (!handedOver) wake();
-        else if (runsLow(share)) wakeWhenLow(share);
       })
       .catch((error: unknown) => logger.error({ err: error }, 'webhook attempt crashed'))
       .finally(() => {
