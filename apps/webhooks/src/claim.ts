@@ -50,6 +50,8 @@ export interface OwnShare {
   appId: bigint;
   host: string;
   oldestDue: Date;
+  /** how many to hold per slot of it, when not the request's holdPerSlot */
+  holdPerSlot?: number;
 }
 
 /** Where the walk over subscriptions goes on at the next claim (a sender keeps one). */
@@ -117,8 +119,9 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor):
   if (req.budget <= 0 && req.holdBudget <= 0) return { ids: [], promoted: [], leaseUntil, more: false };
   const implausible = new Date(req.realNow.getTime() + 2 * req.leaseMs);
   // No one subscription can take more than this in one claim: its host's slots and what it may hold
-  // for them. (Counting further would cost time for nothing.)
-  const countCap = req.caps.perHost * (1 + req.holdPerSlot);
+  // for them, and what the sender may take. (Counting further would cost time for nothing.)
+  const mostPerSlot = Math.max(req.holdPerSlot, ...[...req.own.values()].map((share) => share.holdPerSlot ?? 0));
+  const countCap = Math.min(req.caps.perHost * (1 + mostPerSlot), Math.max(0, req.budget) + Math.max(0, req.holdBudget));
   return sql.exclusive(async (q) => {
     const { live, queues: walked } = await walkQueues(sql, q, req, implausible, countCap, cursor);
     const inFlightByHost = new Map<string, number>();
@@ -132,7 +135,9 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor):
     }
     for (const queue of walked) queue.inFlight = inFlightBySubscription.get(queue.subscriptionId) ?? 0;
     const queues = withHeld(walked, req.own, inFlightBySubscription);
-    const own = new Map([...req.own].map(([sub, share]) => [sub, { running: share.running, held: share.held.length }]));
+    const own = new Map(
+      [...req.own].map(([sub, share]) => [sub, { running: share.running, held: share.held.length, holdPerSlot: share.holdPerSlot }]),
+    );
     const plan = planClaims({
       queues,
       inFlightByHost,

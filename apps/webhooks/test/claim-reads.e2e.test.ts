@@ -24,7 +24,10 @@ import {
 } from './helpers';
 
 const BACKLOG = 2_000;
-/** What the sender may have in hand (in flight and held): the claim steps over those at the head. */
+/**
+ * The sender's concurrency: it may have that many in flight and four times as many held, and the
+ * claim steps over those at the head of the queue.
+ */
 const IN_HAND = 16;
 
 const database = fileDatabase(async (db) => {
@@ -97,9 +100,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a claim on PostgreSQL', () => {
     expect(new Set(r.received.map((x) => x.webhookId))).toEqual(new Set(ids));
 
     // A claim reads the live claims, the next subscription ids, each one's oldest due row and due
-    // count (capped at 4 slots x 5) and the rows it takes, and three of those steps go over what the
-    // sender has in hand at the head of a queue (in flight, held, being recorded): about 220 rows at
-    // most here, whatever the backlog. Aggregating or sorting the due rows, or finding a
+    // count (capped at what the sender may take: 16 to start and 64 to hold) and the rows it takes,
+    // and three of those steps go over what the sender has in hand at the head of a queue (in
+    // flight, held, being recorded): a few hundred rows at most here, whatever the backlog. Aggregating or sorting the due rows, or finding a
     // subscription's rows through the (status, next_attempt_at) index, read 2,000 to 26,000 rows a
     // claim on these statistics.
     expect(reads.length).toBeGreaterThan(10);

@@ -119,6 +119,19 @@ describe(planClaims.name, () => {
       });
     });
 
+    it('holds as many per slot as the sender asks for a subscription, when it names a number', () => {
+      const own = new Map([[1n, { running: 4, held: 5, holdPerSlot: 10 }]]);
+      const busy = { own, inFlightByHost: new Map([['a.example.com', 4]]) };
+      expect(holding([queue(1, 1, 'a.example.com', 3000)], busy)).toEqual({ '1': [0, 35] });
+      // still no more than is due and than the budget
+      expect(holding([queue(1, 1, 'a.example.com', 20)], busy)).toEqual({ '1': [0, 20] });
+      expect(holding([queue(1, 1, 'a.example.com', 3000)], { ...busy, holdBudget: 7 })).toEqual({ '1': [0, 7] });
+      // holding more than that already takes nothing
+      expect(
+        holding([queue(1, 1, 'a.example.com', 3000)], { ...busy, own: new Map([[1n, { running: 4, held: 5, holdPerSlot: 1 }]]) }),
+      ).toEqual({});
+    });
+
     it('holds while the subscriptions waiting on one host or app have even shares', () => {
       expect(holding([queue(1, 1, 'a.example.com', 3000), queue(2, 2, 'a.example.com', 50)])).toEqual({ '1': [2, 4], '2': [2, 4] });
       expect(holding([queue(1, 1, 'a.example.com', 3000), queue(2, 1, 'b.example.com', 50)], { caps: { perHost: 4, perApp: 4 } })).toEqual({

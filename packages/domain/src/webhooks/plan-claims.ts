@@ -43,8 +43,12 @@ export interface ClaimPlanInput {
   caps: ClaimCaps;
   /** attempts this sender can start now (its free slots) */
   budget: number;
-  /** this sender's own attempts in flight and held deliveries, by subscription (see `hold`) */
-  own?: ReadonlyMap<bigint, { running: number; held: number }>;
+  /**
+   * this sender's own attempts in flight and held deliveries, by subscription (see `hold`), and how
+   * many it wants held per slot of it when not `holdPerSlot` (e.g. from how fast its receiver
+   * answers)
+   */
+  own?: ReadonlyMap<bigint, { running: number; held: number; holdPerSlot?: number }>;
   /** deliveries to hold per slot of a subscription, ready to take over the slot (0: none) */
   holdPerSlot?: number;
   /** held deliveries this sender may add now */
@@ -167,7 +171,7 @@ export function planClaims(input: ClaimPlanInput): PlannedClaim[] {
     for (const turn of order) {
       for (const slot of turn.queues) {
         const q = slot.queue;
-        const own = input.own?.get(q.subscriptionId) ?? { running: 0, held: 0 };
+        const own: { running: number; held: number; holdPerSlot?: number } = input.own?.get(q.subscriptionId) ?? { running: 0, held: 0 };
         const slots = own.running + (planned.get(q.subscriptionId)?.count ?? 0);
         if (slots === 0 || slot.left <= 0 || holdBudget <= 0) continue;
         // A neighbour (same host or app) still waiting with fewer attempts in flight than this one
@@ -181,7 +185,7 @@ export function planClaims(input: ClaimPlanInput): PlannedClaim[] {
             w.inFlight + (planned.get(w.subscriptionId)?.count ?? 0) < mine,
         );
         if (shortChanged) continue;
-        const hold = Math.min(perSlot * slots - own.held, slot.left, holdBudget);
+        const hold = Math.min((own.holdPerSlot ?? perSlot) * slots - own.held, slot.left, holdBudget);
         if (hold <= 0) continue;
         entryOf(q).hold += hold;
         holdBudget -= hold;
