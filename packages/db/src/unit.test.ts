@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from './client';
 import { migrate } from './migrate';
-import { parseSqliteDateTime } from './sqlite';
+import { parseSqliteDateTime, sqliteDateTimeText } from './sqlite';
 
 describe('providerOf', () => {
   it('maps file: to sqlite and postgres(ql):// to postgresql', () => {
@@ -75,6 +75,21 @@ describe('parseSqliteDateTime', () => {
     expect(parseSqliteDateTime('2026-11-22 04:05:01')).toEqual(instant);
     expect(parseSqliteDateTime(instant.getTime())).toEqual(instant);
     expect(parseSqliteDateTime(BigInt(instant.getTime()))).toEqual(instant);
+  });
+});
+
+describe('sqliteDateTimeText', () => {
+  it('writes each instant as Prisma does, whichever instants came before (the text of recent ones is reused)', () => {
+    const start = Date.parse('2026-11-22T04:05:01.000Z');
+    // more distinct instants than are kept, each asked for twice through different Date objects
+    for (let i = 0; i < 600; i++) {
+      const ms = start + (i % 2 === 0 ? i : -i * 1001);
+      const expected = new Date(ms).toISOString().replace('Z', '+00:00');
+      expect(sqliteDateTimeText(new Date(ms))).toBe(expected);
+      expect(sqliteDateTimeText(new Date(ms))).toBe(expected);
+    }
+    expect(sqliteDateTimeText(new Date(start))).toBe('2026-11-22T04:05:01.000+00:00');
+    expect(() => sqliteDateTimeText(new Date(NaN))).toThrow(RangeError);
   });
 });
 
