@@ -19,13 +19,26 @@ import type { Sql } from './sql';
  * in that long: claims (a few milliseconds each, one at a time across senders) stay rare and the
  * held ones do not run dry meanwhile. 64 a slot for every receiver, PostgreSQL claimed about 130
  * deliveries every 10 ms, its slots ran dry about ten times a second and it sent at 52-55% of the
- * bare loop; with the window 68-72% (bench/webhooks, 2026-11-26). A slow receiver keeps 64.
+ * bare loop; with the window 65-79% (bench/webhooks, 2026-11-26). A slow receiver keeps 64. In all,
+ * the sender holds at most heldCap.
  */
 const HOLD_PER_SLOT = 64;
 const HOLD_WINDOW_MS = 250;
 const MAX_HOLD_PER_SLOT = 256;
-/** Held deliveries in all, per attempt in flight the sender allows (PLATFORM_SENDER_CONCURRENCY). */
-const HELD_PER_CONCURRENCY = 4;
+const MAX_EXTRA_HELD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * How many deliveries the sender may hold in all: PLATFORM_SENDER_CONCURRENCY, and up to four times
+ * that while the bodies it claims are small enough that the part beyond the first `concurrency`
+ * stays within MAX_EXTRA_HELD_BYTES (their bodies are in memory: 64 MiB more at most than a sender
+ * holding `concurrency` of them). `bodyBytes`: the claimed bodies' average length so far (0: none
+ * claimed yet, then no more than `concurrency`), in characters (about bytes for JSON).
+ */
+export function heldCap(concurrency: number, bodyBytes: number): number {
+  if (bodyBytes <= 0) return concurrency;
+  const extra = Math.min(3 * concurrency, Math.floor(MAX_EXTRA_HELD_BYTES / bodyBytes));
+  return concurrency + extra;
+}
 
 export interface SenderDeps {
   sql: Sql;
@@ -101,6 +114,8 @@ export function createSender(deps: SenderDeps): Sender {
   const firstClaim = deferred();
   const stopped = deferred();
   let held = 0;
+  /** the claimed bodies' average length (a moving average; 0: none claimed yet): heldCap */
+  let bodyBytes = 0;
   let claimSeq = 0;
   let stopping = false;
   let claiming: Promise<void> | undefined;
@@ -189,7 +204,7 @@ export function createSender(deps: SenderDeps): Sender {
       // another's held deliveries wait for a claim to give them slots (seen as a sender idle with
       // work due, when records were slow and attempts piled up waiting for them).
       const budget = Math.min(config.maxInFlight - running.size, config.batchSize);
-      const holdBudget = Math.max(0, HELD_PER_CONCURRENCY * config.maxInFlight - held);
+      const holdBudget = Math.max(0, heldCap(config.maxInFlight, bodyBytes) - held);
       if (budget <= 0 && holdBudget <= 0) {
         sleep(config.pollMs);
         return;
@@ -270,6 +285,7 @@ export function createSender(deps: SenderDeps): Sender {
   /** Claimed deliveries: failed at once when their subscription is gone or disabled, started when counted, else held. */
   async function take(claimed: ClaimedDelivery[], owner: string, leaseEnds: number): Promise<void> {
     for (const d of claimed) {
+      bodyBytes = bodyBytes <= 0 ? d.body.length : bodyBytes + (d.body.length - bodyBytes) / 64;
       if (d.subscriptionStatus !== 'enabled') {
         const reason = d.subscriptionStatus === null ? SUBSCRIPTION_DELETED : SUBSCRIPTION_DISABLED;
         if (await failWithoutAttempt(sql, d.id, owner, reason, clock.now())) {
