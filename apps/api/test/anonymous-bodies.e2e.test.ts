@@ -47,18 +47,26 @@ function send(port: number, head: string, body: Buffer | undefined, chunked = fa
     });
     // Writing the rest of a body the server no longer wants may fail once it has answered.
     socket.on('error', (error) => (done ? undefined : reject(error)));
-    socket.on('connect', () => {
+    // The body goes out as the socket takes it and stops once the answer is in: queued all at once,
+    // the writes after a server's early answer and close failed (EPIPE) before the answer was read,
+    // on a loaded machine (2026-11-26).
+    const write = async (data: string | Buffer) => {
+      if (done || socket.destroyed) return false;
+      if (!socket.write(data)) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
+      return !done && !socket.destroyed;
+    };
+    socket.on('connect', async () => {
       const framing = body === undefined ? '' : chunked ? 'Transfer-Encoding: chunked\r\n' : `Content-Length: ${body.length}\r\n`;
-      socket.write(`${head}${framing}\r\n`);
-      if (body === undefined) return;
-      if (!chunked) return void socket.write(body);
+      if (!(await write(`${head}${framing}\r\n`)) || body === undefined) return;
       for (let i = 0; i < body.length; i += 65_536) {
         const part = body.subarray(i, i + 65_536);
-        socket.write(`${part.length.toString(16)}\r\n`);
-        socket.write(part);
-        socket.write('\r\n');
+        if (!chunked) {
+          if (!(await write(part))) return;
+          continue;
+        }
+        if (!(await write(`${part.length.toString(16)}\r\n`)) || !(await write(part)) || !(await write('\r\n'))) return;
       }
-      socket.write('0\r\n\r\n');
+      if (chunked) await write('0\r\n\r\n');
     });
   });
 }
