@@ -50,7 +50,9 @@ function isoOnce(): (d: Date | null) => string | null {
 
 /**
  * PostgreSQL, delivered or retry, for a group: the fenced updates, attempt rows, streak resets and
- * slot transfers as data-modifying CTEs over `unnest`.
+ * slot transfers as data-modifying CTEs over `unnest`. Every row is reached by primary key: the
+ * records session forbids hash and merge joins (Sql.records), and the attempt rows come from what
+ * the update returns, not from a join.
  */
 async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promise<Recorded[]> {
   const col = <T>(f: (i: RecordInput) => T) => inputs.map(f);
@@ -65,11 +67,10 @@ async function recordGroupInOneStatement(sql: Sql, inputs: RecordInput[]): Promi
        UPDATE webhook_deliveries d SET attempts = v.attempt, status = v.status, next_attempt_at = COALESCE(v.next_at, d.next_attempt_at),
          delivered_at = v.delivered_at, last_error = v.last_error, lease_owner = NULL, lease_until = NULL, lease_host = NULL, updated_at = v.now_at
        FROM v WHERE d.id = v.id AND d.lease_owner = v.owner AND ${pendingFence('d')}
-       RETURNING d.id, d.subscription_id, d.status
+       RETURNING d.id, d.subscription_id, d.status, v.attempt, v.started_at, v.duration_ms, v.response_status, v.last_error, v.response_body, v.now_at
      ), ins AS (
        INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, error, response_body, created_at)
-       SELECT v.id, v.attempt, v.started_at, v.duration_ms, v.response_status, v.last_error, v.response_body, v.now_at
-       FROM v JOIN upd ON upd.id = v.id RETURNING delivery_id
+       SELECT id, attempt, started_at, duration_ms, response_status, last_error, response_body, now_at FROM upd RETURNING delivery_id
      ), streak AS (
        UPDATE webhook_subscriptions SET failure_streak = 0
        WHERE id IN (SELECT subscription_id FROM upd WHERE status = 'delivered') AND failure_streak <> 0 RETURNING id

@@ -111,7 +111,13 @@ async function beginImmediate(raw: Query): Promise<void> {
 export function createSql(db: Db): Sql {
   if (db.provider === 'postgresql') {
     const session = openPgSession(db.url);
-    const recordSession = openPgSession(db.url, ['SET synchronous_commit = off']);
+    // No hash or merge joins in records either (see `exclusive`): with statistics saying a backlog
+    // was pending, a group of a few hundred hashed the whole table to update them by id.
+    const recordSession = openPgSession(db.url, [
+      'SET synchronous_commit = off',
+      'SET enable_hashjoin = off',
+      'SET enable_mergejoin = off',
+    ]);
     const serial = serialiser();
     const recordSerial = serialiser();
     const query: Query = (sql, params = []) => session.query(sql, params);
