@@ -54,6 +54,8 @@ export interface RowUpdate {
  * 3.33+ and PostgreSQL), instead of a statement per row (issue 17). A row whose match finds nothing
  * (changed or deleted meanwhile) writes nothing. Returns how many stored rows changed. Rows are
  * written in the order given: give them in key order, so concurrent writers lock in one order.
+ * On PostgreSQL the rest of the transaction plans without hash or merge joins (see below): keep
+ * joins of large sets out of what follows it.
  */
 export async function updateRows(
   tx: TransactionClient,
@@ -79,11 +81,18 @@ export async function updateRows(
   }
   const tail = tailOf(table, spec);
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+  // PostgreSQL: each row by its key (the first match column), never by hashing the table. With
+  // statistics that know the table, the planner costed a sequential scan of all of it below a
+  // thousand key lookups, and every batch of a re-check read every metafield of every store
+  // (bulk.test.ts). For the rest of the transaction (a reset would be one more round trip per
+  // batch): what follows in both callers joins nothing.
+  const pg = provider === 'postgresql';
+  if (pg) await tx.$executeRawUnsafe('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
   let changed = 0;
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     let n = 0;
-    const tuple = () => `(${columns.map((_, i) => (provider === 'postgresql' ? `$${++n}${casts[i]}` : '?')).join(',')})`;
+    const tuple = () => `(${columns.map((_, i) => (pg ? `$${++n}${casts[i]}` : '?')).join(',')})`;
     changed += await tx.$executeRawUnsafe(`WITH v (${names}) AS (VALUES ${chunk.map(tuple).join(',')})${tail}`, ...chunk.flat());
   }
   return changed;
