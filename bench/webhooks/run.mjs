@@ -150,6 +150,11 @@ function startSender(url) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  return stoppable(child);
+}
+
+/** A child process and how to stop it (SIGTERM, resolved on its exit). */
+function stoppable(child) {
   return {
     child,
     stop: () =>
@@ -181,14 +186,7 @@ function cpuMs(pid) {
 async function startIdlePoller(kind, url) {
   const child = fork(join(here, 'idle-poller.mjs'), [kind, url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   await new Promise((resolve) => child.once('message', resolve));
-  return {
-    child,
-    stop: () =>
-      new Promise((r) => {
-        child.once('exit', r);
-        child.kill('SIGTERM');
-      }),
-  };
+  return stoppable(child);
 }
 
 /** `n` due deliveries spread over `subs`, committed at once, then the senders woken: deliveries/s until the last receipt. */
