@@ -10,7 +10,7 @@
 // outbox with its wake; an idle sender costing no measurable CPU.
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { formatInZone, signWebhookBody } from '@platform/domain';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { writeResults } from '../lib/harness.mjs';
+import { cpuMs, startIdlePoller, stoppable } from './processes.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -150,42 +151,6 @@ function startSender(url) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  return stoppable(child);
-}
-
-/** A child process and how to stop it (SIGTERM, resolved on its exit). */
-function stoppable(child) {
-  return {
-    child,
-    stop: () =>
-      new Promise((r) => {
-        child.once('exit', r);
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-/**
- * CPU time of a process so far, in ms: the scheduler's own count for each of its threads (ns, from
- * /proc/<pid>/task/<tid>/schedstat), summed. (/proc/<pid>/stat counts 10 ms clock ticks, too coarse
- * for an idle process: it read the same idle sender at 20 to 360 ms in 20 s.)
- */
-function cpuMs(pid) {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return ns / 1e6;
-}
-
-/** The idle baseline: a bare process polling the same database once a second with the sender's idle query (idle-poller.mjs). */
-async function startIdlePoller(kind, url) {
-  const child = fork(join(here, 'idle-poller.mjs'), [kind, url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await new Promise((resolve) => child.once('message', resolve));
   return stoppable(child);
 }
 
