@@ -1,0 +1,4 @@
+-- This is an empty migration.
+-- PostgreSQL's migration of the same name makes three indexes of webhook_deliveries partial. SQLite
+-- keeps them whole: it updates only the indexes whose columns change, and it cannot use a partial
+-- index for the `status = ?` that Prisma's queries send.
