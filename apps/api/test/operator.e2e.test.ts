@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchOutbox } from '@platform/db';
 import { call, OPERATOR_TOKEN, operator, startPlatform, type TestPlatform } from './harness';
+import { eventually } from './metafields.helpers';
+
+const wokenAfter = (wakes: () => number, before: number) =>
+  eventually(async () => (wakes() > before ? true : undefined), 5000, 'a wake of the senders');
 
 let t: TestPlatform;
 const op = () => operator(t);
@@ -18,6 +23,34 @@ describe('the manual clock (decisions §10)', () => {
     expect((await op().call('/clock')).body.now).toBe('2027-01-01T00:00:00.000Z');
     expect(await op().advanceClock(300)).toBe('2027-01-01T00:05:00.000Z');
     expect(await op().advanceClock(-300)).toBe('2027-01-01T00:00:00.000Z');
+  });
+
+  it('wakes the webhook senders when it moves (retries it makes due go out at once, not at their next poll)', async () => {
+    let wakes = 0;
+    const watch = watchOutbox(
+      t.db.url,
+      () => wakes++,
+      () => undefined,
+    );
+    try {
+      await watch.ready;
+      const quiet = wakes; // the watch wakes once when it is in place
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(wakes).toBe(quiet);
+      expect((await op().call('/clock', { body: { advance_seconds: 60 } })).status).toBe(200);
+      await wokenAfter(() => wakes, quiet);
+      const moved = wakes;
+      expect((await op().call('/clock', { body: { now: '2027-02-01T00:00:00Z' } })).status).toBe(200);
+      await wokenAfter(() => wakes, moved);
+      // Reading it wakes nobody.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const read = wakes;
+      expect((await op().call('/clock')).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(wakes).toBe(read);
+    } finally {
+      await watch.close();
+    }
   });
 
   it('takes exactly one of advance_seconds and now', async () => {

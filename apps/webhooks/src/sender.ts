@@ -191,7 +191,8 @@ export function createSender(deps: SenderDeps): Sender {
 
   /** Nothing more to claim now: until the next pending delivery is due, at most pollMs. */
   async function idleWait(): Promise<number> {
-    // On the manual clock due times move when the clock is moved, which only the poll sees.
+    // On the manual clock due times move when the clock is moved: a move through the API wakes the
+    // sender, one written to the database some other way only the poll sees.
     if (config.clock === 'manual') return config.pollMs;
     const next = await nextDueAt(sql, clock.now());
     return next ? Math.max(1, Math.min(config.pollMs, next.getTime() - clock.now().getTime())) : config.pollMs;

@@ -1,7 +1,11 @@
-import type { Db } from '@platform/db';
+import { wakeSenders, type Db } from '@platform/db';
 import { isUniqueViolation } from './prisma-errors';
 
-/** The one row of the manual clock (decisions §10), shared by every process of a deployment. */
+/**
+ * The one row of the manual clock (decisions §10), shared by every process of a deployment. A move
+ * wakes the webhook senders (as a commit of deliveries does): retries it makes due are claimed at
+ * once rather than at the senders' next poll.
+ */
 export class ClockRepository {
   constructor(private readonly db: Db) {}
 
@@ -21,6 +25,7 @@ export class ClockRepository {
 
   async set(nowMs: number): Promise<void> {
     await this.db.prisma.platformClock.update({ where: { id: 1 }, data: { nowMs: BigInt(nowMs), updatedAt: new Date() } });
+    await wakeSenders(this.db);
   }
 
   /** Moves the instant by `byMs` as an increment (two moves at once both count); the new instant. */
@@ -29,6 +34,7 @@ export class ClockRepository {
       where: { id: 1 },
       data: { nowMs: { increment: BigInt(byMs) }, updatedAt: new Date() },
     });
+    await wakeSenders(this.db);
     return Number(row.nowMs);
   }
 }
