@@ -149,10 +149,12 @@ export async function waitForListingDocuments(database) {
 
 /**
  * bench/results/{name}.md, and the README between `<!-- bench:{name}:start -->` and its end marker:
- * the same table, or `readmeTable` when the README is to hold a shorter one.
+ * the same table, or `readmeTable` when the README is to hold a shorter one. BENCH_NO_README=1
+ * (a run with a profiler or other settings than the published ones): printed only, no file written.
  */
 export function writeResults(name, table, { readmeTable = table } = {}) {
   console.log(`\n${table}\n`);
+  if (process.env.BENCH_NO_README) return;
   writeFileSync(join(root, `bench/results/${name}.md`), `${table}\n`);
   const readmePath = join(root, 'README.md');
   const readme = readFileSync(readmePath, 'utf8');

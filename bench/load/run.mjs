@@ -271,8 +271,7 @@ const { text, compact, failed } = report(results, {
   products: PRODUCTS,
   totalSeconds: (performance.now() - started) / 1000,
 });
-if (process.env.BENCH_NO_README) console.log(text);
-else writeResults('load', text, { readmeTable: compact });
+writeResults('load', text, { readmeTable: compact });
 if (failed.length > 0) {
   console.error(`bench/load failed:\n- ${failed.join('\n- ')}`);
   process.exit(1);

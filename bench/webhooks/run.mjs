@@ -377,6 +377,4 @@ const lines = [
     ].join(' '),
   ),
 ];
-const table = lines.join('\n');
-if (process.env.BENCH_NO_README) console.log(table);
-else writeResults('webhooks', table);
+writeResults('webhooks', lines.join('\n'));
