@@ -230,6 +230,21 @@ describe('PUT /products/{id}/metafields/{mid}.json', () => {
     expect(stored.value).toBe(answers.find(({ metafield }) => Date.parse(metafield.updated_at) === times.at(-1))?.metafield.value);
   });
 
+  it('creates one value when bulk sets of the same new key arrive at once: every request 200, the others overwrite it', async () => {
+    const entry = (value: string) => [
+      { owner_resource: 'products', owner_id: productA, namespace: 'custom', key: 'raced', type: 'single_line_text_field', value },
+    ];
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => api.set(entry(`racer ${i}`))));
+    // A request that lost the race to the insert meets the unique index and is written again as an
+    // overwrite (the new values are one multi-row INSERT: its refusal is read as the ORM's would be).
+    for (const r of answers) expect(r.status, r.text).toBe(200);
+    const ids = new Set(answers.map((r) => r.body.metafields[0].id as string));
+    expect(ids.size).toBe(1);
+    const stored = (await api.list(productA, '?namespace=custom&key=raced')).body.metafields as { id: string; value: string }[];
+    expect(stored.map((m) => m.id)).toEqual([...ids]);
+    expect(answers.map((r) => r.body.metafields[0].value)).toContain(stored[0]!.value);
+  });
+
   it('without a definition the type may change, and the new type is checked', async () => {
     const created = await api.create(productA, text('retyped', 'hello'));
     const bad = await api.update(productA, created.body.metafield.id, { type: 'number_integer', value: 'hello' });

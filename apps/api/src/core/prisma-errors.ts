@@ -1,7 +1,22 @@
+/**
+ * What a raw statement's failure (P2010, "Raw query failed") was, by the driver adapter's kind of
+ * error: the multi-row writes of @platform/db (insertRows, updateRows) run as raw statements, and
+ * their refusals mean what the ORM's P2002/P2003/P2034 mean.
+ */
+const RAW_KINDS: Record<string, string> = {
+  UniqueConstraintViolation: 'P2002',
+  ForeignKeyConstraintViolation: 'P2003',
+  TransactionWriteConflict: 'P2034',
+};
+
 /** Prisma's known request errors by code (P2002 unique), without importing either generated client. */
 export function prismaCode(error: unknown): string | undefined {
   if (typeof error === 'object' && error !== null && 'code' in error && typeof (error as { code: unknown }).code === 'string') {
     const code = (error as { code: string }).code;
+    if (code === 'P2010') {
+      const kind = (error as { meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } }).meta?.driverAdapterError?.cause?.kind;
+      return (typeof kind === 'string' && RAW_KINDS[kind]) || code;
+    }
     return /^P\d{4}$/.test(code) ? code : undefined;
   }
   return undefined;
