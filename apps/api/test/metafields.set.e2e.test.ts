@@ -52,6 +52,28 @@ describe('POST /metafields_set.json (decisions §8.9)', () => {
     expect(read.body.metafield.value).toBe('A');
   });
 
+  it('changes only the named values, not the others of the same owners, namespaces and keys', async () => {
+    // The write reads (and on PostgreSQL locks) every value of these owners x namespaces x keys in
+    // one statement; the ones not named must come out as they were.
+    const before = await api.set([
+      entry(products[0]!, 'cross-a', 'a0'),
+      entry(products[0]!, 'cross-b', 'b0'),
+      entry(products[1]!, 'cross-a', 'a1'),
+    ]);
+    expect(before.status).toBe(200);
+    const untouched = before.body.metafields[1];
+    const r = await api.set([entry(products[0]!, 'cross-a', 'A0'), entry(products[1]!, 'cross-b', 'B1')]);
+    expect(r.status).toBe(200);
+    expect(r.body.metafields.map((m: { owner_id: string; key: string; value: string }) => [m.owner_id, m.key, m.value])).toEqual([
+      [products[0], 'cross-a', 'A0'],
+      [products[1], 'cross-b', 'B1'],
+    ]);
+    expect(r.body.metafields[0].id).toBe(before.body.metafields[0].id);
+    const read = await api.get(products[0]!, untouched.id);
+    expect(read.body.metafield).toEqual(untouched);
+    expect((await api.get(products[1]!, before.body.metafields[2].id)).body.metafield).toEqual(before.body.metafields[2]);
+  });
+
   it('updates existing values by owner, namespace and key (same id)', async () => {
     const first = await api.set([entry(products[2]!, 'again', 'one')]);
     const second = await api.set([entry(products[2]!, 'again', 'two'), entry(products[2]!, 'fresh', 'new')]);

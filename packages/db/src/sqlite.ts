@@ -5,6 +5,7 @@ import type { Client, InArgs, InStatement, InValue, Transaction, TransactionMode
 import { PrismaLibSql } from '@prisma/adapter-libsql';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { keepStatementsPrepared } from './sqlite-statements';
 
 // @libsql/client ships CommonJS code but only ESM-flavoured typings, which TypeScript refuses to
 // `import` from a CommonJS module: load the CommonJS build with require, typed from the ESM one.
@@ -147,6 +148,9 @@ function isBusy(error: unknown): boolean {
 function betterSqlite3Factory(file: string): SqlMigrationAwareDriverAdapterFactory {
   const inner = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
   const prepared = async (adapter: SqlDriverAdapter): Promise<SqlDriverAdapter> => {
+    // The adapter's connection (its `client`): statements kept prepared (sqlite-statements.ts).
+    const client = (adapter as unknown as { client?: unknown }).client;
+    if (client instanceof Database) keepStatementsPrepared(client);
     await adapter.executeScript(SQLITE_PRAGMAS.join(';\n') + ';');
     // The adapter begins with a plain BEGIN; a write that matches nothing takes the lock. Without
     // waiting inside SQLite: its busy handler sleeps on the event loop's thread, so a lock held by

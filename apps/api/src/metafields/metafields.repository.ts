@@ -1,10 +1,23 @@
 import { toId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
-import { insertRows, updateRows, type Db, type Metafield, type Provider, type RowUpdate } from '@platform/db';
+import { insertRows, updateRows, type Db, type Metafield, type Provider } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../core/injection';
 import { storage } from '../core/prisma-errors';
 import type { DefinitionRow } from './metafield-rules';
+import {
+  CREATE_COLUMNS,
+  keyedWhere,
+  lockedUpdatedAt,
+  lockValues,
+  OVERWRITE,
+  placeholders,
+  toDefinitionRow,
+  toMetafield,
+  VALUE_COLUMNS,
+  type Keyed,
+  type Tx,
+} from './value-sql';
 
 /** decisions §8.1: values live on products only. */
 export const OWNER_RESOURCE = 'products';
@@ -34,11 +47,25 @@ export interface DefinitionVersion {
   accessAdmin: string | null;
 }
 
-const VERSION_COLUMNS = { id: true, rulesRevision: true, type: true, accessAdmin: true } as const;
-
 /** Whether the stored definition still is the version a write was validated against. */
 function sameVersion(stored: Omit<DefinitionVersion, 'id'> | null | undefined, v: DefinitionVersion): boolean {
   return stored != null && stored.rulesRevision === v.rulesRevision && stored.type === v.type && stored.accessAdmin === v.accessAdmin;
+}
+
+/** Inside a write transaction: every definition of `versions` still as validated, else DefinitionChanged (one raw read). */
+async function checkVersions(tx: Tx, provider: Provider, versions: DefinitionVersion[]): Promise<void> {
+  if (versions.length === 0) return;
+  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
+    `SELECT id, rules_revision, "type", access_admin FROM metafield_definitions WHERE id IN (${placeholders(provider, versions.length)})`,
+    ...versions.map((v) => v.id),
+  );
+  const byId = new Map(
+    rows.map((r) => [
+      BigInt(r.id as bigint),
+      { rulesRevision: Number(r.rules_revision), type: r.type as string, accessAdmin: (r.access_admin as string | null) ?? null },
+    ]),
+  );
+  for (const v of versions) if (!sameVersion(byId.get(v.id), v)) throw new DefinitionChanged();
 }
 
 /** Thrown inside a write transaction when a definition changed after validation: validate again. */
@@ -75,62 +102,6 @@ export const DEFINITION_COLUMNS = {
   updatedAt: true,
 } as const;
 
-type Tx = Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0];
-
-/**
- * Locks the values `ids` in id order, then reads their updated_at: two statements whatever the
- * count (issue 17). PostgreSQL: `FOR NO KEY UPDATE` (the lock an UPDATE takes) under `ORDER BY id`,
- * which takes the row locks in id order; SQLite: an update that changes nothing, which takes the one
- * write lock. Read without the lock, two writes of one value at once on PostgreSQL (READ COMMITTED)
- * could both read the same stored time and both write the same next one (nextUpdatedAt); under it,
- * the second reads what the first wrote.
- */
-async function lockedUpdatedAt(tx: Tx, provider: Provider, ids: readonly bigint[]): Promise<Map<bigint, Date>> {
-  if (ids.length === 0) return new Map();
-  const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const list = sorted.map((_, i) => (provider === 'postgresql' ? `$${i + 1}` : '?')).join(',');
-  if (provider === 'postgresql')
-    await tx.$queryRawUnsafe(`SELECT id FROM metafields WHERE id IN (${list}) ORDER BY id FOR NO KEY UPDATE`, ...sorted);
-  else await tx.$executeRawUnsafe(`UPDATE metafields SET updated_at = updated_at WHERE id IN (${list})`, ...sorted);
-  const rows = await tx.metafield.findMany({ where: { id: { in: sorted } }, select: { id: true, updatedAt: true } });
-  return new Map(rows.map((r) => [r.id, r.updatedAt]));
-}
-
-/** A new value by the bulk set, one multi-row INSERT for all (the ORM's createMany cost about 8 ms a request of 25). */
-const CREATE_COLUMNS = [
-  'store_id',
-  'owner_resource',
-  'owner_id',
-  'namespace',
-  'key',
-  'type',
-  'value',
-  'definition_id',
-  'app_id',
-  'valid',
-  'invalid_reasons',
-  'checked_revision',
-  'created_at',
-  'updated_at',
-] as const;
-
-/** An overwrite by the bulk set: every column a write sets, matched on the id. */
-const OVERWRITE: RowUpdate = {
-  match: ['id'],
-  set: ['type', 'value', 'definition_id', 'app_id', 'valid', 'invalid_reasons', 'checked_revision', 'updated_at'],
-  pgTypes: {
-    id: 'bigint',
-    type: 'text',
-    value: 'text',
-    definition_id: 'bigint',
-    app_id: 'bigint',
-    valid: 'boolean',
-    invalid_reasons: 'text',
-    checked_revision: 'integer',
-    updated_at: 'timestamp(3)',
-  },
-};
-
 @Injectable()
 export class MetafieldsRepository {
   constructor(@InjectDb() private readonly db: Db) {}
@@ -142,18 +113,32 @@ export class MetafieldsRepository {
 
   async existingProducts(storeId: bigint, productIds: bigint[]): Promise<Set<bigint>> {
     if (productIds.length === 0) return new Set();
-    const rows = await this.db.prisma.product.findMany({ where: { storeId, id: { in: productIds } }, select: { id: true } });
-    return new Set(rows.map((r) => r.id));
+    const ids = [...new Set(productIds)];
+    const rows = await this.db.query<{ id: bigint }>(
+      `SELECT id FROM products WHERE store_id = ? AND id IN (${ids.map(() => '?').join(',')})`,
+      [storeId, ...ids],
+    );
+    return new Set(rows.map((r) => BigInt(r.id)));
   }
 
-  /** The store's product definitions matching any of these (stored namespace, key) pairs. */
+  /**
+   * The store's product definitions matching any of these (stored namespace, key) pairs: by IN
+   * lists on the unique index's columns, exact pairs in memory, straight to the driver rather than
+   * through the ORM's query compiler (every metafield read and write asks this first).
+   */
   async definitionsFor(storeId: bigint, pairs: { namespace: string; key: string }[]): Promise<DefinitionRow[]> {
     if (pairs.length === 0) return [];
-    const unique = [...new Map(pairs.map((p) => [`${p.namespace}\u0000${p.key}`, p])).values()];
-    return this.db.prisma.metafieldDefinition.findMany({
-      where: { storeId, ownerResource: OWNER_RESOURCE, OR: unique.map((p) => ({ namespace: p.namespace, key: p.key })) },
-      select: DEFINITION_COLUMNS,
-    });
+    const pairKey = (p: { namespace: string; key: string }) => `${p.namespace}\u0000${p.key}`;
+    const wanted = new Set(pairs.map(pairKey));
+    const namespaces = [...new Set(pairs.map((p) => p.namespace))];
+    const keys = [...new Set(pairs.map((p) => p.key))];
+    const list = (n: number) => Array.from({ length: n }, () => '?').join(',');
+    const rows = await this.db.query<Record<string, unknown>>(
+      `SELECT id, app_id, namespace, "key", description, "type", validations, access_admin, rules_revision, updated_at
+       FROM metafield_definitions WHERE store_id = ? AND owner_resource = ? AND namespace IN (${list(namespaces.length)}) AND "key" IN (${list(keys.length)})`,
+      [storeId, OWNER_RESOURCE, ...namespaces, ...keys],
+    );
+    return rows.map(toDefinitionRow).filter((d) => wanted.has(pairKey(d)));
   }
 
   /** decisions §8.14: the definition each of these metaobjects belongs to (absent: no such metaobject in the store). */
@@ -186,44 +171,27 @@ export class MetafieldsRepository {
     return storage(
       this.db.prisma.$transaction(
         async (tx) => {
-          if (versions.length > 0) {
-            const current = await tx.metafieldDefinition.findMany({
-              where: { id: { in: versions.map((v) => v.id) } },
-              select: VERSION_COLUMNS,
-            });
-            const byId = new Map(current.map((d) => [d.id, d]));
-            for (const v of versions) {
-              const stored = byId.get(v.id);
-              if (!sameVersion(stored, v)) {
-                throw new DefinitionChanged();
-              }
-            }
-          }
-          // By IN lists on the unique index's columns, then exact pairs in memory: an OR of 25
+          await checkVersions(tx, this.db.provider, versions);
+          // By IN lists on the unique index's columns, then exact triples in memory: an OR of 25
           // (owner, namespace, key) terms made SQLite scan every value of the store (issue 17).
           const identity = (w: { ownerId: bigint; namespace: string; key: string }) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
           const wanted = new Set(writes.map(identity));
           const distinct = <T>(pick: (w: PlannedWrite) => T) => [...new Set(writes.map(pick))];
-          const keyed = {
+          const keyed: Keyed = {
             storeId,
             ownerResource: OWNER_RESOURCE,
-            ownerId: { in: distinct((w) => w.ownerId) },
-            namespace: { in: distinct((w) => w.namespace) },
-            key: { in: distinct((w) => w.key) },
+            ownerIds: distinct((w) => w.ownerId),
+            namespaces: distinct((w) => w.namespace),
+            keys: distinct((w) => w.key),
           };
-          const existing = (
-            await tx.metafield.findMany({ where: keyed, select: { id: true, ownerId: true, namespace: true, key: true } })
-          ).filter((e) => wanted.has(identity(e)));
-          const idOf = new Map(existing.map((e) => [identity(e), e.id]));
           // Rows are locked and changed in id order (new ones last), as the re-check does, so
           // concurrent transactions on PostgreSQL take row locks in one order and cannot deadlock
-          // each other; their updated_at is read under the lock (see updateOne). A statement for
-          // all overwrites and one for all new values (issue 17), not one per value.
-          const updatedAtOf = await lockedUpdatedAt(
-            tx,
-            this.db.provider,
-            existing.map((e) => e.id),
-          );
+          // each other; their updated_at is read under the lock (see lockValues). A statement for
+          // all overwrites and one for all new values (issue 17), not one per value; every
+          // statement raw, none through the ORM's query compiler (about a third of a request's CPU).
+          const existing = (await lockValues(tx, this.db.provider, keyed)).filter((e) => wanted.has(identity(e)));
+          const idOf = new Map(existing.map((e) => [identity(e), e.id]));
+          const updatedAtOf = new Map(existing.map((e) => [e.id, e.updatedAt]));
           const overwrites: unknown[][] = [];
           const creates: unknown[][] = [];
           for (const w of writes) {
@@ -264,7 +232,12 @@ export class MetafieldsRepository {
           overwrites.sort((a, b) => ((a[0] as bigint) < (b[0] as bigint) ? -1 : 1));
           await updateRows(tx, this.db.provider, 'metafields', OVERWRITE, overwrites);
           await insertRows(tx, this.db.provider, 'metafields', CREATE_COLUMNS, creates);
-          const written = new Map((await tx.metafield.findMany({ where: keyed })).map((row) => [identity(row), row]));
+          const { where, params } = keyedWhere(this.db.provider, keyed);
+          const stored = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
+            `SELECT ${VALUE_COLUMNS} FROM metafields WHERE ${where}`,
+            ...params,
+          );
+          const written = new Map(stored.map((r) => toMetafield(r)).map((row) => [identity(row), row]));
           return writes.map((w) => ({ row: written.get(identity(w))!, created: !idOf.has(identity(w)) }));
         },
         { timeout: 30_000, maxWait: 30_000 },
@@ -280,13 +253,8 @@ export class MetafieldsRepository {
   async updateOne(id: bigint, appId: bigint | null, write: PlannedWrite, versions: DefinitionVersion[], now: Date): Promise<MetafieldRow> {
     return storage(
       this.db.prisma.$transaction(async (tx) => {
-        const storedAt = (await lockedUpdatedAt(tx, this.db.provider, [id])).get(id);
-        for (const v of versions) {
-          const current = await tx.metafieldDefinition.findUnique({ where: { id: v.id }, select: VERSION_COLUMNS });
-          if (!sameVersion(current, v)) {
-            throw new DefinitionChanged();
-          }
-        }
+        const storedAt = await lockedUpdatedAt(tx, this.db.provider, id);
+        await checkVersions(tx, this.db.provider, versions);
         return tx.metafield.update({
           where: { id },
           data: {
