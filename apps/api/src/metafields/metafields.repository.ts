@@ -5,19 +5,7 @@ import { nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../core/injection';
 import { storage } from '../core/prisma-errors';
 import type { DefinitionRow } from './metafield-rules';
-import {
-  CREATE_COLUMNS,
-  keyedWhere,
-  lockedUpdatedAt,
-  lockValues,
-  OVERWRITE,
-  placeholders,
-  toDefinitionRow,
-  toMetafield,
-  VALUE_COLUMNS,
-  type Keyed,
-  type Tx,
-} from './value-sql';
+import { CREATE_COLUMNS, lockedUpdatedAt, OVERWRITE, placeholders, readValues, toDefinitionRow, type ValueKey, type Tx } from './value-sql';
 
 /** decisions §8.1: values live on products only. */
 export const OWNER_RESOURCE = 'products';
@@ -172,24 +160,13 @@ export class MetafieldsRepository {
       this.db.prisma.$transaction(
         async (tx) => {
           await checkVersions(tx, this.db.provider, versions);
-          // By IN lists on the unique index's columns, then exact triples in memory: an OR of 25
-          // (owner, namespace, key) terms made SQLite scan every value of the store (issue 17).
-          const identity = (w: { ownerId: bigint; namespace: string; key: string }) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
-          const wanted = new Set(writes.map(identity));
-          const distinct = <T>(pick: (w: PlannedWrite) => T) => [...new Set(writes.map(pick))];
-          const keyed: Keyed = {
-            storeId,
-            ownerResource: OWNER_RESOURCE,
-            ownerIds: distinct((w) => w.ownerId),
-            namespaces: distinct((w) => w.namespace),
-            keys: distinct((w) => w.key),
-          };
+          const identity = (w: ValueKey) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
           // Rows are locked and changed in id order (new ones last), as the re-check does, so
           // concurrent transactions on PostgreSQL take row locks in one order and cannot deadlock
-          // each other; their updated_at is read under the lock (see lockValues). A statement for
-          // all overwrites and one for all new values (issue 17), not one per value; every
-          // statement raw, none through the ORM's query compiler (about a third of a request's CPU).
-          const existing = (await lockValues(tx, this.db.provider, keyed)).filter((e) => wanted.has(identity(e)));
+          // each other; their updated_at is read under the lock (see lockedUpdatedAt). A statement
+          // for all overwrites and one for all new values (issue 17), not one per value; every
+          // statement raw, none through the ORM's query compiler.
+          const existing = await readValues(tx, this.db.provider, storeId, OWNER_RESOURCE, writes, true);
           const idOf = new Map(existing.map((e) => [identity(e), e.id]));
           const updatedAtOf = new Map(existing.map((e) => [e.id, e.updatedAt]));
           const overwrites: unknown[][] = [];
@@ -232,12 +209,8 @@ export class MetafieldsRepository {
           overwrites.sort((a, b) => ((a[0] as bigint) < (b[0] as bigint) ? -1 : 1));
           await updateRows(tx, this.db.provider, 'metafields', OVERWRITE, overwrites);
           await insertRows(tx, this.db.provider, 'metafields', CREATE_COLUMNS, creates);
-          const { where, params } = keyedWhere(this.db.provider, keyed);
-          const stored = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-            `SELECT ${VALUE_COLUMNS} FROM metafields WHERE ${where}`,
-            ...params,
-          );
-          const written = new Map(stored.map((r) => toMetafield(r)).map((row) => [identity(row), row]));
+          const stored = await readValues(tx, this.db.provider, storeId, OWNER_RESOURCE, writes, false);
+          const written = new Map(stored.map((row) => [identity(row), row]));
           return writes.map((w) => ({ row: written.get(identity(w))!, created: !idOf.has(identity(w)) }));
         },
         { timeout: 30_000, maxWait: 30_000 },

@@ -27,15 +27,16 @@ export function toDefinitionRow(r: Record<string, unknown>): DefinitionRow {
   };
 }
 
-/** A value's columns as Prisma names them, for raw reads inside a write transaction. */
-export const VALUE_COLUMNS = `id, store_id AS "storeId", owner_resource AS "ownerResource", owner_id AS "ownerId", namespace, "key", "type",
-  "value", definition_id AS "definitionId", app_id AS "appId", valid, invalid_reasons AS "invalidReasons",
-  checked_revision AS "checkedRevision", created_at AS "createdAt", updated_at AS "updatedAt"`;
+/** A value's columns as Prisma names them (of the table aliased `m`), for raw reads inside a write transaction. */
+export const VALUE_COLUMNS = `m.id, m.store_id AS "storeId", m.owner_resource AS "ownerResource", m.owner_id AS "ownerId",
+  m.namespace, m."key", m."type", m."value", m.definition_id AS "definitionId", m.app_id AS "appId", m.valid,
+  m.invalid_reasons AS "invalidReasons", m.checked_revision AS "checkedRevision", m.created_at AS "createdAt",
+  m.updated_at AS "updatedAt"`;
 
 /**
  * A raw row as Prisma's Metafield. Prisma's raw queries already type the columns as the ORM does
  * on both databases (bigint ids, Date times, boolean, number); the coercions keep that true
- * whatever the driver hands back.
+ * whatever the driver hands back (libsql gives an INTEGER id as a number).
  */
 export function toMetafield(r: Record<string, unknown>): Metafield {
   const id = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'bigint' ? v : BigInt(v as number | string));
@@ -59,59 +60,90 @@ export function toMetafield(r: Record<string, unknown>): Metafield {
   };
 }
 
-/** Which values a write may touch: the store's product values at these owners, namespaces and keys (a superset of the wanted triples). */
-export interface Keyed {
-  storeId: bigint;
-  ownerResource: string;
-  ownerIds: bigint[];
-  namespaces: string[];
-  keys: string[];
+/** A value's identity within its store and resource. */
+export interface ValueKey {
+  ownerId: bigint;
+  namespace: string;
+  key: string;
 }
 
-/** The WHERE of a Keyed read and its parameters (IN lists on the unique index's columns). */
-export function keyedWhere(provider: Provider, k: Keyed): { where: string; params: unknown[] } {
-  const params: unknown[] = [k.storeId, k.ownerResource, ...k.ownerIds, ...k.namespaces, ...k.keys];
-  let n = 2;
-  const list = (count: number) => {
-    const text = placeholders(provider, count, n);
-    n += count;
-    return text;
-  };
-  const [p1, p2] = provider === 'postgresql' ? ['$1', '$2'] : ['?', '?'];
-  const where =
-    `store_id = ${p1} AND owner_resource = ${p2} AND owner_id IN (${list(k.ownerIds.length)})` +
-    ` AND namespace IN (${list(k.namespaces.length)}) AND "key" IN (${list(k.keys.length)})`;
-  return { where, params };
+const identity = (w: ValueKey) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
+
+/**
+ * The stored values of these (owner, namespace, key) triples of a store's resource, in id order;
+ * with `lock`, locked as an UPDATE locks them (PostgreSQL `FOR NO KEY UPDATE`, taken in id order,
+ * each row returned as its latest committed version).
+ *
+ * PostgreSQL: each triple one probe of the unique index, whatever the table's statistics. With no
+ * statistics yet (100,000 values written moments before), IN lists on the index's columns were
+ * planned as a filter over the store's whole index range, and a join to the triples as a hash of
+ * every value of the store: 10 and 80 ms a read (bench/recheck, 2026-11-26). A LATERAL subquery
+ * with LIMIT 1 cannot be flattened into such a join. The locks are then taken by primary key in id
+ * order, as every writer of values takes them (a value's owner, namespace and key never change, so
+ * the ids found stay the triples' ones). SQLite: IN lists on the index's columns (an OR of 25
+ * triples made it scan every value of the store), the exact triples picked in memory.
+ */
+export async function readValues(
+  tx: Tx,
+  provider: Provider,
+  storeId: bigint,
+  ownerResource: string,
+  triples: ValueKey[],
+  lock: boolean,
+): Promise<Metafield[]> {
+  const unique = [...new Map(triples.map((t) => [identity(t), t])).values()];
+  if (unique.length === 0) return [];
+  if (provider === 'postgresql') {
+    const found = (
+      await tx.$queryRawUnsafe<Record<string, unknown>[]>(
+        `SELECT ${VALUE_COLUMNS} FROM unnest($3::bigint[], $4::text[], $5::text[]) AS w(owner_id, namespace, "key")
+         CROSS JOIN LATERAL (SELECT * FROM metafields v WHERE v.store_id = $1 AND v.owner_resource = $2 AND v.owner_id = w.owner_id
+           AND v.namespace = w.namespace AND v."key" = w."key" LIMIT 1) m
+         ORDER BY m.id`,
+        storeId,
+        ownerResource,
+        unique.map((t) => t.ownerId),
+        unique.map((t) => t.namespace),
+        unique.map((t) => t.key),
+      )
+    ).map(toMetafield);
+    if (!lock || found.length === 0) return found;
+    const locked = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
+      `SELECT ${VALUE_COLUMNS} FROM metafields m WHERE m.id = ANY($1::bigint[]) ORDER BY m.id FOR NO KEY UPDATE`,
+      found.map((row) => row.id),
+    );
+    return locked.map(toMetafield);
+  }
+  // SQLite: every Prisma transaction there holds the one write lock from its BEGIN (@platform/db,
+  // WRITE_LOCK_FIRST), so a plain read is a locked one.
+  const distinct = <T>(pick: (t: ValueKey) => T) => [...new Set(unique.map(pick))];
+  const owners = distinct((t) => t.ownerId);
+  const namespaces = distinct((t) => t.namespace);
+  const keys = distinct((t) => t.key);
+  const list = (n: number) => Array.from({ length: n }, () => '?').join(',');
+  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
+    `SELECT ${VALUE_COLUMNS} FROM metafields m WHERE m.store_id = ? AND m.owner_resource = ? AND m.owner_id IN (${list(owners.length)})
+     AND m.namespace IN (${list(namespaces.length)}) AND m."key" IN (${list(keys.length)}) ORDER BY m.id`,
+    storeId,
+    ownerResource,
+    ...owners,
+    ...namespaces,
+    ...keys,
+  );
+  const wanted = new Set(unique.map(identity));
+  return rows.map(toMetafield).filter((row) => wanted.has(identity(row)));
 }
 
 /**
- * Locks the values a write may touch and reads them, one statement (issue 17). PostgreSQL: `FOR NO
- * KEY UPDATE` (the lock an UPDATE takes) under `ORDER BY id`, which takes the row locks in id order
- * and returns each row as its latest committed version. SQLite: a plain read, since every Prisma
- * transaction there holds the one write lock from its BEGIN (@platform/db, WRITE_LOCK_FIRST).
+ * The value `id` locked as readValues locks (updateOne): its updated_at, undefined if it is gone.
  * Read without the lock, two writes of one value at once on PostgreSQL (READ COMMITTED) could both
  * read the same stored time and both write the same next one (nextUpdatedAt); under it, the second
  * reads what the first wrote.
  */
-export async function lockValues(
-  tx: Tx,
-  provider: Provider,
-  k: Keyed,
-): Promise<{ id: bigint; ownerId: bigint; namespace: string; key: string; updatedAt: Date }[]> {
-  const { where, params } = keyedWhere(provider, k);
-  const lock = provider === 'postgresql' ? ' FOR NO KEY UPDATE' : '';
-  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-    `SELECT ${VALUE_COLUMNS} FROM metafields WHERE ${where} ORDER BY id${lock}`,
-    ...params,
-  );
-  return rows.map(toMetafield);
-}
-
-/** The value `id` locked as lockValues locks (updateOne): its updated_at, undefined if it is gone. */
 export async function lockedUpdatedAt(tx: Tx, provider: Provider, id: bigint): Promise<Date | undefined> {
   const lock = provider === 'postgresql' ? ' FOR NO KEY UPDATE' : '';
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-    `SELECT ${VALUE_COLUMNS} FROM metafields WHERE id = ${placeholders(provider, 1)}${lock}`,
+    `SELECT ${VALUE_COLUMNS} FROM metafields m WHERE m.id = ${placeholders(provider, 1)}${lock}`,
     id,
   );
   return rows[0] === undefined ? undefined : toMetafield(rows[0]).updatedAt;
