@@ -53,8 +53,8 @@ describe('POST /metafields_set.json (decisions §8.9)', () => {
   });
 
   it('changes only the named values, not the others of the same owners, namespaces and keys', async () => {
-    // The write reads (and on PostgreSQL locks) every value of these owners x namespaces x keys in
-    // one statement; the ones not named must come out as they were.
+    // On SQLite the write reads every value of these owners x namespaces x keys in one statement
+    // (IN lists); the ones not named must come out as they were.
     const before = await api.set([
       entry(products[0]!, 'cross-a', 'a0'),
       entry(products[0]!, 'cross-b', 'b0'),
@@ -72,6 +72,31 @@ describe('POST /metafields_set.json (decisions §8.9)', () => {
     const read = await api.get(products[0]!, untouched.id);
     expect(read.body.metafield).toEqual(untouched);
     expect((await api.get(products[1]!, before.body.metafields[2].id)).body.metafield).toEqual(before.body.metafields[2]);
+  });
+
+  it('answers an overwrite with the stored value as a read gives it: a time stored without an offset, an id past 2^53', async () => {
+    // Read back raw inside the write: SQLite once read a time stored as DEFAULT CURRENT_TIMESTAMP
+    // writes it (UTC, no offset) in the process's zone, and rounded an id past 2^53.
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      const big = 9007199254740993n;
+      await t.db.prisma.$executeRawUnsafe(
+        `INSERT INTO metafields (id, store_id, owner_resource, owner_id, namespace, "key", "type", "value", valid, invalid_reasons, checked_revision, created_at, updated_at)
+         VALUES (${big}, ${storeId}, 'products', ${BigInt(products[1]!)}, 'bulk', 'stamped', 'single_line_text_field', 'old', true, '[]', 0, '2026-01-01 05:00:00', '2026-01-01 05:00:00')`,
+      );
+      const r = await api.set([entry(products[1]!, 'stamped', 'new')]);
+      expect(r.status).toBe(200);
+      expect(r.body.metafields[0].id).toBe(big.toString());
+      const read = await api.get(products[1]!, big.toString());
+      expect(read.body.metafield.value).toBe('new');
+      expect(r.body.metafields[0]).toEqual(read.body.metafield);
+      expect(Date.parse(read.body.metafield.created_at)).toBe(Date.parse('2026-01-01T05:00:00Z'));
+      expect(Date.parse(read.body.metafield.updated_at)).toBeGreaterThan(Date.parse('2026-01-01T05:00:00Z'));
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 
   it('updates existing values by owner, namespace and key (same id)', async () => {

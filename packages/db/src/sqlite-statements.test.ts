@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NOW, TIMEOUT } from './databases.test-support';
 import { createDb, migrate, Prisma, type Db } from './index';
-import { keepStatementsPrepared, PREPARED_STATEMENTS_MAX } from './sqlite-statements';
+import { keepStatementsPrepared, PREPARED_TEXT_BUDGET_CHARS, PREPARED_TEXT_MAX_CHARS } from './sqlite-statements';
 
 // Prisma's better-sqlite3 adapter prepares every statement anew; @platform/db keeps them prepared
 // (sqlite-statements.ts). What the ORM returns must not change, only how often SQLite parses.
@@ -98,20 +98,44 @@ describe('SQLite (better-sqlite3): statements kept prepared', () => {
 });
 
 describe('keepStatementsPrepared', () => {
-  it('keeps at most PREPARED_STATEMENTS_MAX texts, then starts over', () => {
+  const kept = () => {
     const db = new Database(':memory:');
+    const prepare = vi.spyOn(db, 'prepare');
+    keepStatementsPrepared(db);
+    const statement = db.prepare as unknown as (sql: string) => { bind(args: unknown[]): { raw(): { all(): unknown[] } } };
+    return { db, prepare, run: (sql: string) => statement(sql).bind([]).raw().all() };
+  };
+  // A text of about `chars` characters that selects `n`.
+  const text = (n: number, chars: number) => {
+    const head = `SELECT ${n} AS n -- `;
+    return head + 'x'.repeat(Math.max(0, chars - head.length));
+  };
+
+  it('keeps texts up to the budget of characters, then starts over', () => {
+    const { db, prepare, run } = kept();
     try {
-      const prepare = vi.spyOn(db, 'prepare');
-      keepStatementsPrepared(db);
-      const statement = db.prepare as unknown as (sql: string) => { bind(args: unknown[]): { raw(): { all(): unknown[] } } };
-      const select = (i: number) => statement(`SELECT ${i} AS n`).bind([]).raw().all();
-      for (let i = 0; i < PREPARED_STATEMENTS_MAX; i++) expect(select(i)).toEqual([[i]]);
-      expect(prepare).toHaveBeenCalledTimes(PREPARED_STATEMENTS_MAX);
-      expect(select(0)).toEqual([[0]]);
-      expect(prepare).toHaveBeenCalledTimes(PREPARED_STATEMENTS_MAX);
-      expect(select(PREPARED_STATEMENTS_MAX)).toEqual([[PREPARED_STATEMENTS_MAX]]);
-      expect(select(0)).toEqual([[0]]);
-      expect(prepare).toHaveBeenCalledTimes(PREPARED_STATEMENTS_MAX + 2);
+      const size = 1000;
+      const fit = Math.floor(PREPARED_TEXT_BUDGET_CHARS / size);
+      for (let i = 0; i < fit; i++) expect(run(text(i, size))).toEqual([[i]]);
+      expect(prepare).toHaveBeenCalledTimes(fit);
+      expect(run(text(0, size))).toEqual([[0]]);
+      expect(prepare).toHaveBeenCalledTimes(fit);
+      // One more does not fit: the cache starts over with it, so the first is prepared again.
+      expect(run(text(fit, size))).toEqual([[fit]]);
+      expect(run(text(0, size))).toEqual([[0]]);
+      expect(prepare).toHaveBeenCalledTimes(fit + 2);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('prepares a text longer than PREPARED_TEXT_MAX_CHARS for each run, keeping nothing of it', () => {
+    const { db, prepare, run } = kept();
+    try {
+      const long = text(7, PREPARED_TEXT_MAX_CHARS + 1);
+      expect(run(long)).toEqual([[7]]);
+      expect(run(long)).toEqual([[7]]);
+      expect(prepare).toHaveBeenCalledTimes(2);
     } finally {
       db.close();
     }

@@ -1,7 +1,14 @@
 import type Database from 'better-sqlite3';
 
-/** How many statement texts a connection keeps prepared; past it the cache starts over. */
-export const PREPARED_STATEMENTS_MAX = 1000;
+/**
+ * What a connection keeps prepared: statement texts up to PREPARED_TEXT_MAX_CHARS long (a longer one,
+ * a multi-row INSERT of hundreds of rows, is prepared for each run: its parse is spread over its
+ * rows), up to PREPARED_TEXT_BUDGET_CHARS of text in all, then the cache starts over. A prepared
+ * statement held about 35-40 bytes of memory per character of its text (better-sqlite3, measured
+ * 2026-11-26), so the budget is about 20 MB a connection.
+ */
+export const PREPARED_TEXT_MAX_CHARS = 8 * 1024;
+export const PREPARED_TEXT_BUDGET_CHARS = 512 * 1024;
 
 /**
  * What Prisma's better-sqlite3 adapter does with a statement: `prepare(sql).bind(args)`, then
@@ -24,17 +31,24 @@ interface AdapterStatement {
  * passes them on every call, since better-sqlite3 binds a statement for good with `bind()` and its
  * raw mode is the statement's. better-sqlite3 runs a statement to its end inside each call, so no
  * two views ever use one statement at once. SQLite prepares a kept statement again by itself when
- * the schema changed (a migration).
+ * the schema changed (a migration); in the first run after such a change `columns()` can still
+ * name the old columns, which matters only to `SELECT *` texts, and Prisma names every column.
  */
 export function keepStatementsPrepared(db: Database.Database): void {
   const prepare = db.prepare.bind(db);
   const kept = new Map<string, Database.Statement>();
+  let keptChars = 0;
   const statementOf = (sql: string): Database.Statement => {
     let statement = kept.get(sql);
     if (statement === undefined) {
       statement = prepare(sql);
-      if (kept.size >= PREPARED_STATEMENTS_MAX) kept.clear();
+      if (sql.length > PREPARED_TEXT_MAX_CHARS) return statement;
+      if (keptChars + sql.length > PREPARED_TEXT_BUDGET_CHARS) {
+        kept.clear();
+        keptChars = 0;
+      }
       kept.set(sql, statement);
+      keptChars += sql.length;
     }
     return statement;
   };

@@ -44,12 +44,12 @@ function sameVersion(stored: Omit<DefinitionVersion, 'id'> | null | undefined, v
 async function checkVersions(tx: Tx, provider: Provider, versions: DefinitionVersion[]): Promise<void> {
   if (versions.length === 0) return;
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-    `SELECT id, rules_revision, "type", access_admin FROM metafield_definitions WHERE id IN (${placeholders(provider, versions.length)})`,
+    `SELECT ${provider === 'sqlite' ? 'CAST(id AS TEXT)' : 'id'} AS id, rules_revision, "type", access_admin FROM metafield_definitions WHERE id IN (${placeholders(provider, versions.length)})`,
     ...versions.map((v) => v.id),
   );
   const byId = new Map(
     rows.map((r) => [
-      BigInt(r.id as bigint),
+      BigInt(r.id as bigint | string),
       { rulesRevision: Number(r.rules_revision), type: r.type as string, accessAdmin: (r.access_admin as string | null) ?? null },
     ]),
   );
@@ -161,9 +161,9 @@ export class MetafieldsRepository {
         async (tx) => {
           await checkVersions(tx, this.db.provider, versions);
           const identity = (w: ValueKey) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
-          // Rows are locked and changed in id order (new ones last), as the re-check does, so
-          // concurrent transactions on PostgreSQL take row locks in one order and cannot deadlock
-          // each other; their updated_at is read under the lock (see lockedUpdatedAt). A statement
+          // Rows are locked and changed in id order (new ones last, in key order), as the re-check
+          // does, so concurrent transactions on PostgreSQL take row locks in one order and cannot
+          // deadlock each other; their updated_at is read under the lock (see lockedUpdatedAt). A statement
           // for all overwrites and one for all new values (issue 17), not one per value; every
           // statement raw, none through the ORM's query compiler.
           const existing = await readValues(tx, this.db.provider, storeId, OWNER_RESOURCE, writes, true);
@@ -207,6 +207,13 @@ export class MetafieldsRepository {
             }
           }
           overwrites.sort((a, b) => ((a[0] as bigint) < (b[0] as bigint) ? -1 : 1));
+          // New values in (owner, namespace, key) order: two sets creating the same new keys wait on
+          // each other's unique index entries in one order, not in their requests' orders.
+          const newKey = (row: unknown[]) => [row[2] as bigint, row[3] as string, row[4] as string] as const;
+          creates.sort((a, b) => {
+            const [x, y] = [newKey(a), newKey(b)];
+            return x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] !== y[1] ? (x[1] < y[1] ? -1 : 1) : x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0;
+          });
           await updateRows(tx, this.db.provider, 'metafields', OVERWRITE, overwrites);
           await insertRows(tx, this.db.provider, 'metafields', CREATE_COLUMNS, creates);
           const stored = await readValues(tx, this.db.provider, storeId, OWNER_RESOURCE, writes, false);

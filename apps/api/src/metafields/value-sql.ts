@@ -27,20 +27,35 @@ export function toDefinitionRow(r: Record<string, unknown>): DefinitionRow {
   };
 }
 
-/** A value's columns as Prisma names them (of the table aliased `m`), for raw reads inside a write transaction. */
-export const VALUE_COLUMNS = `m.id, m.store_id AS "storeId", m.owner_resource AS "ownerResource", m.owner_id AS "ownerId",
-  m.namespace, m."key", m."type", m."value", m.definition_id AS "definitionId", m.app_id AS "appId", m.valid,
-  m.invalid_reasons AS "invalidReasons", m.checked_revision AS "checkedRevision", m.created_at AS "createdAt",
-  m.updated_at AS "updatedAt"`;
+/**
+ * A value's columns as Prisma names them (of the table aliased `m`), for raw reads inside a write
+ * transaction. PostgreSQL types them as the ORM does (bigint, timestamp as UTC). SQLite: integers
+ * and times as text, read here exactly as the ORM reads them: a raw read there turned an id past
+ * 2^53 into a rounded number, and read a time stored without an offset (what DEFAULT
+ * CURRENT_TIMESTAMP writes, UTC) in the process's local zone.
+ */
+export function valueColumns(provider: Provider): string {
+  const exact = (c: string) => (provider === 'sqlite' ? `CAST(m.${c} AS TEXT)` : `m.${c}`);
+  return `${exact('id')} AS "id", ${exact('store_id')} AS "storeId", m.owner_resource AS "ownerResource", ${exact('owner_id')} AS "ownerId",
+  m.namespace, m."key", m."type", m."value", ${exact('definition_id')} AS "definitionId", ${exact('app_id')} AS "appId", m.valid,
+  m.invalid_reasons AS "invalidReasons", m.checked_revision AS "checkedRevision", ${exact('created_at')} AS "createdAt",
+  ${exact('updated_at')} AS "updatedAt"`;
+}
+
+/** A time as a raw read gives it: a Date, or SQLite's text (with an offset as Prisma writes it, or UTC without one). */
+function toDate(v: unknown): Date {
+  if (v instanceof Date) return v;
+  const text = String(v);
+  if (/^\d+$/.test(text)) return new Date(Number(text)); // unix milliseconds
+  return new Date(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(text) ? text : text.replace(' ', 'T') + 'Z');
+}
 
 /**
- * A raw row as Prisma's Metafield. Prisma's raw queries already type the columns as the ORM does
- * on both databases (bigint ids, Date times, boolean, number); the coercions keep that true
- * whatever the driver hands back (libsql gives an INTEGER id as a number).
+ * A raw row (valueColumns) as Prisma's Metafield; the coercions hold whatever the driver hands back
+ * (libsql gives an INTEGER as a number, SQLite a boolean as 0/1).
  */
 export function toMetafield(r: Record<string, unknown>): Metafield {
   const id = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'bigint' ? v : BigInt(v as number | string));
-  const date = (v: unknown) => (v instanceof Date ? v : new Date(v as string));
   return {
     id: id(r.id)!,
     storeId: id(r.storeId)!,
@@ -55,8 +70,8 @@ export function toMetafield(r: Record<string, unknown>): Metafield {
     valid: typeof r.valid === 'boolean' ? r.valid : Number(r.valid) !== 0,
     invalidReasons: r.invalidReasons as string,
     checkedRevision: Number(r.checkedRevision),
-    createdAt: date(r.createdAt),
-    updatedAt: date(r.updatedAt),
+    createdAt: toDate(r.createdAt),
+    updatedAt: toDate(r.updatedAt),
   };
 }
 
@@ -96,7 +111,7 @@ export async function readValues(
   if (provider === 'postgresql') {
     const found = (
       await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-        `SELECT ${VALUE_COLUMNS} FROM unnest($3::bigint[], $4::text[], $5::text[]) AS w(owner_id, namespace, "key")
+        `SELECT ${valueColumns(provider)} FROM unnest($3::bigint[], $4::text[], $5::text[]) AS w(owner_id, namespace, "key")
          CROSS JOIN LATERAL (SELECT * FROM metafields v WHERE v.store_id = $1 AND v.owner_resource = $2 AND v.owner_id = w.owner_id
            AND v.namespace = w.namespace AND v."key" = w."key" LIMIT 1) m
          ORDER BY m.id`,
@@ -109,7 +124,7 @@ export async function readValues(
     ).map(toMetafield);
     if (!lock || found.length === 0) return found;
     const locked = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-      `SELECT ${VALUE_COLUMNS} FROM metafields m WHERE m.id = ANY($1::bigint[]) ORDER BY m.id FOR NO KEY UPDATE`,
+      `SELECT ${valueColumns(provider)} FROM metafields m WHERE m.id = ANY($1::bigint[]) ORDER BY m.id FOR NO KEY UPDATE`,
       found.map((row) => row.id),
     );
     return locked.map(toMetafield);
@@ -122,7 +137,7 @@ export async function readValues(
   const keys = distinct((t) => t.key);
   const list = (n: number) => Array.from({ length: n }, () => '?').join(',');
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-    `SELECT ${VALUE_COLUMNS} FROM metafields m WHERE m.store_id = ? AND m.owner_resource = ? AND m.owner_id IN (${list(owners.length)})
+    `SELECT ${valueColumns(provider)} FROM metafields m WHERE m.store_id = ? AND m.owner_resource = ? AND m.owner_id IN (${list(owners.length)})
      AND m.namespace IN (${list(namespaces.length)}) AND m."key" IN (${list(keys.length)}) ORDER BY m.id`,
     storeId,
     ownerResource,
@@ -143,7 +158,7 @@ export async function readValues(
 export async function lockedUpdatedAt(tx: Tx, provider: Provider, id: bigint): Promise<Date | undefined> {
   const lock = provider === 'postgresql' ? ' FOR NO KEY UPDATE' : '';
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-    `SELECT ${VALUE_COLUMNS} FROM metafields m WHERE m.id = ${placeholders(provider, 1)}${lock}`,
+    `SELECT ${valueColumns(provider)} FROM metafields m WHERE m.id = ${placeholders(provider, 1)}${lock}`,
     id,
   );
   return rows[0] === undefined ? undefined : toMetafield(rows[0]).updatedAt;
