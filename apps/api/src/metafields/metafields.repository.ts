@@ -5,7 +5,7 @@ import { nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../core/injection';
 import { storage } from '../core/prisma-errors';
 import type { DefinitionRow } from './metafield-rules';
-import { CREATE_COLUMNS, lockedUpdatedAt, OVERWRITE, placeholders, readValues, toDefinitionRow, type ValueKey, type Tx } from './value-sql';
+import { CREATE_COLUMNS, lockedUpdatedAt, OVERWRITE, placeholders, readValues, toDefinitionRow, identity, type Tx } from './value-sql';
 
 /** decisions §8.1: values live on products only. */
 export const OWNER_RESOURCE = 'products';
@@ -160,17 +160,19 @@ export class MetafieldsRepository {
       this.db.prisma.$transaction(
         async (tx) => {
           await checkVersions(tx, this.db.provider, versions);
-          const identity = (w: ValueKey) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
-          // Rows are locked and changed in id order (new ones last, in key order), as the re-check
-          // does, so concurrent transactions on PostgreSQL take row locks in one order and cannot
-          // deadlock each other; their updated_at is read under the lock (see lockedUpdatedAt). A statement
-          // for all overwrites and one for all new values (issue 17), not one per value; every
-          // statement raw, none through the ORM's query compiler.
+          // Stored rows are locked and changed in id order (new ones last), as the re-check does, so
+          // concurrent transactions on PostgreSQL take their row locks in one order; their
+          // updated_at is read under the lock (see lockedUpdatedAt). A statement for all overwrites
+          // and one for all new values (issue 17), not one per value; every statement raw, none
+          // through the ORM's query compiler.
           const existing = await readValues(tx, this.db.provider, storeId, OWNER_RESOURCE, writes, true);
           const idOf = new Map(existing.map((e) => [identity(e), e.id]));
           const updatedAtOf = new Map(existing.map((e) => [e.id, e.updatedAt]));
           const overwrites: unknown[][] = [];
           const creates: unknown[][] = [];
+          // New values get ids in request order. Two sets creating the same new keys in opposite
+          // orders can deadlock on the unique index on PostgreSQL: the database refuses one (P2034)
+          // and the service writes it again.
           for (const w of writes) {
             const id = idOf.get(identity(w));
             // A value written now is checked now, against the newest rules: valid (decisions §8.12).
@@ -207,13 +209,6 @@ export class MetafieldsRepository {
             }
           }
           overwrites.sort((a, b) => ((a[0] as bigint) < (b[0] as bigint) ? -1 : 1));
-          // New values in (owner, namespace, key) order: two sets creating the same new keys wait on
-          // each other's unique index entries in one order, not in their requests' orders.
-          const newKey = (row: unknown[]) => [row[2] as bigint, row[3] as string, row[4] as string] as const;
-          creates.sort((a, b) => {
-            const [x, y] = [newKey(a), newKey(b)];
-            return x[0] !== y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] !== y[1] ? (x[1] < y[1] ? -1 : 1) : x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0;
-          });
           await updateRows(tx, this.db.provider, 'metafields', OVERWRITE, overwrites);
           await insertRows(tx, this.db.provider, 'metafields', CREATE_COLUMNS, creates);
           const stored = await readValues(tx, this.db.provider, storeId, OWNER_RESOURCE, writes, false);

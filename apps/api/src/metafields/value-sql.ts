@@ -1,7 +1,6 @@
 // The raw statements of the value writes (issue 17): a bulk set's reads and writes inside its
-// transaction go straight to the database, none through the ORM's query compiler, which was about a
-// third of a request's CPU. Prisma's raw queries type the columns as the ORM does on both databases.
-import { type Db, type Metafield, type Provider, type RowUpdate } from '@platform/db';
+// transaction go straight to the database, none through the ORM's query compiler (docs/performance.md).
+import { parseSqliteDateTime, type Db, type Metafield, type Provider, type RowUpdate } from '@platform/db';
 import type { DefinitionRow } from './metafield-rules';
 
 export type Tx = Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0];
@@ -42,12 +41,9 @@ export function valueColumns(provider: Provider): string {
   ${exact('updated_at')} AS "updatedAt"`;
 }
 
-/** A time as a raw read gives it: a Date, or SQLite's text (with an offset as Prisma writes it, or UTC without one). */
+/** A time as a raw read gives it: a Date, or SQLite's text, read as @platform/db reads it. */
 function toDate(v: unknown): Date {
-  if (v instanceof Date) return v;
-  const text = String(v);
-  if (/^\d+$/.test(text)) return new Date(Number(text)); // unix milliseconds
-  return new Date(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(text) ? text : text.replace(' ', 'T') + 'Z');
+  return v instanceof Date ? v : (parseSqliteDateTime(v) as Date);
 }
 
 /**
@@ -82,7 +78,8 @@ export interface ValueKey {
   key: string;
 }
 
-const identity = (w: ValueKey) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
+/** A value's identity as one string (owner, namespace, key): also a total order for taking locks. */
+export const identity = (w: ValueKey) => `${w.ownerId}\u0000${w.namespace}\u0000${w.key}`;
 
 /**
  * The stored values of these (owner, namespace, key) triples of a store's resource, in id order;
