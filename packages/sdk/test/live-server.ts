@@ -3,17 +3,18 @@
  * The real API, booted from apps/api/dist/main.js on a loopback port with a SQLite file of its own:
  * what the SDK's live tests, the pack test and the README examples run against. No mocks.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { request } from 'undici';
 import { SCOPES } from '@platform/domain';
 import { startApi } from '@platform/test-process';
+import { typeErrors } from './type-check';
+
+export { TYPE_CHECK_TIMEOUT_MS } from './type-check';
 
 export { REPO_ROOT } from '@platform/test-process';
 export const SDK_DIR = resolve(__dirname, '..');
-const TSC = require.resolve('typescript/bin/tsc', { paths: [SDK_DIR] });
 export const OPERATOR_TOKEN = 'sdk-live-operator-token-0123456789';
 export const VERSION = 'v20260901';
 export const ALL_SCOPES = [...SCOPES];
@@ -111,12 +112,13 @@ export const viaLoopback: typeof fetch = async (input, init) => {
 
 /**
  * What `tsc --strict` (nodenext modules, ES2022, Node's types, plus `flags`) prints about `files` in
- * `cwd`: '' when they type-check.
+ * `cwd` and about the declaration files under `declarations` (the SDK's, as the files load them): ''
+ * when they type-check (type-check.ts).
  */
 export function strictTypeErrors(
   cwd: string,
   files: string[],
-  { flags = [], env }: { flags?: string[]; env?: NodeJS.ProcessEnv } = {},
+  { flags = [], declarations }: { flags?: string[]; declarations: string[] },
 ): string {
   const args = [
     '--strict',
@@ -131,10 +133,5 @@ export function strictTypeErrors(
     '--types',
     'node',
   ];
-  try {
-    execFileSync(process.execPath, [TSC, ...args, ...files], { cwd, env, encoding: 'utf8', stdio: 'pipe' });
-    return '';
-  } catch (error) {
-    return String((error as { stdout?: string }).stdout ?? error);
-  }
+  return typeErrors(cwd, files, args, declarations);
 }
