@@ -23,6 +23,9 @@ export function platformVitestConfig({ nest = false, ...test } = {}) {
     test: {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       exclude: ['**/node_modules/**', '**/dist/**'],
+      // A bound on a hang, not a measure of speed: vitest's 5 s default timed a property test out
+      // (7 s of its 100 runs) beside the build on a loaded 2-core machine (2026-11-26).
+      testTimeout: 30_000,
       ...test,
       setupFiles: [fastCheckSeed, ...(test.setupFiles ?? [])],
     },
