@@ -40,6 +40,8 @@ describe('the architecture kept by lint (docs/architecture.md)', () => {
     assert.match((await lint('sdk', { 'sdk/a.ts': uses('@platform/db') })).join('\n'), /depends on contract and domain only/);
     assert.match((await lint('sdk', { 'sdk/b.ts': uses('@platform/api') })).join('\n'), /depends on contract and domain only/);
     assert.deepEqual(await lint('sdk', { 'sdk/c.ts': uses('@platform/contract') }), []);
+    assert.deepEqual(await lint('sdk', { 'sdk/d.ts': uses('@platform/sdk') }), []);
+    assert.match((await lint('sdk', { 'sdk/e.ts': uses('@platform/sdk/express') })).join('\n'), /only its main entry by name/);
     assert.match((await lint('db', { 'db/a.ts': uses('@platform/api') })).join('\n'), /below the apps/);
   });
 

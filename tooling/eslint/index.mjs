@@ -19,8 +19,10 @@ const FORBIDDEN = {
     packages: OURS.filter((p) => p !== '@platform/contract' && p !== '@platform/domain'),
     message: 'packages/contract never imports the apps, db or sdk',
   },
+  // The subpath entries import the main entry by its published name, `@platform/sdk` (external in the
+  // build, so every entry shares its one copy); nothing else of the SDK by name.
   sdk: {
-    packages: ['@platform/db', '@platform/api', '@platform/webhooks', '@platform/sdk'],
+    packages: ['@platform/db', '@platform/api', '@platform/webhooks'],
     message: 'packages/sdk depends on contract and domain only',
   },
   db: {
@@ -56,6 +58,8 @@ function restrictions(layer) {
   const forbidden = FORBIDDEN[layer];
   const patterns = forbidden.packages.map((name) => ({ group: [name, `${name}/**`], message: forbidden.message }));
   // Another app by a relative path is still another app.
+  if (layer === 'sdk')
+    patterns.push({ group: ['@platform/sdk/**'], message: 'the SDK imports only its main entry by name (@platform/sdk)' });
   if (layer === 'api') patterns.push({ group: ['**/apps/webhooks/**', '**/webhooks/src/**'], message: FORBIDDEN.api.message });
   if (layer === 'webhooks') patterns.push({ group: ['**/apps/api/**', '**/api/src/**'], message: FORBIDDEN.webhooks.message });
   if (layer === 'api') {

@@ -1,4 +1,4 @@
-import { verifyWebhook, webhookErrorAnswer, type VerifiedWebhook } from './index';
+import { verifyWebhook, webhookErrorAnswer, type VerifiedWebhook } from '@platform/sdk';
 import { rawBodyOf, type NodeRequestLike } from './raw-body';
 
 interface ResponseLike {
@@ -44,5 +44,5 @@ export function platformWebhook<Req extends NodeRequestLike = NodeRequestLike, R
   };
 }
 
-export { verifyWebhook, WebhookVerificationError } from './index';
-export type { VerifiedWebhook } from './index';
+export { verifyWebhook, WebhookVerificationError } from '@platform/sdk';
+export type { VerifiedWebhook } from '@platform/sdk';

@@ -1,4 +1,4 @@
-import { verifyWebhook, webhookErrorAnswer, type VerifiedWebhook } from './index';
+import { verifyWebhook, webhookErrorAnswer, type VerifiedWebhook } from '@platform/sdk';
 import { rawBodyOf, type NodeRequestLike } from './raw-body';
 
 interface ReplyLike {
@@ -62,5 +62,5 @@ export function registerPlatformWebhook(app: unknown, path: string, options: Fas
   });
 }
 
-export { verifyWebhook, WebhookVerificationError } from './index';
-export type { VerifiedWebhook } from './index';
+export { verifyWebhook, WebhookVerificationError } from '@platform/sdk';
+export type { VerifiedWebhook } from '@platform/sdk';

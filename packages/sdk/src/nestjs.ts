@@ -6,7 +6,7 @@ import {
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
-import { BODY_ALREADY_PARSED_MESSAGE, verifyWebhook, WebhookVerificationError, type VerifiedWebhook } from './index';
+import { BODY_ALREADY_PARSED_MESSAGE, verifyWebhook, WebhookVerificationError, type VerifiedWebhook } from '@platform/sdk';
 import type { NodeRequestLike } from './raw-body';
 
 const VERIFIED = Symbol.for('@platform/sdk/webhook');
@@ -48,5 +48,5 @@ export const PlatformWebhook = createParamDecorator((_data: unknown, context: Ex
   return webhook;
 });
 
-export { verifyWebhook, WebhookVerificationError } from './index';
-export type { VerifiedWebhook } from './index';
+export { verifyWebhook, WebhookVerificationError } from '@platform/sdk';
+export type { VerifiedWebhook } from '@platform/sdk';

@@ -1,4 +1,4 @@
-import { BODY_ALREADY_PARSED_MESSAGE, WebhookVerificationError } from './index';
+import { BODY_ALREADY_PARSED_MESSAGE, WebhookVerificationError } from '@platform/sdk';
 
 /** A Node request as Express, Fastify and Nest give it (only what the handlers read). */
 export interface NodeRequestLike {

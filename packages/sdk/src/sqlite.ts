@@ -1,5 +1,5 @@
 import { chmodSync, existsSync } from 'node:fs';
-import type { StoredToken, TokenStore } from './index';
+import type { StoredToken, TokenStore } from '@platform/sdk';
 import { checkTableName, tokenFromRow, type TokenRow } from './token-rows';
 
 interface Statement {

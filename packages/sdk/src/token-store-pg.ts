@@ -1,4 +1,4 @@
-import type { SharedTokenStore, StoredToken } from './index';
+import type { SharedTokenStore, StoredToken } from '@platform/sdk';
 import { checkTableName, tokenFromRow, type TokenRow } from './token-rows';
 
 interface Queryable {

@@ -1,4 +1,4 @@
-import type { SharedTokenStore, StoredToken } from './index';
+import type { SharedTokenStore, StoredToken } from '@platform/sdk';
 
 /** A node-redis client (the `redis` package, 4 or later): raw commands through `sendCommand`. */
 export interface NodeRedisLike {
