@@ -164,10 +164,11 @@ describe('the packed SDK, installed outside the repository', () => {
     expect(JSON.stringify([pkg.dependencies, pkg.peerDependencies])).not.toMatch(/workspace:|catalog:/);
     const installed = readdirSync(join(app, 'node_modules/@platform'));
     expect(installed).toEqual(['sdk']);
-    // Runs where fetch does: the main entry imports no Node module.
-    for (const file of ['index.mjs', 'index.cjs']) {
+    // Runs where fetch does: the main entry imports no Node module. Nor itself: the subpath entries
+    // import it by name (`@platform/sdk`), which in the main entry would be a cycle.
+    for (const file of ['index.mjs', 'index.cjs', 'index.d.mts', 'index.d.ts']) {
       const code = readFileSync(join(app, 'node_modules/@platform/sdk/dist', file), 'utf8');
-      expect(code).not.toMatch(/(from|require\()\s*['"](node:|fs|crypto|http|better-sqlite3)/);
+      expect(code).not.toMatch(/(from|require\()\s*['"](node:|fs|crypto|http|better-sqlite3|@platform\/sdk)/);
     }
   });
 
