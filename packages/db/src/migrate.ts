@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { currentSchemaFiles, NO_FILTER, readMigrationList, withEngine, type EngineLog } from './engine';
 import { prepareSqliteFile, providerOf, sqliteFilePath } from './provider';
@@ -86,7 +87,15 @@ export class SchemaBehindError extends Error {}
  */
 export async function prepareSchema(url: string, mode: MigrateMode, options: MigrateOptions = {}): Promise<{ applied: string[] }> {
   await probeDatabase(url);
-  if (mode === 'auto') return migrate(url, options);
+  // `auto` on a schema already current (every start but the first of a version) reads the list of
+  // applied migrations and stops there: the schema engine costs about half a second of CPU and
+  // 40 MB to load and would apply nothing. A failed migration (never finished) counts as pending,
+  // so the engine still reports it. SQLite: a file that does not exist yet is created by migrate.
+  if (mode === 'auto') {
+    const fresh = providerOf(url) === 'sqlite' && !existsSync(sqliteFilePath(url));
+    if (fresh || (await pendingMigrations(url, options)).length > 0) return migrate(url, options);
+    return { applied: [] };
+  }
   const missing = await pendingMigrations(url, options);
   if (missing.length > 0) {
     throw new SchemaBehindError(
