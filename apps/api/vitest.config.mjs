@@ -12,7 +12,9 @@ const SAME_ON_EVERY_DATABASE = [
 
 export default platformVitestConfig({
   nest: true,
-  testTimeout: 60_000,
+  // Bounds on a hang: a test that starts API processes took 41 s in .ci/run's PostgreSQL run on
+  // 2 cores (2026-11-26), beside the sender's suite and the cluster suite.
+  testTimeout: 120_000,
   hookTimeout: 120_000,
   // Each e2e file boots its own server and database; two at a time suits a 2-core machine.
   maxWorkers: 2,

@@ -131,7 +131,7 @@ describe('sender processes', () => {
       for (const sub of subs) ids.push(...(await deliveries(database.db, f, sub, 1000)));
       const env = { DATABASE_URL: database.url, PLATFORM_SENDER_PER_HOST: '8', PLATFORM_SENDER_BATCH: '16' };
       const senders = [1, 2, 3, 4].map(() => spawnSender(env));
-      await waitFor(() => seen.size === ids.length, 'all arrive', 120_000, 100);
+      await waitFor(() => seen.size === ids.length, 'all arrive', 400_000, 100);
       await waitFor(
         async () =>
           (await database.db.prisma.webhookDelivery.count({
@@ -148,5 +148,8 @@ describe('sender processes', () => {
       expect(r.received.length).toBe(ids.length);
       await r.close();
     },
+    // A bound on a hang, as for the kill tests above: 59 s alone, 104-120 s in .ci/run beside the
+    // other PostgreSQL suites on 2 cores (2026-11-26), against vitest's 120 s.
+    600_000,
   );
 });
