@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { createTransport } from 'nodemailer';
+import type { createTransport as CreateTransport } from 'nodemailer';
 
 export interface Mail {
   to: string;
@@ -22,6 +22,9 @@ export function createMailer(smtpUrl: string | undefined, from: string): Mailer 
       logger.warn(`mail to ${mail.to} (no PLATFORM_SMTP_URL, so written here): ${mail.subject}\n${mail.text}`);
     };
   }
+  // Loaded only when an SMTP server is set: every start would pay for its modules otherwise.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createTransport } = require('nodemailer') as { createTransport: typeof CreateTransport };
   // A mail server that does not answer must not hold a reminder pass (or a shutdown) for minutes.
   const transport = createTransport({
     url: smtpUrl,
