@@ -1,4 +1,3 @@
-import { migrate } from '@platform/db';
 import { signTokenRequest } from '@platform/domain';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,7 +116,6 @@ beforeAll(async () => {
   await inProcess.close();
   const database = await freshDatabase();
   drop = database.drop;
-  await migrate(database.url);
   api = await startApiProcess(database.url);
   host = `shop.localhost:${api.port}`;
   const store = await call(`${api.origin}/platform/v1/stores`, {

@@ -1,10 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers in tests are arbitrary JSON, read field by field */
-import { migrate, type Db } from '@platform/db';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import type { Db } from '@platform/db';
+import { emptyTestDatabase, migratedTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { request } from 'undici';
 import { createPlatform, type Platform } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
@@ -12,29 +8,18 @@ import { loadConfig } from '../src/config';
 export const OPERATOR_TOKEN = 'test-operator-token-0123456789';
 export const VERSION = 'v20260901';
 
-/** A real database per test file: a SQLite file in a temp folder, or a fresh PostgreSQL database when TEST_DATABASE_URL is set. */
-export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const pgUrl = process.env.TEST_DATABASE_URL;
-  if (pgUrl) {
-    const name = `e2e_${randomBytes(6).toString('hex')}`;
-    const admin = new Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(pgUrl);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      async drop() {
-        const c = new Client({ connectionString: pgUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'platform-e2e-'));
-  return { url: `file:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+/**
+ * A real database per test file with the schema applied: a SQLite file in a temp folder, or a new
+ * PostgreSQL database when TEST_DATABASE_URL is set; a copy of a template this worker migrated once
+ * (`@platform/db/testing`).
+ */
+export function freshDatabase(): Promise<TestDatabase> {
+  return migratedTestDatabase({ prefix: 'e2e', pgUrl: process.env.TEST_DATABASE_URL });
+}
+
+/** An empty database (no schema), for the tests of migrating at start. */
+export function emptyDatabase(): Promise<TestDatabase> {
+  return emptyTestDatabase({ prefix: 'e2e', pgUrl: process.env.TEST_DATABASE_URL });
 }
 
 export interface TestPlatform {
@@ -74,9 +59,7 @@ export async function listen(config: ReturnType<typeof loadConfig>): Promise<Tes
 /** A platform on a fresh database of its own, dropped on close. */
 export async function startPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
   const database = await freshDatabase();
-  const config = testConfig(database.url, env);
-  await migrate(database.url, { sqliteDriver: config.sqliteDriver });
-  const t = await listen(config);
+  const t = await listen(testConfig(database.url, env));
   return {
     ...t,
     async close() {

@@ -3,7 +3,6 @@
  * answer a repeat alike, and duplicates sent at once run once. On PostgreSQL (TEST_DATABASE_URL)
  * these are two replicas of a deployment; on SQLite, two servers on one file.
  */
-import { migrate } from '@platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, freshDatabase, listen, OPERATOR_TOKEN, testConfig, VERSION, type TestPlatform } from './harness';
 
@@ -15,7 +14,6 @@ let token: string;
 beforeAll(async () => {
   database = await freshDatabase();
   const config = testConfig(database.url, { PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
-  await migrate(database.url, { sqliteDriver: config.sqliteDriver });
   one = await listen(config);
   two = await listen(config);
   const operatorCall = (path: string, body: unknown) => call(`${one.origin}/platform/v1${path}`, { token: OPERATOR_TOKEN, body });

@@ -1,4 +1,3 @@
-import { migrate } from '@platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiProcess, type ApiProcess } from './api-process';
 import { call, freshDatabase, OPERATOR_TOKEN } from './harness';
@@ -16,7 +15,6 @@ const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 beforeAll(async () => {
   const database = await freshDatabase();
   drop = database.drop;
-  await migrate(database.url);
   api = await startApiProcess(database.url, { LOG_LEVEL: 'debug' });
 });
 afterAll(async () => {

@@ -1,4 +1,3 @@
-import { migrate } from '@platform/db';
 import { MetafieldRecheckWorker } from '../src/metafields/recheck.worker';
 import { call, freshDatabase, listen, operator, storeWithApp, testConfig, type Answer, type TestPlatform } from './harness';
 
@@ -127,7 +126,6 @@ export function workerOf(t: TestPlatform): MetafieldRecheckWorker {
  */
 export async function persistentDatabase() {
   const { url, drop } = await freshDatabase();
-  await migrate(url);
   return {
     url,
     start: (env: Record<string, string> = {}): Promise<TestPlatform> => listen(testConfig(url, { ...PLATFORM_ENV, ...env })),

@@ -1,4 +1,3 @@
-import { migrate } from '@platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, freshDatabase, listen, startPlatform, storeWithApp, testConfig, VERSION, type TestPlatform } from './harness';
 
@@ -45,7 +44,6 @@ describe.runIf(process.env.TEST_REDIS_URL)('rate limit shared through Redis (dec
       PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '0.01',
     };
     const config = testConfig(database.url, env);
-    await migrate(database.url, { sqliteDriver: config.sqliteDriver });
     const first = await listen(config);
     const second = await listen(config);
     try {

@@ -1,4 +1,3 @@
-import { migrate } from '@platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptedSecrets } from '../src/config';
 import { call, freshDatabase, listen, operator, testConfig, VERSION, type TestPlatform } from './harness';
@@ -16,7 +15,6 @@ let cursorUrl: string;
 beforeAll(async () => {
   database = await freshDatabase();
   const config = testConfig(database.url, { PLATFORM_SECRET: OLD });
-  await migrate(database.url, { sqliteDriver: config.sqliteDriver });
   before = await listen(config);
   const op = operator(before);
   await op.createStore('rotate');

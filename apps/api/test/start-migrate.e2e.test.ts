@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startBuiltApi } from './api-process';
-import { freshDatabase } from './harness';
+import { emptyDatabase } from './harness';
 
 // Issue 15, item 1: migrations as a step, and a start that fails says why in one line. Each test
 // runs the built program as production runs it.
@@ -112,7 +112,7 @@ describe('a start that cannot go on says why in one line (issue 15)', () => {
 
 describe.runIf(process.env.TEST_DATABASE_URL)('two APIs started at the same moment on an empty PostgreSQL (issue 15)', () => {
   it('both become ready and each migration is applied once', async () => {
-    const database = await freshDatabase();
+    const database = await emptyDatabase();
     const runs = [startBuiltApi({ DATABASE_URL: database.url }), startBuiltApi({ DATABASE_URL: database.url })];
     try {
       await Promise.all(runs.map((r) => r.waitFor('Operator token:')));

@@ -1,4 +1,3 @@
-import { migrate } from '@platform/db';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiProcess, type ApiProcess } from './api-process';
@@ -41,7 +40,6 @@ beforeAll(async () => {
   const port = (collector.address() as { port: number }).port;
   const database = await freshDatabase();
   drop = database.drop;
-  await migrate(database.url);
   api = await startApiProcess(database.url, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_BSP_SCHEDULE_DELAY: '100' });
 });
 afterAll(async () => {

@@ -1,12 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDb, inOutboxTransaction, migrate, type Db } from '@platform/db';
-import { Client } from 'pg';
+import { createDb, inOutboxTransaction, type Db } from '@platform/db';
+import { migratedTestDatabase } from '@platform/db/testing';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createSenderClock } from '../src/clock';
@@ -18,39 +17,20 @@ import { createSql, type Sql } from '../src/sql';
 
 export const MAIN = join(__dirname, '..', 'dist', 'main.js');
 
-/** A real database per test file: a SQLite file in a temp folder, or a fresh PostgreSQL database when TEST_DATABASE_URL is set. */
+/**
+ * A real database per test file with the schema applied: a SQLite file in a temp folder, or a new
+ * PostgreSQL database when TEST_DATABASE_URL is set; a copy of a template this worker migrated once
+ * (`@platform/db/testing`).
+ */
 export async function freshDatabase(): Promise<{ url: string; db: Db; drop(): Promise<void> }> {
-  const pgUrl = process.env.TEST_DATABASE_URL;
-  let url: string;
-  let cleanup: () => Promise<void>;
-  if (pgUrl) {
-    const name = `sender_${randomBytes(6).toString('hex')}`;
-    const admin = new Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(pgUrl);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    cleanup = async () => {
-      const c = new Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'platform-sender-'));
-    url = `file:${join(dir, 'test.db')}`;
-    cleanup = async () => rmSync(dir, { recursive: true, force: true });
-  }
-  await migrate(url);
-  const db = createDb(url);
+  const database = await migratedTestDatabase({ prefix: 'sender', pgUrl: process.env.TEST_DATABASE_URL });
+  const db = createDb(database.url);
   return {
-    url,
+    url: database.url,
     db,
     async drop() {
       await db.close();
-      await cleanup();
+      await database.drop();
     },
   };
 }
