@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -17,7 +17,47 @@ export function ensureChromium(): string {
   return CHROMIUM;
 }
 
-export function launchChromium(): Promise<Browser> {
-  // As root Chromium needs --no-sandbox; playwright-core drives the system executable (no download).
-  return chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
+let shared: Promise<Browser> | undefined;
+
+/** What a test file drives: contexts and pages of its own in the worker's Chromium. */
+export interface FileBrowser {
+  newContext: Browser['newContext'];
+  newPage: Browser['newPage'];
+  /** Closes every context (and page) this file opened; the browser stays for the worker's next file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Chromium for one test file. One browser per test worker, whose files run one after another (a
+ * launch costs about 2 s of CPU on 2 cores); each file gets contexts of its own (cookies, storage,
+ * permissions), as a new browser would give it. Playwright ends the browser when the worker exits.
+ */
+export async function launchChromium(): Promise<FileBrowser> {
+  if (!shared) {
+    // As root Chromium needs --no-sandbox; playwright-core drives the system executable (no download).
+    const launched = chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
+    shared = launched;
+    launched.then(
+      (browser) => browser.on('disconnected', () => shared === launched && (shared = undefined)),
+      () => shared === launched && (shared = undefined),
+    );
+  }
+  const browser = await shared;
+  const contexts: BrowserContext[] = [];
+  const pages: Page[] = [];
+  return {
+    newContext: async (options) => {
+      const context = await browser.newContext(options);
+      contexts.push(context);
+      return context;
+    },
+    newPage: async (options) => {
+      const page = await browser.newPage(options);
+      pages.push(page);
+      return page;
+    },
+    async close() {
+      await Promise.all([...pages.map((p) => p.close()), ...contexts.map((c) => c.close())]);
+    },
+  };
 }

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in Chromium: the DOM types describe them.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, type FileBrowser } from './browser';
 import { call, operator, startPlatform, VERSION, type TestPlatform } from './harness';
 import { adminApi, operatorPrivateApp } from './merchant-admin.helpers';
 import { expectAccessible, expectTidyLayout, screenshot, tabTo, watch } from './merchant-browser';
@@ -20,7 +20,7 @@ import { at, feedbackApi, setClock, START } from './resource-feedback.helpers';
  */
 
 let t: TestPlatform;
-let browser: Browser;
+let browser: FileBrowser;
 let desktop: BrowserContext;
 let phone: BrowserContext;
 let page: Page;

@@ -1,8 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, type FileBrowser } from './browser';
 import { call, operator, startPlatform, VERSION, type TestPlatform } from './harness';
 import { at, feedbackApi, privateApp, setClock, START } from './resource-feedback.helpers';
 import { recordAttempts } from './webhooks.helpers';
@@ -14,7 +13,7 @@ import { recordAttempts } from './webhooks.helpers';
  */
 
 let t: TestPlatform;
-let browser: Browser;
+let browser: FileBrowser;
 let productId: string;
 let appId: string;
 let failedId: bigint;

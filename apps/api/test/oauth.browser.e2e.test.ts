@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, type FileBrowser } from './browser';
 import { operator, startPlatform, type TestPlatform } from './harness';
 import { readShop, serviceNow, tokenCall, type OAuthApp } from './oauth.helpers';
 
@@ -17,7 +17,7 @@ import { readShop, serviceNow, tokenCall, type OAuthApp } from './oauth.helpers'
  */
 
 let t: TestPlatform;
-let browser: Browser;
+let browser: FileBrowser;
 let app: OAuthApp;
 let callback: Server;
 let callbackOrigin: string;

@@ -1,7 +1,6 @@
 import { createServer } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser';
+import { launchChromium, type FileBrowser } from './browser';
 import { call, OPERATOR_TOKEN, operator, startPlatform, type TestPlatform } from './harness';
 import { storeHost } from './oauth.helpers';
 
@@ -24,7 +23,7 @@ function freePort(): Promise<number> {
 
 let t: TestPlatform;
 let metricsPort: number;
-let browser: Browser;
+let browser: FileBrowser;
 
 beforeAll(async () => {
   metricsPort = await freePort();
