@@ -7,9 +7,9 @@
 // no migration pending, as on any current schema. Migrating itself is tested where it is the subject
 // (packages/db, the start tests), on empty databases.
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { migrate } from './migrate';
@@ -75,19 +75,21 @@ function sqliteTemplateFile(): Promise<string> {
 }
 
 /**
- * This process's migrated PostgreSQL template on `pgUrl`'s server, named after the process. Templates
- * of processes that are gone (an interrupted run) are dropped first, so they do not pile up.
+ * This process's migrated PostgreSQL template on `pgUrl`'s server, named after this machine and
+ * process. Templates of this machine's processes that are gone (an interrupted run) are dropped
+ * first, so they do not pile up; another machine's, on a server both use, are left to it.
  */
 function pgTemplate(pgUrl: string): Promise<string> {
   let template = pgTemplates.get(pgUrl);
   if (!template) {
     template = (async () => {
-      const leftovers = await onServer(pgUrl, `SELECT datname FROM pg_database WHERE datname LIKE 'tpl\\_%'`);
+      const machine = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+      const leftovers = await onServer(pgUrl, `SELECT datname FROM pg_database WHERE datname LIKE 'tpl\\_${machine}\\_%'`);
       for (const { datname } of leftovers.rows as { datname: string }[]) {
-        const pid = Number(/^tpl_(\d+)_/.exec(datname)?.[1]);
+        const pid = Number(/^tpl_[0-9a-f]+_(\d+)_/.exec(datname)?.[1]);
         if (Number.isInteger(pid) && !processAlive(pid)) await onServer(pgUrl, `DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
       }
-      const name = `tpl_${process.pid}_${randomBytes(4).toString('hex')}`;
+      const name = `tpl_${machine}_${process.pid}_${randomBytes(4).toString('hex')}`;
       await onServer(pgUrl, `CREATE DATABASE ${name}`);
       await migrate(databaseUrl(pgUrl, name));
       return name;
