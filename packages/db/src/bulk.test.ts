@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { databaseUrl, onServer } from './testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, insertRows, migrate, updateRows, type Db, type RowUpdate, type SqliteDriver } from './index';
 import type { Provider } from './provider';
@@ -177,16 +177,8 @@ const pgUrl = process.env['TEST_DATABASE_URL'];
 
 describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL (TEST_DATABASE_URL)', () => {
   const name = `platform_bulk_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
-  const url = () => Object.assign(new URL(pgUrl!), { pathname: `/${name}` }).toString();
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  const url = () => databaseUrl(pgUrl!, name);
+  const admin = (sql: string) => onServer(pgUrl!, sql);
   beforeAll(async () => {
     await admin(`CREATE DATABASE ${name}`);
     await migrate(url());

@@ -1,10 +1,10 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createDb, migrate, type Db, type SqliteDriver } from './index';
 import { migrationsDir } from './paths';
+import { databaseUrl, onServer } from './testing';
 import type { Provider } from './provider';
 
 // Shared by the package's test files; kept out of the build (tsconfig.build.json).
@@ -24,22 +24,10 @@ export function migrationNames(provider: Provider): string[] {
 export function throwawayPgDatabase(serverUrl: string | undefined, prefix: string) {
   const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
   /** One statement on the server's own database (made, dropped, backends ended). */
-  const admin = async (sql: string, params: unknown[] = []): Promise<void> => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql, params);
-    } finally {
-      await client.end();
-    }
-  };
+  const admin = async (sql: string, params: unknown[] = []): Promise<void> => void (await onServer(serverUrl!, sql, params));
   return {
     name,
-    url(): string {
-      const u = new URL(serverUrl!);
-      u.pathname = `/${name}`;
-      return u.toString();
-    },
+    url: () => databaseUrl(serverUrl!, name),
     admin,
     create: () => admin(`CREATE DATABASE ${name}`),
     drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),

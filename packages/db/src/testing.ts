@@ -20,18 +20,19 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** One statement on the PostgreSQL server of `serverUrl`, on a connection of its own. */
-async function onServer(serverUrl: string, sql: string): Promise<pg.QueryResult> {
+/** One statement on the PostgreSQL server of `serverUrl` (CREATE or DROP DATABASE ...), on a connection of its own. */
+export async function onServer(serverUrl: string, sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    return await client.query(sql);
+    return await client.query(sql, params);
   } finally {
     await client.end();
   }
 }
 
-function databaseUrl(serverUrl: string, name: string): string {
+/** `serverUrl` with the database `name` in its path. */
+export function databaseUrl(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
