@@ -7,7 +7,7 @@ import { migrationsDir } from './paths';
 import { databaseUrl, onServer } from './testing';
 import type { Provider } from './provider';
 
-// Shared by the package's test files; kept out of the build (tsconfig.build.json).
+// Shared by the package's test files (compiled by the build with them, loaded by nobody else).
 
 /** The migration folders of a provider, in the order they apply. */
 export function migrationNames(provider: Provider): string[] {
