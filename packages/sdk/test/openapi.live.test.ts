@@ -5,7 +5,6 @@
 import { validate } from '@readme/openapi-parser';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLiveServer, type LiveServer } from './live-server';
 import { TYPE_CHECK_TIMEOUT_MS, typeErrors } from './type-check';
@@ -36,6 +35,9 @@ describe('/openapi.json', () => {
   it(
     'gives openapi-typescript types that compile under tsc --strict',
     async () => {
+      // Its ESM entry, as Node's import loads it: the CommonJS declarations put `export =` beside
+      // the named exports (under a @ts-ignore), which TypeScript 7 reads as the default alone.
+      const { default: openapiTS, astToString } = await import('openapi-typescript');
       const types = astToString(await openapiTS(structuredClone(document) as never));
       writeFileSync(join(dir, 'api.d.ts'), types);
       // Use the generated types as an app would: a path's 200 body and an operation's query.
