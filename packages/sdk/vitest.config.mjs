@@ -9,5 +9,7 @@ export default platformVitestConfig({
   testTimeout: 60_000,
   hookTimeout: 180_000,
   maxWorkers: 2,
+  // One API process for the live files that need no settings of their own (test/live-server.ts).
+  globalSetup: ['./test/global-setup.ts'],
   alias: [{ find: /^@platform\/sdk$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) }],
 });

@@ -4,9 +4,9 @@
  * a method by itself (see routes.test.ts); give it a row here and it is tested live too.
  */
 import { adminContract } from '@platform/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, PlatformApiError, type PlatformClient } from '../src/index';
-import { startLiveServer, VERSION, type LiveServer } from './live-server';
+import { sharedLiveServer, VERSION, type LiveServer } from './live-server';
 
 type AdminRouteKey = keyof typeof adminContract;
 
@@ -274,7 +274,7 @@ let server: LiveServer;
 let ctx: Ctx;
 
 beforeAll(async () => {
-  server = await startLiveServer({ PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
+  server = sharedLiveServer();
   const handle = 'sdk-live';
   await server.createStore(handle);
   const { token } = await server.createPrivateApp(handle);
@@ -287,8 +287,6 @@ beforeAll(async () => {
     client: createClient({ baseUrl: server.origin, accessToken: token, apiVersion: VERSION, rateLimit: false }),
   };
 }, 120_000);
-afterAll(() => server?.close());
-
 describe('every Admin route against the real API', () => {
   for (const [key, run] of LIVE_CASES) {
     it(`${key}: ${adminContract[key].method} ${adminContract[key].path}`, () => run(ctx));

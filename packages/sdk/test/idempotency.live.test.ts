@@ -3,11 +3,11 @@
  * loses answers: a create whose first answer is lost after the service committed is retried with
  * the same Idempotency-Key and yields one definition, not two.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../package.json';
 import { createClient, PlatformNetworkError, type ClientOptions, type SdkEvent } from '../src/index';
 import { startFaultyProxy, type Fault, type FaultyProxy } from './faulty-proxy';
-import { startLiveServer, VERSION, type LiveServer } from './live-server';
+import { sharedLiveServer, VERSION, type LiveServer } from './live-server';
 
 let server: LiveServer;
 let token: string;
@@ -15,7 +15,7 @@ let proxy: FaultyProxy | undefined;
 let n = 0;
 
 beforeAll(async () => {
-  server = await startLiveServer({ PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
+  server = sharedLiveServer();
   await server.createStore('retries');
   ({ token } = await server.createPrivateApp('retries'));
 }, 120_000);
@@ -23,8 +23,6 @@ afterEach(async () => {
   await proxy?.close();
   proxy = undefined;
 });
-afterAll(() => server?.close());
-
 /** A client through a proxy that applies `first` to the first POST and forwards everything else. */
 async function clientWith(first: Fault, options: Partial<ClientOptions> = {}) {
   proxy = await startFaultyProxy(server.origin, (request, index) => (request.method === 'POST' && index === 0 ? first : 'forward'));

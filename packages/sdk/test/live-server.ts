@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- operator answers are arbitrary JSON, read field by field */
 /*
  * The real API, booted from apps/api/dist/main.js on a loopback port with a SQLite file of its own:
+ * one shared by the files that need no settings of their own (test/global-setup.ts), or one per file;
  * what the SDK's live tests, the pack test and the README examples run against. No mocks.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { request } from 'undici';
 import { SCOPES } from '@platform/domain';
 import { startApi } from '@platform/test-process';
+import { inject } from 'vitest';
 import { typeErrors } from './type-check';
 
 export { TYPE_CHECK_TIMEOUT_MS } from './type-check';
@@ -18,6 +20,19 @@ export const SDK_DIR = resolve(__dirname, '..');
 export const OPERATOR_TOKEN = 'sdk-live-operator-token-0123456789';
 export const VERSION = 'v20260901';
 export const ALL_SCOPES = [...SCOPES];
+
+/** Where a live server listens and its database: what the global setup hands the files. */
+export interface SharedServer {
+  origin: string;
+  port: number;
+  databaseUrl: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sharedLiveServer: SharedServer;
+  }
+}
 
 export interface LiveServer {
   /** `http://127.0.0.1:<port>` */
@@ -33,6 +48,10 @@ export interface LiveServer {
   close(): Promise<void>;
 }
 
+/** The environment of the API the live files share (test/global-setup.ts): no rate limit in the way. */
+export const SHARED_ENV = { PLATFORM_RATE_LIMIT_CAPACITY: '100000' };
+
+/** An API process of this file's own, for a file that needs other settings than the shared one's. */
 export async function startLiveServer(env: Record<string, string> = {}): Promise<LiveServer> {
   const dir = mkdtempSync(join(tmpdir(), 'sdk-live-'));
   const databaseUrl = `file:${join(dir, 'api.db')}`;
@@ -44,8 +63,22 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
     PLATFORM_TOKEN_REMINDER_INTERVAL_MS: '0',
     ...env,
   });
-  const { origin, port } = api;
+  return served({ origin: api.origin, port: api.port, databaseUrl }, async () => {
+    await api.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+}
 
+/**
+ * The API process the live files share (SHARED_ENV), started once per run by test/global-setup.ts
+ * and stopped after the last file: a start costs about 3 s of CPU on 2 cores. Each file works in
+ * stores and apps of its own; `close` leaves the process to the global teardown.
+ */
+export function sharedLiveServer(): LiveServer {
+  return served(inject('sharedLiveServer'), async () => undefined);
+}
+
+function served({ origin, port, databaseUrl }: SharedServer, close: () => Promise<void>): LiveServer {
   const operator = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${origin}/platform/v1${path}`, {
       method,
@@ -84,10 +117,7 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
       }
       return ids;
     },
-    async close() {
-      await api.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

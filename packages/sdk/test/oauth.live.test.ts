@@ -4,16 +4,16 @@
  * its grace, cancel. Stores are reached on their own host, `{handle}.localhost:<port>`, as refresh and
  * cancel require; the test's fetch connects to 127.0.0.1 and sends that Host (Node's fetch cannot).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createOAuth, PlatformApiError } from '../src/index';
-import { startLiveServer, VERSION, viaLoopback, type LiveServer } from './live-server';
+import { sharedLiveServer, VERSION, viaLoopback, type LiveServer } from './live-server';
 
 let server: LiveServer;
 let app: { id: string; app_key: string; app_secret: string };
 const handle = 'oauth-live';
 
 beforeAll(async () => {
-  server = await startLiveServer();
+  server = sharedLiveServer();
   await server.createStore(handle);
   const created = await server.operator('POST', '/apps', {
     app: {
@@ -26,8 +26,6 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   app = created.body.app;
 }, 120_000);
-afterAll(() => server?.close());
-
 async function installCode(): Promise<string> {
   const r = await server.operator('POST', `/stores/${handle}/apps/${app.id}/install`, {
     scopes: ['read_products', 'read_store_information'],

@@ -6,7 +6,7 @@ import { validate } from '@readme/openapi-parser';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLiveServer, type LiveServer } from './live-server';
+import { sharedLiveServer, type LiveServer } from './live-server';
 import { TYPE_CHECK_TIMEOUT_MS, typeErrors } from './type-check';
 
 const SDK_DIR = resolve(__dirname, '..');
@@ -15,14 +15,13 @@ let document: Record<string, unknown>;
 let dir: string;
 
 beforeAll(async () => {
-  server = await startLiveServer();
+  server = sharedLiveServer();
   const response = await fetch(`${server.origin}/openapi.json`);
   expect(response.status).toBe(200);
   document = (await response.json()) as Record<string, unknown>;
   dir = mkdtempSync(join(SDK_DIR, '.openapi-run-'));
 }, 120_000);
-afterAll(async () => {
-  await server?.close();
+afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

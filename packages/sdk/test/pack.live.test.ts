@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, SDK_DIR, startLiveServer, strictTypeErrors, TYPE_CHECK_TIMEOUT_MS, VERSION, type LiveServer } from './live-server';
+import { REPO_ROOT, SDK_DIR, sharedLiveServer, strictTypeErrors, TYPE_CHECK_TIMEOUT_MS, VERSION, type LiveServer } from './live-server';
 
 let app: string;
 let server: LiveServer;
@@ -33,14 +33,13 @@ beforeAll(async () => {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sdk-app', private: true, version: '1.0.0' }));
   // The app's own zod, the lowest the SDK's peer range allows: the SDK must use it, not bring another.
   run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, `zod@${APP_ZOD}`, '@types/node@20']);
-  server = await startLiveServer({ PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
+  server = sharedLiveServer();
   await server.createStore('pack-app');
   const { token } = await server.createPrivateApp('pack-app');
   await server.createProducts('pack-app', 5, (i) => ({ title: `Packed ${i}` }));
   writeFileSync(join(app, 'config.json'), JSON.stringify({ baseUrl: server.origin, accessToken: token, apiVersion: VERSION }));
 }, 300_000);
-afterAll(async () => {
-  await server?.close();
+afterAll(() => {
   if (app && !process.env.KEEP_APP) rmSync(app, { recursive: true, force: true });
 });
 

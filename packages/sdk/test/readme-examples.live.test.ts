@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, SDK_DIR, startLiveServer, strictTypeErrors, TYPE_CHECK_TIMEOUT_MS, type LiveServer } from './live-server';
+import { REPO_ROOT, SDK_DIR, sharedLiveServer, strictTypeErrors, TYPE_CHECK_TIMEOUT_MS, type LiveServer } from './live-server';
 
 const READMES = { 'packages/sdk/README.md': join(SDK_DIR, 'README.md'), 'README.md': join(REPO_ROOT, 'README.md') };
 
@@ -30,14 +30,13 @@ let token: string;
 let dir: string;
 
 beforeAll(async () => {
-  server = await startLiveServer({ PLATFORM_RATE_LIMIT_CAPACITY: '100000' });
+  server = sharedLiveServer();
   await server.createStore('readme');
   ({ token } = await server.createPrivateApp('readme'));
   await server.createProducts('readme', 12, (i) => ({ title: `Readme ${i}` }));
   dir = mkdtempSync(join(SDK_DIR, '.readme-run-'));
 }, 120_000);
-afterAll(async () => {
-  await server?.close();
+afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
