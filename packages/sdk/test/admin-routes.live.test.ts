@@ -274,7 +274,7 @@ let server: LiveServer;
 let ctx: Ctx;
 
 beforeAll(async () => {
-  server = sharedLiveServer();
+  server = await sharedLiveServer();
   const handle = 'sdk-live';
   await server.createStore(handle);
   const { token } = await server.createPrivateApp(handle);

@@ -1,16 +1,31 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { SHARED_ENV, startLiveServer, type LiveServer } from './live-server';
 
-// One API process for the live files that need no settings of their own (sharedLiveServer). Not in
-// the PostgreSQL run (`test:pg`, TEST_DATABASE_URL), whose files start what they need themselves.
-let server: LiveServer | undefined;
+/*
+ * The API process the live files share (sharedLiveServer in live-server.ts), started when the first
+ * of them asks for it, so a run without live files (a unit test alone, the PostgreSQL run) starts
+ * none and needs no built API; stopped here after the last file. A file asks with a POST to this
+ * loopback address, which answers where the API listens once it is up.
+ */
+let launcher: Server | undefined;
+let starting: Promise<LiveServer> | undefined;
 
 export async function setup(project: TestProject) {
-  if (process.env.TEST_DATABASE_URL) return;
-  server = await startLiveServer(SHARED_ENV);
-  project.provide('sharedLiveServer', { origin: server.origin, port: server.port, databaseUrl: server.databaseUrl });
+  launcher = createServer((request, response) => {
+    if (request.method !== 'POST') return void response.writeHead(405).end();
+    starting ??= startLiveServer(SHARED_ENV);
+    starting.then(
+      (server) => response.end(JSON.stringify({ origin: server.origin, port: server.port, databaseUrl: server.databaseUrl })),
+      (error: unknown) => response.writeHead(500).end(String(error)),
+    );
+  });
+  await new Promise<void>((resolve) => launcher!.listen(0, '127.0.0.1', resolve));
+  project.provide('sharedLiveServerLauncher', `http://127.0.0.1:${(launcher.address() as AddressInfo).port}`);
 }
 
 export async function teardown() {
-  await server?.close();
+  launcher?.close();
+  await (await starting?.catch(() => undefined))?.close();
 }

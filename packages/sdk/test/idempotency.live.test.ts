@@ -15,7 +15,7 @@ let proxy: FaultyProxy | undefined;
 let n = 0;
 
 beforeAll(async () => {
-  server = sharedLiveServer();
+  server = await sharedLiveServer();
   await server.createStore('retries');
   ({ token } = await server.createPrivateApp('retries'));
 }, 120_000);

@@ -30,7 +30,8 @@ export interface SharedServer {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    sharedLiveServer: SharedServer;
+    /** Where test/global-setup.ts starts the shared API on request. */
+    sharedLiveServerLauncher: string;
   }
 }
 
@@ -70,12 +71,15 @@ export async function startLiveServer(env: Record<string, string> = {}): Promise
 }
 
 /**
- * The API process the live files share (SHARED_ENV), started once per run by test/global-setup.ts
- * and stopped after the last file: a start costs about 3 s of CPU on 2 cores. Each file works in
- * stores and apps of its own; `close` leaves the process to the global teardown.
+ * The API process the live files share (SHARED_ENV), started by test/global-setup.ts when the first
+ * of them asks and stopped after the last file: a start costs about 3 s of CPU on 2 cores. Each
+ * file works in stores and apps of its own; `close` leaves the process to the global teardown.
  */
-export function sharedLiveServer(): LiveServer {
-  return served(inject('sharedLiveServer'), async () => undefined);
+export async function sharedLiveServer(): Promise<LiveServer> {
+  const response = await fetch(inject('sharedLiveServerLauncher'), { method: 'POST' });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`the shared API did not start: ${text}`);
+  return served(JSON.parse(text) as SharedServer, async () => undefined);
 }
 
 function served({ origin, port, databaseUrl }: SharedServer, close: () => Promise<void>): LiveServer {

@@ -13,7 +13,7 @@ let app: { id: string; app_key: string; app_secret: string };
 const handle = 'oauth-live';
 
 beforeAll(async () => {
-  server = sharedLiveServer();
+  server = await sharedLiveServer();
   await server.createStore(handle);
   const created = await server.operator('POST', '/apps', {
     app: {

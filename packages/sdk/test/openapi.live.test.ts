@@ -15,7 +15,7 @@ let document: Record<string, unknown>;
 let dir: string;
 
 beforeAll(async () => {
-  server = sharedLiveServer();
+  server = await sharedLiveServer();
   const response = await fetch(`${server.origin}/openapi.json`);
   expect(response.status).toBe(200);
   document = (await response.json()) as Record<string, unknown>;

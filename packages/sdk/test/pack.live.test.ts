@@ -33,7 +33,7 @@ beforeAll(async () => {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'sdk-app', private: true, version: '1.0.0' }));
   // The app's own zod, the lowest the SDK's peer range allows: the SDK must use it, not bring another.
   run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', `./${tarball}`, `zod@${APP_ZOD}`, '@types/node@20']);
-  server = sharedLiveServer();
+  server = await sharedLiveServer();
   await server.createStore('pack-app');
   const { token } = await server.createPrivateApp('pack-app');
   await server.createProducts('pack-app', 5, (i) => ({ title: `Packed ${i}` }));

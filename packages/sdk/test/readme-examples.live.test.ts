@@ -30,7 +30,7 @@ let token: string;
 let dir: string;
 
 beforeAll(async () => {
-  server = sharedLiveServer();
+  server = await sharedLiveServer();
   await server.createStore('readme');
   ({ token } = await server.createPrivateApp('readme'));
   await server.createProducts('readme', 12, (i) => ({ title: `Readme ${i}` }));
