@@ -65,7 +65,7 @@ const shared: Options = {
 /*
  * Declarations: rolled up from what TypeScript 7 emitted (`tsc7 -p tsconfig.dts.json`, run by
  * `build` first), not generated here by TypeScript 5.9 from the sources, which type-checked the
- * contract once more (main entry 11 s, subpaths 4.7 s on 2026-11-27; now 2.4 s in all). The contract's
+ * contract once more (main entry 11 s, subpaths 4.7 s on 2026-11-27; now about 3 s in all). The contract's
  * and the domain's declarations are inlined (`resolve`); `@platform/sdk` stays external.
  */
 const dts = (entries: Record<string, string>): Options['dts'] => ({
