@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `tsc7`: TypeScript 7's compiler (native, several times faster than 5.9's) for every build and type
 // check of the workspace. TypeScript 5.9 stays where a tool needs the compiler's JavaScript API, which
-// 7 does not have: typescript-eslint, tsup's declarations, openapi-typescript and the SDK's checks of
+// 7 does not have: typescript-eslint, tsup's roll-up of declarations, openapi-typescript and the SDK's checks of
 // an app team's code (docs/engineering.md, "Build and module format").
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
