@@ -43,7 +43,7 @@ function suite(provider: Provider, url: () => string, driver?: SqliteDriver): vo
       `v${i} ✓`,
       NOW,
     ]);
-    await db.prisma.$transaction((tx) => insertRows(tx, db.provider, 'metafields', columns, rows));
+    await db.prisma.$transaction((tx) => insertRows(tx, db, 'metafields', columns, rows));
     const ids = (await db.prisma.metafield.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' }, select: { id: true } })).map(
       (r) => r.id,
     );
@@ -56,7 +56,7 @@ function suite(provider: Provider, url: () => string, driver?: SqliteDriver): vo
       const { storeId, ids } = await valuesOfNewStore(`upd-${driver ?? provider}-${Date.now()}`);
       const reasons = (i: number) => JSON.stringify([`reason ${i} "quoted" ✓`]);
       const rows = ids.map((id, i) => [id, 'single_line_text_field', `v${i} ✓`, i % 2 === 0, reasons(i), 7]);
-      const changed = await db.prisma.$transaction((tx) => updateRows(tx, db.provider, 'metafields', VERDICT, rows));
+      const changed = await db.prisma.$transaction((tx) => updateRows(tx, db, 'metafields', VERDICT, rows));
       expect(changed).toBe(ROWS);
       const read = await db.prisma.metafield.findMany({ where: { storeId }, orderBy: { id: 'asc' } });
       expect(read.filter((r) => r.checkedRevision === 7)).toHaveLength(ROWS);
@@ -75,7 +75,7 @@ function suite(provider: Provider, url: () => string, driver?: SqliteDriver): vo
       await db.prisma.metafield.update({ where: { id: ids[1_700]! }, data: { type: 'multi_line_text_field' } });
       await db.prisma.metafield.delete({ where: { id: ids[20]! } });
       const rows = ids.map((id, i) => [id, 'single_line_text_field', `v${i} ✓`, false, '["stale"]', 3]);
-      const changed = await db.prisma.$transaction((tx) => updateRows(tx, db.provider, 'metafields', VERDICT, rows));
+      const changed = await db.prisma.$transaction((tx) => updateRows(tx, db, 'metafields', VERDICT, rows));
       expect(changed).toBe(ROWS - 3);
       const read = new Map((await db.prisma.metafield.findMany({ where: { storeId } })).map((r) => [r.id, r]));
       expect(read.get(ids[10]!)).toMatchObject({ value: 'rewritten', valid: true, invalidReasons: '["new"]', checkedRevision: 0 });
@@ -104,11 +104,11 @@ function suite(provider: Provider, url: () => string, driver?: SqliteDriver): vo
       const texts = ['say "hi" \\ \\u0041 / </script>', 'line\nbreak\ttab\u0001\u001f', 'emoji 😀 and ✓ and \u2028'];
       const columns = ['store_id', 'owner_resource', 'owner_id', 'namespace', 'key', 'type', 'value', 'updated_at'];
       const rows = texts.map((text, i) => [store.id, 'products', BigInt(i + 1), 'text', 'k', 'single_line_text_field', text, NOW]);
-      await db.prisma.$transaction((tx) => insertRows(tx, db.provider, 'metafields', columns, rows));
+      await db.prisma.$transaction((tx) => insertRows(tx, db, 'metafields', columns, rows));
       const stored = await db.prisma.metafield.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' } });
       // Fenced on the value as read back: each row is still "the value that was read".
       const verdicts = stored.map((r, i) => [r.id, r.type, r.value, false, JSON.stringify([texts[i]]), 9]);
-      const changed = await db.prisma.$transaction((tx) => updateRows(tx, db.provider, 'metafields', VERDICT, verdicts));
+      const changed = await db.prisma.$transaction((tx) => updateRows(tx, db, 'metafields', VERDICT, verdicts));
       const read = await db.prisma.metafield.findMany({ where: { storeId: store.id }, orderBy: { id: 'asc' } });
       expect(changed).toBe(texts.length);
       expect(read.map((r) => r.checkedRevision)).toEqual(texts.map(() => 9));
@@ -136,7 +136,7 @@ function suite(provider: Provider, url: () => string, driver?: SqliteDriver): vo
           return Number(row?.read ?? 0);
         };
         const before = await counter();
-        const changed = await updateRows(tx, db.provider, 'metafields', VERDICT, rows);
+        const changed = await updateRows(tx, db, 'metafields', VERDICT, rows);
         const read = (await counter()) - before;
         const [count] = await tx.$queryRawUnsafe<{ n: bigint }[]>('SELECT COUNT(*) AS n FROM metafields');
         return { changed, read, inTable: Number(count?.n ?? 0) };
@@ -152,7 +152,7 @@ function suite(provider: Provider, url: () => string, driver?: SqliteDriver): vo
     'refuses names that are not plain SQL names and columns without a PostgreSQL type',
     async () => {
       const run = (spec: RowUpdate, table = 'metafields') =>
-        db.prisma.$transaction((tx) => updateRows(tx, db.provider, table, spec, [[1n, 'x', 'y', true, '[]', 1]]));
+        db.prisma.$transaction((tx) => updateRows(tx, db, table, spec, [[1n, 'x', 'y', true, '[]', 1]]));
       await expect(run({ ...VERDICT, set: ['valid; DROP TABLE stores'] })).rejects.toThrow(/Not an SQL name/);
       await expect(run(VERDICT, 'metafields"')).rejects.toThrow(/Not an SQL name/);
       await expect(run({ ...VERDICT, pgTypes: { ...VERDICT.pgTypes, valid: '' } })).rejects.toThrow(/No PostgreSQL type for valid/);

@@ -1,5 +1,20 @@
+import type { Db } from './client';
 import type { TransactionClient } from './outbox';
-import type { Provider } from './provider';
+import { PREPARED_TEXT_MAX_CHARS } from './sqlite-statements';
+
+/** Where the bulk statements of a transaction go: the provider, and on SQLite the adapter's connection. */
+export type BulkTarget = Pick<Db, 'provider' | 'adapterConnection'>;
+
+/**
+ * SQLite with better-sqlite3, inside a Prisma transaction: the connection that transaction runs on,
+ * to run the statements on directly (the adapter does per-parameter work for every raw statement,
+ * most of an import's time in it before 2026-11-27). Undefined otherwise: the statements then go
+ * through `tx`. A connection with no transaction open is not used (the write would commit alone).
+ */
+function directConnection(db: BulkTarget) {
+  const connection = db.provider === 'sqlite' ? db.adapterConnection() : undefined;
+  return connection?.inTransaction ? connection : undefined;
+}
 
 /**
  * Parameters per statement: under SQLite's 32,766 and PostgreSQL's 65,535, and small enough that
@@ -15,19 +30,33 @@ const MAX_PARAMS = 8_000;
  */
 export async function insertRows(
   tx: TransactionClient,
-  provider: Provider,
+  db: BulkTarget,
   table: string,
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
 ): Promise<void> {
   for (const name of [table, ...columns]) if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not an SQL name: ${name}`);
   if (rows.length === 0) return;
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const head = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `;
+  const direct = directConnection(db);
+  if (direct) {
+    // Statements short enough to stay prepared on the connection: two texts per table at most.
+    const tuple = `(${columns.map(() => '?').join(',')})`;
+    const perStatement = Math.max(
+      1,
+      Math.min(Math.floor(MAX_PARAMS / columns.length), Math.floor((PREPARED_TEXT_MAX_CHARS - head.length) / (tuple.length + 1))),
+    );
+    for (let start = 0; start < rows.length; start += perStatement) {
+      const chunk = rows.slice(start, start + perStatement);
+      direct.run(head + Array.from(chunk, () => tuple).join(','), chunk.flat());
+    }
+    return;
+  }
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     let n = 0;
-    const tuple = () => `(${columns.map(() => (provider === 'postgresql' ? `$${++n}` : '?')).join(',')})`;
+    const tuple = () => `(${columns.map(() => (db.provider === 'postgresql' ? `$${++n}` : '?')).join(',')})`;
     const values = chunk.map(tuple).join(',');
     await tx.$executeRawUnsafe(head + values, ...chunk.flat());
   }
@@ -59,7 +88,7 @@ export interface RowUpdate {
  */
 export async function updateRows(
   tx: TransactionClient,
-  provider: Provider,
+  db: BulkTarget,
   table: string,
   spec: RowUpdate,
   rows: readonly (readonly unknown[])[],
@@ -74,10 +103,12 @@ export async function updateRows(
   });
   if (rows.length === 0) return 0;
   const names = columns.map((c) => `"${c}"`).join(', ');
+  const { provider } = db;
   const json = provider === 'sqlite' ? sqliteJsonRows(rows) : undefined;
   if (json !== undefined) {
     const picks = columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ');
-    return tx.$executeRawUnsafe(`WITH v (${names}) AS (SELECT ${picks} FROM json_each(?))${tailOf(table, spec)}`, json);
+    const sql = `WITH v (${names}) AS (SELECT ${picks} FROM json_each(?))${tailOf(table, spec)}`;
+    return directConnection(db)?.run(sql, [json]) ?? tx.$executeRawUnsafe(sql, json);
   }
   const tail = tailOf(table, spec);
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
@@ -87,13 +118,15 @@ export async function updateRows(
   // (bulk.test.ts). For the rest of the transaction (a reset would be one more round trip per
   // batch): what follows in both callers joins nothing.
   const pg = provider === 'postgresql';
+  const direct = directConnection(db);
   if (pg) await tx.$executeRawUnsafe('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
   let changed = 0;
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     let n = 0;
     const tuple = () => `(${columns.map((_, i) => (pg ? `$${++n}${casts[i]}` : '?')).join(',')})`;
-    changed += await tx.$executeRawUnsafe(`WITH v (${names}) AS (VALUES ${chunk.map(tuple).join(',')})${tail}`, ...chunk.flat());
+    const sql = `WITH v (${names}) AS (VALUES ${chunk.map(tuple).join(',')})${tail}`;
+    changed += direct ? direct.run(sql, chunk.flat()) : await tx.$executeRawUnsafe(sql, ...chunk.flat());
   }
   return changed;
 }

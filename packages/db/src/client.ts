@@ -3,7 +3,7 @@ import { PrismaClient as SqlitePrismaClient } from './generated/sqlite/client';
 import { PrismaClient as PgPrismaClient } from './generated/postgresql/client';
 import { createPgPool, pgQuery } from './postgresql';
 import { prepareSqliteFile, providerOf, sqliteFilePath, type Provider } from './provider';
-import { betterSqlite3Query, libsqlQuery, sqliteAdapterFactory, type SqliteDriver } from './sqlite';
+import { betterSqlite3Query, libsqlQuery, sqliteAdapterFactory, type SqliteAdapterConnection, type SqliteDriver } from './sqlite';
 
 /**
  * The Prisma client type for both providers. The two generated clients are not type-compatible
@@ -32,6 +32,11 @@ export interface Db {
    * /metrics; undefined on SQLite, which has no pool.
    */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
+  /**
+   * SQLite with better-sqlite3: the connection Prisma's transactions run on, once Prisma has
+   * connected, for bulk statements inside them (bulk.ts). Undefined otherwise.
+   */
+  adapterConnection(): SqliteAdapterConnection | undefined;
   close(): Promise<void>;
 }
 
@@ -64,7 +69,8 @@ function createSqliteDb(url: string, driver: SqliteDriver): Db {
   if (driver !== 'libsql' && driver !== 'better-sqlite3') throw new Error(`Unknown SQLite driver: ${String(driver)}`);
   const file = sqliteFilePath(url);
   prepareSqliteFile(file);
-  const prisma = new SqlitePrismaClient({ adapter: sqliteAdapterFactory(file, driver) });
+  let connection: SqliteAdapterConnection | undefined;
+  const prisma = new SqlitePrismaClient({ adapter: sqliteAdapterFactory(file, driver, (c) => (connection = c)) });
   let direct: ReturnType<typeof libsqlQuery> | undefined;
   const directQuery = () => (direct ??= driver === 'libsql' ? libsqlQuery(file) : betterSqlite3Query(file));
   return {
@@ -73,6 +79,7 @@ function createSqliteDb(url: string, driver: SqliteDriver): Db {
     url,
     query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => directQuery().query<T>(sql, params),
     poolStats: () => undefined,
+    adapterConnection: () => connection,
     async close() {
       await prisma.$disconnect();
       await direct?.close();
@@ -93,6 +100,7 @@ function createPgDb(url: string): Db {
     query: <T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: QueryOptions = {}) =>
       query<T>(sql, params, options.prepare ?? false),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    adapterConnection: () => undefined,
     async close() {
       await pgClient.$disconnect();
       await pool.end();

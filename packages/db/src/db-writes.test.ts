@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { eachDatabase, NOW, TIMEOUT, type SuiteDatabase } from './databases.test-support';
-import { allocateIds, inOutboxTransaction, insertRows, watchOutbox } from './index';
+import { allocateIds, inOutboxTransaction, insertRows, updateRows, watchOutbox } from './index';
 
 // Writes in bulk and the outbox, on every provider and driver (the rest of the database's
 // behaviour: db.test.ts).
@@ -19,7 +19,7 @@ eachDatabase((d: SuiteDatabase) => {
       await d.db.prisma.$transaction((tx) =>
         insertRows(
           tx,
-          d.db.provider,
+          d.db,
           'products',
           ['id', 'store_id', 'handle', 'title', 'status', 'doc', 'listing_doc', 'published_at', 'created_at', 'updated_at'],
           first!.map((id, i) => [id, store.id, `h${i}`, `Bulk ${i} ✓`, 'active', '{}', Buffer.from(`{"i":${i}}`), null, NOW, NOW]),
@@ -35,6 +35,63 @@ eachDatabase((d: SuiteDatabase) => {
       });
       expect(after.id).toBeGreaterThan(second![299]!);
       expect(after.id).toBeGreaterThan(first![299]!);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'bulk inserts and updates are part of their transaction: a rollback takes back every statement of them (issue 17)',
+    async () => {
+      const store = await newStore(`bulk-rollback-${stamp}`);
+      const columns = ['store_id', 'owner_resource', 'owner_id', 'namespace', 'key', 'type', 'value', 'valid', 'updated_at'];
+      // More rows than one statement holds on any path (8,000 parameters; 8 KB of text when run on
+      // better-sqlite3's connection directly), with a boolean, a Date and text to carry.
+      const rows = Array.from({ length: 1_200 }, (_, i) => [
+        store.id,
+        'products',
+        BigInt(i + 1),
+        'rb',
+        'k',
+        'single_line_text_field',
+        `v${i} ✓`,
+        i % 2 === 0,
+        NOW,
+      ]);
+      const count = () => d.db.prisma.metafield.count({ where: { storeId: store.id } });
+      const verdict = {
+        match: ['id'],
+        set: ['value'],
+        pgTypes: { id: 'bigint', value: 'text' },
+      };
+      await expect(
+        d.db.prisma.$transaction(async (tx) => {
+          await insertRows(tx, d.db, 'metafields', columns, rows);
+          const inside = await tx.metafield.findMany({ where: { storeId: store.id }, select: { id: true } });
+          expect(inside).toHaveLength(1_200);
+          expect(
+            await updateRows(
+              tx,
+              d.db,
+              'metafields',
+              verdict,
+              inside.map((r) => [r.id, 'changed']),
+            ),
+          ).toBe(1_200);
+          throw new Error('taken back');
+        }),
+      ).rejects.toThrow('taken back');
+      expect(await count()).toBe(0);
+      await d.db.prisma.$transaction((tx) => insertRows(tx, d.db, 'metafields', columns, rows));
+      const read = await d.db.prisma.metafield.findMany({ where: { storeId: store.id }, orderBy: { ownerId: 'asc' } });
+      expect(read).toHaveLength(1_200);
+      expect(read[1_199]).toMatchObject({ ownerId: 1_200n, value: 'v1199 ✓', valid: false, updatedAt: NOW });
+      expect(read[0]).toMatchObject({ valid: true });
+      // On better-sqlite3 the statements ran on Prisma's own connection, inside its transaction.
+      if (d.driver === 'better-sqlite3') {
+        const connection = d.db.adapterConnection();
+        expect(connection?.inTransaction).toBe(false);
+        expect(await d.db.prisma.$transaction(async () => connection?.inTransaction)).toBe(true);
+      } else expect(d.db.adapterConnection()).toBeUndefined();
     },
     TIMEOUT,
   );

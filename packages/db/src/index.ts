@@ -11,13 +11,13 @@ export {
   type SharedSettings,
 } from './settings';
 export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient, type QueryOptions } from './client';
-export { parseSqliteDateTime, SQLITE_BUSY_TIMEOUT_MS, type SqliteDriver } from './sqlite';
+export { parseSqliteDateTime, SQLITE_BUSY_TIMEOUT_MS, type SqliteAdapterConnection, type SqliteDriver } from './sqlite';
 export { migrate, pendingMigrations, prepareSchema, SchemaBehindError, type MigrateMode, type MigrateOptions } from './migrate';
 export { MIGRATION_LOCK_KEY } from './migrate-lock';
 export { DatabaseUnavailableError, describeDatabaseError, probeDatabase } from './startup';
 export { syncIdSequence } from './sequences';
 export { allocateIds } from './ids';
-export { insertRows, updateRows, type RowUpdate } from './bulk';
+export { insertRows, updateRows, type BulkTarget, type RowUpdate } from './bulk';
 export { platformLogger } from './logger';
 export { registerPoolMetrics } from './pool-metrics';
 // The error classes (PrismaClientKnownRequestError: P2002 ...) are shared by both generated

@@ -144,13 +144,52 @@ function isBusy(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
-/** better-sqlite3 keeps one connection per adapter: the pragmas run once, when it opens. */
-function betterSqlite3Factory(file: string): SqlMigrationAwareDriverAdapterFactory {
+/**
+ * The connection of Prisma's better-sqlite3 adapter, for statements run beside Prisma inside its
+ * transactions (the bulk writes of `bulk.ts`, issue 17): the adapter runs every transaction of its
+ * client on this one connection, one at a time, so a statement run here while a Prisma
+ * `$transaction` callback runs is part of that transaction, and its rollback takes it back. This
+ * skips the ORM's per-parameter work on raw statements (about a third of an import's CPU on
+ * SQLite, bench/import 2026-11-27).
+ */
+export interface SqliteAdapterConnection {
+  /** Whether a transaction is open on the connection (a Prisma transaction of this client runs). */
+  readonly inTransaction: boolean;
+  /**
+   * Runs one statement (kept prepared like the adapter's own, sqlite-statements.ts) with
+   * parameters as Db.query takes them (Date, boolean, bigint, number, string, bytes, null), written
+   * as Prisma writes them. Returns the number of rows changed.
+   */
+  run(sql: string, params: readonly unknown[]): number;
+}
+
+function adapterConnection(client: Database.Database): SqliteAdapterConnection {
+  return {
+    get inTransaction() {
+      return client.inTransaction;
+    },
+    // `prepare` is the kept-statement view of keepStatementsPrepared: bind, then run.
+    run: (sql, params) => client.prepare(sql).bind(params.map(toSqliteParam)).run().changes,
+  };
+}
+
+/**
+ * better-sqlite3 keeps one connection per adapter: the pragmas run once, when it opens.
+ * `onConnect` receives the connection Prisma's queries and transactions run on (not the shadow
+ * database's).
+ */
+function betterSqlite3Factory(
+  file: string,
+  onConnect?: (connection: SqliteAdapterConnection) => void,
+): SqlMigrationAwareDriverAdapterFactory {
   const inner = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
-  const prepared = async (adapter: SqlDriverAdapter): Promise<SqlDriverAdapter> => {
+  const prepared = async (adapter: SqlDriverAdapter, main: boolean): Promise<SqlDriverAdapter> => {
     // The adapter's connection (its `client`): statements kept prepared (sqlite-statements.ts).
     const client = (adapter as unknown as { client?: unknown }).client;
-    if (client instanceof Database) keepStatementsPrepared(client);
+    if (client instanceof Database) {
+      keepStatementsPrepared(client);
+      if (main) onConnect?.(adapterConnection(client));
+    }
     await adapter.executeScript(SQLITE_PRAGMAS.join(';\n') + ';');
     // The adapter begins with a plain BEGIN; a write that matches nothing takes the lock. Without
     // waiting inside SQLite: its busy handler sleeps on the event loop's thread, so a lock held by
@@ -190,13 +229,18 @@ function betterSqlite3Factory(file: string): SqlMigrationAwareDriverAdapterFacto
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
-    connect: async () => prepared(await inner.connect()),
-    connectToShadowDb: async () => prepared(await inner.connectToShadowDb()),
+    connect: async () => prepared(await inner.connect(), true),
+    connectToShadowDb: async () => prepared(await inner.connectToShadowDb(), false),
   };
 }
 
-export function sqliteAdapterFactory(file: string, driver: SqliteDriver): SqlMigrationAwareDriverAdapterFactory {
-  return driver === 'libsql' ? new PlatformLibSql({ url: sqliteUrl(file) }) : betterSqlite3Factory(file);
+/** `onConnect`: better-sqlite3 only (libsql's connections are not reachable beside Prisma). */
+export function sqliteAdapterFactory(
+  file: string,
+  driver: SqliteDriver,
+  onConnect?: (connection: SqliteAdapterConnection) => void,
+): SqlMigrationAwareDriverAdapterFactory {
+  return driver === 'libsql' ? new PlatformLibSql({ url: sqliteUrl(file) }) : betterSqlite3Factory(file, onConnect);
 }
 
 // ---------------------------------------------------------------------------------------------

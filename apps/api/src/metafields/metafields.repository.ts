@@ -209,8 +209,8 @@ export class MetafieldsRepository {
             }
           }
           overwrites.sort((a, b) => ((a[0] as bigint) < (b[0] as bigint) ? -1 : 1));
-          await updateRows(tx, this.db.provider, 'metafields', OVERWRITE, overwrites);
-          await insertRows(tx, this.db.provider, 'metafields', CREATE_COLUMNS, creates);
+          await updateRows(tx, this.db, 'metafields', OVERWRITE, overwrites);
+          await insertRows(tx, this.db, 'metafields', CREATE_COLUMNS, creates);
           const stored = await readValues(tx, this.db.provider, storeId, OWNER_RESOURCE, writes, false);
           const written = new Map(stored.map((row) => [identity(row), row]));
           return writes.map((w) => ({ row: written.get(identity(w))!, created: !idOf.has(identity(w)) }));

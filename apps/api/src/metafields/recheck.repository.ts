@@ -142,7 +142,7 @@ export class RecheckRepository {
           const rows = [...verdicts]
             .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
             .map((v) => [v.id, v.type, v.value, v.valid, JSON.stringify(v.reasons), revision]);
-          await updateRows(tx, this.db.provider, 'metafields', VERDICT_UPDATE, rows);
+          await updateRows(tx, this.db, 'metafields', VERDICT_UPDATE, rows);
         },
         { timeout: 60_000, maxWait: 30_000 },
       ),

@@ -164,7 +164,7 @@ export class ProductsRepository {
         const pool = await this.reserveParts(tx, counts);
         const rows = buildProductRows(store, inputs, productIds, pool, now);
         checkDocuments(rows.listing);
-        await insertRows(tx, this.db.provider, 'products', COLUMNS.products, rows.products);
+        await insertRows(tx, this.db, 'products', COLUMNS.products, rows.products);
         await this.insertParts(tx, rows);
         return rows.listing;
       },
@@ -269,12 +269,12 @@ export class ProductsRepository {
 
   /** Multi-row inserts of the parts, parents before children (an inventory item names its variant). */
   private async insertParts(tx: Tx, rows: Omit<ReturnType<typeof buildReplacedParts>, 'ids'>): Promise<void> {
-    const provider = this.db.provider;
-    await insertRows(tx, provider, 'product_options', COLUMNS.product_options, rows.options);
-    await insertRows(tx, provider, 'product_images', COLUMNS.product_images, rows.images);
-    await insertRows(tx, provider, 'product_media', COLUMNS.product_media, rows.media);
-    await insertRows(tx, provider, 'product_variants', COLUMNS.product_variants, rows.variants);
-    await insertRows(tx, provider, 'inventory_items', COLUMNS.inventory_items, rows.items);
+    const db = this.db;
+    await insertRows(tx, db, 'product_options', COLUMNS.product_options, rows.options);
+    await insertRows(tx, db, 'product_images', COLUMNS.product_images, rows.images);
+    await insertRows(tx, db, 'product_media', COLUMNS.product_media, rows.media);
+    await insertRows(tx, db, 'product_variants', COLUMNS.product_variants, rows.variants);
+    await insertRows(tx, db, 'inventory_items', COLUMNS.inventory_items, rows.items);
   }
 }
 
