@@ -16,9 +16,7 @@ const server = createServer((req, res) => {
   });
   req.on('end', () => {
     const id = req.headers['x-platform-webhook-id'];
-    // CLOCK_MONOTONIC in ms, the same in every process of the machine (performance.timeOrigin is
-    // sampled from the wall clock once per process: not comparable across processes).
-    if (!received.has(id)) received.set(id, Number(process.hrtime.bigint()) / 1e6);
+    if (!received.has(id)) received.set(id, performance.timeOrigin + performance.now());
     if (secret && !verifyWebhookSignature(Buffer.concat(chunks), req.headers['x-platform-hmac-sha256'], secret)) badSignatures++;
     res.writeHead(200).end();
   });

@@ -224,6 +224,7 @@ function betterSqlite3Factory(
       }
       return tx;
     };
+    gateStatementsBehindTransactions(adapter);
     return adapter;
   };
   return {
@@ -231,6 +232,75 @@ function betterSqlite3Factory(
     adapterName: inner.adapterName,
     connect: async () => prepared(await inner.connect(), true),
     connectToShadowDb: async () => prepared(await inner.connectToShadowDb(), false),
+  };
+}
+
+/**
+ * The adapter's statements outside transactions wait while one of its transactions is open (or
+ * beginning). Its one connection runs both, and the adapter orders only transactions among
+ * themselves: a request's single statement (a create, an update) that ran while another request's
+ * transaction was open became part of that transaction, undone with it if it rolled back while its
+ * own request had answered 200; and one that ran while a transaction was beginning met the
+ * connection's busy_timeout at 0 (the lock is tried from the event loop, above), so a lock held by
+ * another process answered SQLITE_BUSY at once: a 503 under load (bench/load, 2026-11-27).
+ * Statements inside a transaction (its own object's) never wait. Code inside a transaction must use
+ * the transaction's client: the client itself would now wait for the transaction to end.
+ */
+function gateStatementsBehindTransactions(adapter: SqlDriverAdapter): void {
+  let tail: Promise<void> = Promise.resolve();
+  /** Resolves when every earlier holder released; returns the release. */
+  const acquire = async (): Promise<() => void> => {
+    let release!: () => void;
+    const previous = tail;
+    tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    return release;
+  };
+  const start = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (isolationLevel) => {
+    const release = await acquire();
+    let tx: Awaited<ReturnType<typeof start>>;
+    try {
+      tx = await start(isolationLevel);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const commit = tx.commit.bind(tx);
+    const rollback = tx.rollback.bind(tx);
+    tx.commit = async () => {
+      try {
+        await commit();
+      } finally {
+        release();
+      }
+    };
+    tx.rollback = async () => {
+      try {
+        await rollback();
+      } finally {
+        release();
+      }
+    };
+    return tx;
+  };
+  const queryRaw = adapter.queryRaw.bind(adapter);
+  const executeRaw = adapter.executeRaw.bind(adapter);
+  adapter.queryRaw = async (query) => {
+    const release = await acquire();
+    try {
+      return await queryRaw(query);
+    } finally {
+      release();
+    }
+  };
+  adapter.executeRaw = async (query) => {
+    const release = await acquire();
+    try {
+      return await executeRaw(query);
+    } finally {
+      release();
+    }
   };
 }
 
