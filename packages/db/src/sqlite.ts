@@ -284,24 +284,18 @@ function gateStatementsBehindTransactions(adapter: SqlDriverAdapter): void {
     };
     return tx;
   };
-  const queryRaw = adapter.queryRaw.bind(adapter);
-  const executeRaw = adapter.executeRaw.bind(adapter);
-  adapter.queryRaw = async (query) => {
-    const release = await acquire();
-    try {
-      return await queryRaw(query);
-    } finally {
-      release();
-    }
-  };
-  adapter.executeRaw = async (query) => {
-    const release = await acquire();
-    try {
-      return await executeRaw(query);
-    } finally {
-      release();
-    }
-  };
+  const gated =
+    <A, R>(run: (arg: A) => Promise<R>) =>
+    async (arg: A): Promise<R> => {
+      const release = await acquire();
+      try {
+        return await run(arg);
+      } finally {
+        release();
+      }
+    };
+  adapter.queryRaw = gated(adapter.queryRaw.bind(adapter));
+  adapter.executeRaw = gated(adapter.executeRaw.bind(adapter));
 }
 
 /** `onConnect`: better-sqlite3 only (libsql's connections are not reachable beside Prisma). */
