@@ -97,6 +97,18 @@ eachDatabase((d: SuiteDatabase) => {
   );
 
   it(
+    'a bulk insert refused by a foreign key fails as a raw statement through Prisma does, on every path (P2010 with the kind)',
+    async () => {
+      const columns = ['id', 'product_id', 'position', 'name'];
+      const refused = await d.db.prisma
+        .$transaction((tx) => insertRows(tx, d.db, 'product_options', columns, [[9_000_001n, 9_999_999n, 1, 'Size']]))
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'ForeignKeyConstraintViolation' } } } });
+    },
+    TIMEOUT,
+  );
+
+  it(
     'inOutboxTransaction wakes the senders when it commits, never when it rolls back',
     async () => {
       const store = await newStore(`wake-${stamp}`);

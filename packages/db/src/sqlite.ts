@@ -168,9 +168,38 @@ function adapterConnection(client: Database.Database): SqliteAdapterConnection {
     get inTransaction() {
       return client.inTransaction;
     },
-    // `prepare` is the kept-statement view of keepStatementsPrepared: bind, then run.
-    run: (sql, params) => client.prepare(sql).bind(params.map(toSqliteParam)).run().changes,
+    run(sql, params) {
+      try {
+        // `prepare` is the kept-statement view of keepStatementsPrepared: bind, then run.
+        return client.prepare(sql).bind(params.map(toSqliteParam)).run().changes;
+      } catch (error) {
+        throw asRawQueryError(error);
+      }
+    },
   };
+}
+
+/** The driver adapter's kinds of error for SQLite's codes, as it names them. */
+function adapterKind(code: string): string | undefined {
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return 'UniqueConstraintViolation';
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return 'ForeignKeyConstraintViolation';
+  if (code.startsWith('SQLITE_BUSY')) return 'SocketTimeout';
+  return undefined;
+}
+
+/**
+ * A driver error of a statement run beside Prisma, in the shape Prisma gives a raw statement's
+ * failure through the adapter (P2010 with the adapter's kind), so its callers read both alike
+ * (a unique or foreign-key refusal, a busy database).
+ */
+function asRawQueryError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  const kind = adapterKind(code);
+  return Object.assign(new Error(`Raw query failed: ${(error as Error).message}`, { cause: error }), {
+    code: 'P2010',
+    meta: { driverAdapterError: { cause: { kind: kind ?? 'sqlite', originalCode: code } } },
+  });
 }
 
 /**
