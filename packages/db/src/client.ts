@@ -3,7 +3,8 @@ import { PrismaClient as SqlitePrismaClient } from './generated/sqlite/client';
 import { PrismaClient as PgPrismaClient } from './generated/postgresql/client';
 import { createPgPool, pgQuery } from './postgresql';
 import { prepareSqliteFile, providerOf, sqliteFilePath, type Provider } from './provider';
-import { betterSqlite3Query, libsqlQuery, sqliteAdapterFactory, type SqliteAdapterConnection, type SqliteDriver } from './sqlite';
+import { betterSqlite3Query, libsqlQuery, type SqliteDriver } from './sqlite';
+import { sqliteAdapterFactory, type SqliteAdapterConnection } from './sqlite-adapter';
 
 /**
  * The Prisma client type for both providers. The two generated clients are not type-compatible

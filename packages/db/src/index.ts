@@ -11,7 +11,8 @@ export {
   type SharedSettings,
 } from './settings';
 export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient, type QueryOptions } from './client';
-export { parseSqliteDateTime, SQLITE_BUSY_TIMEOUT_MS, type SqliteAdapterConnection, type SqliteDriver } from './sqlite';
+export { parseSqliteDateTime, SQLITE_BUSY_TIMEOUT_MS, type SqliteDriver } from './sqlite';
+export type { SqliteAdapterConnection } from './sqlite-adapter';
 export { migrate, pendingMigrations, prepareSchema, SchemaBehindError, type MigrateMode, type MigrateOptions } from './migrate';
 export { MIGRATION_LOCK_KEY } from './migrate-lock';
 export { DatabaseUnavailableError, describeDatabaseError, probeDatabase } from './startup';

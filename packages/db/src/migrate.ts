@@ -3,7 +3,8 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { currentSchemaFiles, NO_FILTER, readMigrationList, withEngine, type EngineLog } from './engine';
 import { prepareSqliteFile, providerOf, sqliteFilePath } from './provider';
 import { createDb, DEFAULT_SQLITE_DRIVER } from './client';
-import { sqliteAdapterFactory, type SqliteDriver } from './sqlite';
+import type { SqliteDriver } from './sqlite';
+import { sqliteAdapterFactory } from './sqlite-adapter';
 import { withMigrationLock } from './migrate-lock';
 import { probeDatabase } from './startup';
 

@@ -82,7 +82,7 @@ export type EmitWebhookEvent = (event: WebhookEvent) => Promise<number>;
 export async function inOutboxTransaction<T>(db: Db, work: (tx: TransactionClient, emit: EmitWebhookEvent) => Promise<T>): Promise<T> {
   let written = 0;
   const result = await db.prisma.$transaction(async (tx) => {
-    // On SQLite the transaction holds the write lock from its start (sqlite.ts, WRITE_LOCK_FIRST), so
+    // On SQLite the transaction holds the write lock from its start (sqlite-adapter.ts, WRITE_LOCK_FIRST), so
     // reading before writing never fails with SQLITE_BUSY when a sender process commits meanwhile.
     return work(tx, async (event) => {
       const count = await writeWebhookDeliveries(tx, event);

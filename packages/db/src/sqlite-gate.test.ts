@@ -7,7 +7,7 @@ import { createDb, migrate } from './index';
 // Prisma's SQLite adapters run a client's statements and its transactions on one connection. A
 // request's single write issued while another request's transaction is open must not become part
 // of that transaction: it answered success, and the other's rollback would take it back
-// (gateStatementsBehindTransactions in sqlite.ts; it did, before 2026-11-27, on better-sqlite3).
+// (gateStatementsBehindTransactions in sqlite-adapter.ts; it did, before 2026-11-27, on better-sqlite3).
 
 const dir = mkdtempSync(join(tmpdir(), 'platform-gate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

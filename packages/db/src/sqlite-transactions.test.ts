@@ -9,7 +9,7 @@ import { createDb, migrate } from './index';
 // file in between (the webhook sender beside the API does, all the time). Begun DEFERRED, the
 // transaction could not turn its stale read snapshot into a write: SQLITE_BUSY at once, whatever
 // busy_timeout says (the API answered 503). Every transaction takes the write lock at BEGIN now,
-// so the other process waits for it instead (sqlite.ts, WRITE_LOCK_FIRST).
+// so the other process waits for it instead (sqlite-adapter.ts, WRITE_LOCK_FIRST).
 
 const NOW = new Date('2026-11-25T10:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'platform-sqlite-tx-'));
