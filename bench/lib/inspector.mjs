@@ -7,6 +7,7 @@
 // SIGUSR1 then opens its inspector on a free loopback port (without it, on 9229, which another
 // program on the machine may hold). The port is found as the listening socket that appeared.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { WebSocket } from 'undici';
 
 export const INSPECT_PORT_OPTION = '--inspect-port=127.0.0.1:0';
@@ -29,6 +30,22 @@ async function debuggerUrl(port) {
   return list[0].webSocketDebuggerUrl;
 }
 
+/**
+ * The resident set split as the kernel counts it (/proc/<pid>/status): rssAnon (the heaps: V8's,
+ * malloc's, SQLite's page cache) and rssFile (mapped files: node's binary, shared libraries, the
+ * SQLite database file's shared-memory index). Empty where /proc is missing.
+ */
+function residentSplit(pid) {
+  let status;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return {};
+  }
+  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rssAnon: kb('RssAnon'), rssFile: kb('RssFile') + kb('RssShmem') };
+}
+
 /** Opens the inspector of `pid` (once); returns `memory()`, the process's memory after a full GC. */
 export async function inspectProcess(pid) {
   const before = listeningPorts(pid);
@@ -41,7 +58,7 @@ export async function inspectProcess(pid) {
   if (port === undefined) throw new Error(`process ${pid}: no inspector port after SIGUSR1 (started without ${INSPECT_PORT_OPTION}?)`);
   const url = await debuggerUrl(port);
   return {
-    /** rss, heapTotal, heapUsed, external, arrayBuffers in bytes, after a full collection. */
+    /** rss, heapTotal, heapUsed, external, arrayBuffers, rssAnon, rssFile in bytes, after a full collection. */
     async memory() {
       // A session per measurement: nothing stays attached to the process while it serves load.
       const ws = new WebSocket(url);
@@ -64,7 +81,7 @@ export async function inspectProcess(pid) {
       try {
         await send('HeapProfiler.collectGarbage');
         const { result } = await send('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
-        return JSON.parse(result.value);
+        return { ...JSON.parse(result.value), ...residentSplit(pid) };
       } finally {
         ws.close();
       }

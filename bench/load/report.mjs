@@ -159,7 +159,10 @@ export function report(results, { seconds, connections, products, totalSeconds }
   lines.push('|---|---|' + Array.from({ length: runs + 1 }, () => '---:').join('|') + '|---:|---|');
   for (const result of results) {
     for (const v of memoryVerdicts(result)) {
-      const cells = result.memory.map((m) => `${mb(m[v.name].rss)} / ${mb(m[v.name].heapUsed)} / ${mb(m[v.name].external)}`);
+      const anon = (m) => (Number.isFinite(m.rssAnon) ? ` (${mb(m.rssAnon)})` : '');
+      const cells = result.memory.map(
+        (m) => `${mb(m[v.name].rss)}${anon(m[v.name])} / ${mb(m[v.name].heapUsed)} / ${mb(m[v.name].external)}`,
+      );
       lines.push(
         `| ${SHORT[result.kind]} | ${v.name} | ${cells.join(' | ')} | ${v.rssGrowth >= 0 ? '+' : ''}${mb(v.rssGrowth)} / ${v.heapGrowth >= 0 ? '+' : ''}${mb(v.heapGrowth)} | ${v.ok ? 'yes' : '**no**'} |`,
       );
@@ -176,7 +179,7 @@ export function report(results, { seconds, connections, products, totalSeconds }
     '',
     `Event lag: the commit of each event lies between two instants measured, so each cell gives two lags to its receipt at the receiver: from the write's 200 answer reaching the load generator (after the commit: a lower bound, negative when the event arrived first) .. from its triggered_at (the service clock read as the write began, before its transaction: an upper bound, which includes the wait for a connection and the transaction). "Last event after the run": how long after the run's end the last event arrived.`,
     '',
-    `Memory cells: resident set / V8 heap used / external (Buffers, the listing page cache among them), each measured after a full GC through the process's inspector. ` +
+    `Memory cells: resident set (its anonymous part: V8's and malloc's heaps, SQLite's caches; the rest is mapped files) / V8 heap used / external (Buffers, the listing page cache among them), each measured after a full GC through the process's inspector. ` +
       `No growth means: after run ${runs}, heap used within ${HEAP_SLACK * 100}% (or ${HEAP_SLACK_MB} MB) and resident set within ${RSS_SLACK * 100}% of after run 1 (the warm-up fills the bounded caches, validators and listing pages, before run 1; run 1 settles the rest: JIT code, statements, pools).`,
   );
 

@@ -3,7 +3,7 @@ import type { TransactionClient } from './outbox';
 import { PREPARED_TEXT_MAX_CHARS } from './sqlite-statements';
 
 /** Where the bulk statements of a transaction go: the provider, and on SQLite the adapter's connection. */
-export type BulkTarget = Pick<Db, 'provider' | 'adapterConnection'>;
+export type BulkTarget = Pick<Db, 'provider' | 'adapterConnection' | 'transactionConnection'>;
 
 /**
  * SQLite with better-sqlite3, inside a Prisma transaction: the connection that transaction runs on,
@@ -52,13 +52,56 @@ export async function insertRows(
     }
     return;
   }
+  if (db.provider === 'postgresql') return insertPgRows(tx, db, head, columns.length, rows);
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
+  const tuple = `(${columns.map(() => '?').join(',')})`;
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
-    let n = 0;
-    const tuple = () => `(${columns.map(() => (db.provider === 'postgresql' ? `$${++n}` : '?')).join(',')})`;
-    const values = chunk.map(tuple).join(',');
-    await tx.$executeRawUnsafe(head + values, ...chunk.flat());
+    await tx.$executeRawUnsafe(head + Array.from(chunk, () => tuple).join(','), ...chunk.flat());
+  }
+}
+
+const sameValue = (a: unknown, b: unknown): boolean => a === b || (a instanceof Date && b instanceof Date && a.getTime() === b.getTime());
+
+/**
+ * insertRows on PostgreSQL: on the transaction's own connection where it is found (no ORM work per
+ * parameter), else through `tx`. A column holding one value in every row (the store, the instant
+ * of the write, a constant) is one parameter, `$k` in every row: the server parses it once and the
+ * driver sends it once (an import's rows share 4 of their 11, 3 of 8 and 4 of 9 values).
+ */
+async function insertPgRows(
+  tx: TransactionClient,
+  db: BulkTarget,
+  head: string,
+  width: number,
+  rows: readonly (readonly unknown[])[],
+): Promise<void> {
+  const first = rows[0]!;
+  const shared = Array.from({ length: width }, (_, c) => rows.length > 1 && rows.every((row) => sameValue(row[c], first[c])));
+  const sharedValues = first.filter((_, c) => shared[c]);
+  const perRow = width - sharedValues.length;
+  const perStatement = Math.max(1, Math.floor((MAX_PARAMS - sharedValues.length) / Math.max(1, perRow)));
+  const connection = await db.transactionConnection(tx);
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    const params: unknown[] = [...sharedValues];
+    const sharedRefs: string[] = [];
+    for (let c = 0, k = 0; c < width; c++) if (shared[c]) sharedRefs[c] = `$${++k}`;
+    const tuples = chunk.map((row) => {
+      let tuple = '(';
+      for (let c = 0; c < width; c++) {
+        if (c > 0) tuple += ',';
+        if (shared[c]) tuple += sharedRefs[c]!;
+        else {
+          params.push(row[c]);
+          tuple += `$${params.length}`;
+        }
+      }
+      return tuple + ')';
+    });
+    const sql = head + tuples.join(',');
+    if (connection) await connection.run(sql, params);
+    else await tx.$executeRawUnsafe(sql, ...params);
   }
 }
 
@@ -119,14 +162,19 @@ export async function updateRows(
   // batch): what follows in both callers joins nothing.
   const pg = provider === 'postgresql';
   const direct = directConnection(db);
-  if (pg) await tx.$executeRawUnsafe('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
+  const pgDirect = pg ? await db.transactionConnection(tx) : undefined;
+  const joins = 'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off';
+  if (pgDirect) await pgDirect.run(joins, []);
+  else if (pg) await tx.$executeRawUnsafe(joins);
   let changed = 0;
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     let n = 0;
     const tuple = () => `(${columns.map((_, i) => (pg ? `$${++n}${casts[i]}` : '?')).join(',')})`;
     const sql = `WITH v (${names}) AS (VALUES ${chunk.map(tuple).join(',')})${tail}`;
-    changed += direct ? direct.run(sql, chunk.flat()) : await tx.$executeRawUnsafe(sql, ...chunk.flat());
+    if (direct) changed += direct.run(sql, chunk.flat());
+    else if (pgDirect) changed += await pgDirect.run(sql, chunk.flat());
+    else changed += await tx.$executeRawUnsafe(sql, ...chunk.flat());
   }
   return changed;
 }

@@ -1,10 +1,11 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as SqlitePrismaClient } from './generated/sqlite/client';
 import { PrismaClient as PgPrismaClient } from './generated/postgresql/client';
-import { createPgPool, pgQuery } from './postgresql';
+import { createPgPool, pgQuery, pgTransactionConnections, type PgTransactionConnection } from './postgresql';
 import { prepareSqliteFile, providerOf, sqliteFilePath, type Provider } from './provider';
 import { betterSqlite3Query, libsqlQuery, type SqliteDriver } from './sqlite';
 import { sqliteAdapterFactory, type SqliteAdapterConnection } from './sqlite-adapter';
+import type { TransactionClient } from './outbox';
 
 /**
  * The Prisma client type for both providers. The two generated clients are not type-compatible
@@ -38,6 +39,12 @@ export interface Db {
    * connected, for bulk statements inside them (bulk.ts). Undefined otherwise.
    */
   adapterConnection(): SqliteAdapterConnection | undefined;
+  /**
+   * PostgreSQL: the pooled connection the Prisma transaction `tx` runs on, for bulk statements
+   * inside it (bulk.ts; found once per transaction, see pgTransactionConnections). Undefined on
+   * SQLite, or when it cannot be found.
+   */
+  transactionConnection(tx: TransactionClient): Promise<PgTransactionConnection | undefined>;
   close(): Promise<void>;
 }
 
@@ -81,6 +88,7 @@ function createSqliteDb(url: string, driver: SqliteDriver): Db {
     query: <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => directQuery().query<T>(sql, params),
     poolStats: () => undefined,
     adapterConnection: () => connection,
+    transactionConnection: async () => undefined,
     async close() {
       await prisma.$disconnect();
       await direct?.close();
@@ -94,6 +102,7 @@ function createPgDb(url: string): Db {
   const pool = createPgPool(url);
   const pgClient = new PgPrismaClient({ adapter: new PrismaPg(pool) });
   const query = pgQuery(pool);
+  const transactionConnection = pgTransactionConnections(pool);
   return {
     prisma: pgClient as unknown as PrismaClient,
     provider: 'postgresql',
@@ -102,6 +111,7 @@ function createPgDb(url: string): Db {
       query<T>(sql, params, options.prepare ?? false),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     adapterConnection: () => undefined,
+    transactionConnection,
     async close() {
       await pgClient.$disconnect();
       await pool.end();

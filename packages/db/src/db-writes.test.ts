@@ -12,7 +12,7 @@ eachDatabase((d: SuiteDatabase) => {
     'reserves ids in bulk that no other reservation or insert takes, and writes multi-row inserts Prisma reads back (issue 17)',
     async () => {
       const store = await newStore(`bulk-${stamp}`);
-      const reserve = (count: number) => d.db.prisma.$transaction((tx) => allocateIds(tx, d.db.provider, 'products', count));
+      const reserve = (count: number) => d.db.prisma.$transaction((tx) => allocateIds(tx, d.db, 'products', count));
       const [first, second] = await Promise.all([reserve(300), reserve(300)]);
       expect(new Set([...first!, ...second!]).size).toBe(600);
       expect(first).toEqual([...first!].sort((a, b) => (a < b ? -1 : 1)));
@@ -92,6 +92,77 @@ eachDatabase((d: SuiteDatabase) => {
         expect(connection?.inTransaction).toBe(false);
         expect(await d.db.prisma.$transaction(async () => connection?.inTransaction)).toBe(true);
       } else expect(d.db.adapterConnection()).toBeUndefined();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'bulk writes of two transactions at once each land in their own: the one rolled back leaves nothing, the other keeps all',
+    async () => {
+      const store = await newStore(`bulk-two-${stamp}`);
+      const columns = ['store_id', 'owner_resource', 'owner_id', 'namespace', 'key', 'type', 'value', 'updated_at'];
+      const rows = (namespace: string) =>
+        Array.from({ length: 900 }, (_, i) => [
+          store.id,
+          'products',
+          BigInt(i + 1),
+          namespace,
+          'k',
+          'single_line_text_field',
+          `${namespace}${i}`,
+          NOW,
+        ]);
+      const kept = d.db.prisma.$transaction(async (tx) => {
+        await insertRows(tx, d.db, 'metafields', columns, rows('kept'));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await insertRows(tx, d.db, 'metafields', columns, rows('kept2'));
+      });
+      const undone = d.db.prisma
+        .$transaction(async (tx) => {
+          await insertRows(tx, d.db, 'metafields', columns, rows('undone'));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await insertRows(tx, d.db, 'metafields', columns, rows('undone2'));
+          throw new Error('taken back');
+        })
+        .catch((error: unknown) => error);
+      await kept;
+      expect(await undone).toMatchObject({ message: 'taken back' });
+      const namespaces = await d.db.prisma.metafield.groupBy({ by: ['namespace'], where: { storeId: store.id }, _count: true });
+      expect(namespaces.map((n) => [n.namespace, n._count]).sort()).toEqual([
+        ['kept', 900],
+        ['kept2', 900],
+      ]);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "PostgreSQL: bulk statements run on the transaction's own connection, and one kept past its transaction refuses to run",
+    async () => {
+      if (d.provider !== 'postgresql') {
+        expect(await d.db.prisma.$transaction((tx) => d.db.transactionConnection(tx))).toBeUndefined();
+        return;
+      }
+      const store = await newStore(`bulk-own-${stamp}`);
+      let kept: Awaited<ReturnType<typeof d.db.transactionConnection>>;
+      await d.db.prisma.$transaction(async (tx) => {
+        kept = await d.db.transactionConnection(tx);
+        const [mine] = await tx.$queryRawUnsafe<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
+        const [own] = await kept!.rows<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
+        expect(own?.pid).toBe(mine?.pid);
+        expect(await d.db.transactionConnection(tx)).toBe(kept); // found once per transaction
+      });
+      // The connection went back to the pool (and may be serving another transaction by now).
+      await expect(kept!.run(`UPDATE stores SET name = 'hijacked' WHERE id = $1`, [store.id])).rejects.toThrow(
+        /Transaction already closed/,
+      );
+      await d.db.prisma.$transaction(async (tx) => {
+        await tx.$queryRawUnsafe('SELECT 1');
+        await expect(kept!.run(`UPDATE stores SET name = 'hijacked' WHERE id = $1`, [store.id])).rejects.toThrow(
+          /Transaction already closed/,
+        );
+      });
+      expect((await d.db.prisma.store.findUniqueOrThrow({ where: { id: store.id } })).name).not.toBe('hijacked');
     },
     TIMEOUT,
   );

@@ -1,5 +1,5 @@
+import type { BulkTarget } from './bulk';
 import type { TransactionClient } from './outbox';
-import type { Provider } from './provider';
 
 /**
  * Reserves `count` consecutive-or-not ids of `table` inside a write transaction, for inserting rows
@@ -7,21 +7,28 @@ import type { Provider } from './provider';
  * inserts, no read-back). Returns them in ascending order.
  *
  * PostgreSQL: `nextval` of the table's sequence, `count` times in one statement; sequences are
- * atomic, so concurrent transactions never get the same id.
+ * atomic, so concurrent transactions never get the same id. They come back as one text (on the
+ * transaction's own connection where it is found: no ORM work per id).
  * SQLite: AUTOINCREMENT keeps the largest id ever used in `sqlite_sequence`. The reservation moves
  * that row past the new ids in two statements; the first is a write, so the transaction holds
  * SQLite's one write lock before it reads, and no other writer can interleave (later inserts
  * without an id continue above the reservation).
  */
-export async function allocateIds(tx: TransactionClient, provider: Provider, table: string, count: number): Promise<bigint[]> {
+export async function allocateIds(tx: TransactionClient, db: BulkTarget, table: string, count: number): Promise<bigint[]> {
   if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`Not a table name: ${table}`);
   if (count <= 0) return [];
-  if (provider === 'postgresql') {
-    const rows = await tx.$queryRawUnsafe<{ id: bigint }[]>(
-      `SELECT nextval(pg_get_serial_sequence('"${table}"', 'id')) AS id FROM generate_series(1, $1::int)`,
-      count,
-    );
-    return rows.map((r) => BigInt(r.id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (db.provider === 'postgresql') {
+    // The sequence is looked up once (an uncorrelated subquery runs once, as an InitPlan), not per id.
+    const sequence = `(SELECT pg_get_serial_sequence('"${table}"', 'id')::regclass)`;
+    const sql = `SELECT string_agg(nextval(${sequence})::text, ',') AS ids FROM generate_series(1, $1::int)`;
+    const connection = await db.transactionConnection(tx);
+    const [row] = connection
+      ? await connection.rows<{ ids: string }>(sql, [count])
+      : await tx.$queryRawUnsafe<{ ids: string }[]>(sql, count);
+    return row!.ids
+      .split(',')
+      .map(BigInt)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
   await tx.$executeRawUnsafe(
     `INSERT INTO sqlite_sequence (name, seq) SELECT '${table}', COALESCE((SELECT MAX(id) FROM "${table}"), 0)

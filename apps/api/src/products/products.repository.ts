@@ -160,7 +160,7 @@ export class ProductsRepository {
       async (tx) => {
         await bumpCatalogRevision(tx, store.id);
         const counts = countParts(inputs);
-        const productIds = await allocateIds(tx, this.db.provider, 'products', inputs.length);
+        const productIds = await allocateIds(tx, this.db, 'products', inputs.length);
         const pool = await this.reserveParts(tx, counts);
         const rows = buildProductRows(store, inputs, productIds, pool, now);
         checkDocuments(rows.listing);
@@ -257,7 +257,7 @@ export class ProductsRepository {
 
   /** Ids for the parts a write makes, reserved in bulk (inventory items one per variant). */
   private async reserveParts(tx: Tx, counts: { options: number; images: number; media: number; variants: number }): Promise<IdPool> {
-    const reserve = (table: string, count: number) => allocateIds(tx, this.db.provider, table, count);
+    const reserve = (table: string, count: number) => allocateIds(tx, this.db, table, count);
     return {
       options: await reserve('product_options', counts.options),
       images: await reserve('product_images', counts.images),
