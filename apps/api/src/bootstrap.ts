@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { contract, precompileBodies } from '@platform/contract';
 import { createDb, platformLogger, registerPoolMetrics, type Db } from '@platform/db';
 import { LogController } from 'fastify';
 import type { Logger } from 'pino';
@@ -40,8 +41,18 @@ export interface Platform {
   close(): Promise<void>;
 }
 
+let bodiesPrecompiled = false;
+function precompileContractBodies(): void {
+  if (bodiesPrecompiled) return;
+  bodiesPrecompiled = true;
+  precompileBodies(contract);
+}
+
 /** Builds the whole API (not yet listening): used by `main` and by the end-to-end tests. */
 export async function createPlatform(config: Config, options: { db?: Db } = {}): Promise<Platform> {
+  // Request bodies checked by compiled closures first, zod only for what they do not pass
+  // (contract fast-parse.ts: same answers, zod's messages); once per process, idempotent.
+  precompileContractBodies();
   const db = options.db ?? createDb(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
   const clock = new ClockService(db, config.clock);
   await clock.sync();

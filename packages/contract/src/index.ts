@@ -9,3 +9,4 @@ export * from './webhooks.contract';
 export * from './resource-feedback.contract';
 export * from './contract';
 export * from './openapi';
+export * from './fast-parse';
