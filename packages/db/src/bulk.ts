@@ -61,6 +61,14 @@ export async function insertRows(
   }
 }
 
+/**
+ * Rows per INSERT on PostgreSQL (fewer where the parameters would pass MAX_PARAMS): a fixed count,
+ * so the full chunks of every big write share one text per table and column layout, which is kept
+ * prepared. A prepared statement of 200 product rows holds about 1 MB of the server's memory per
+ * connection (its parse tree and generic plan); 200 and 500 rows a statement imported equally fast.
+ */
+const PG_ROWS_PER_STATEMENT = 200;
+
 const sameValue = (a: unknown, b: unknown): boolean => a === b || (a instanceof Date && b instanceof Date && a.getTime() === b.getTime());
 
 /**
@@ -80,8 +88,15 @@ async function insertPgRows(
   const shared = Array.from({ length: width }, (_, c) => rows.length > 1 && rows.every((row) => sameValue(row[c], first[c])));
   const sharedValues = first.filter((_, c) => shared[c]);
   const perRow = width - sharedValues.length;
-  const perStatement = Math.max(1, Math.floor((MAX_PARAMS - sharedValues.length) / Math.max(1, perRow)));
+  const perStatement = Math.max(1, Math.min(PG_ROWS_PER_STATEMENT, Math.floor((MAX_PARAMS - sharedValues.length) / Math.max(1, perRow))));
   const connection = await db.transactionConnection(tx);
+  // Generic plans: the server plans a statement without its values. A custom plan (the default for
+  // a statement run once) folds every value into the plan first, copying megabytes of documents:
+  // the products INSERT of 1,000 rows took 25% less of the server's CPU planned generic
+  // (2026-11-27). An INSERT ... VALUES has one plan either way. The full chunks of a big write
+  // share one text per table, prepared on the connection: parsed and planned once there, which
+  // took the server's CPU for a 1,000-product import from about 235 to 95 ms (2026-11-27).
+  if (connection) await connection.run('SET LOCAL plan_cache_mode = force_generic_plan', []);
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     const params: unknown[] = [...sharedValues];
@@ -100,9 +115,11 @@ async function insertPgRows(
       return tuple + ')';
     });
     const sql = head + tuples.join(',');
-    if (connection) await connection.run(sql, params);
+    if (connection) await connection.run(sql, params, { prepare: chunk.length === PG_ROWS_PER_STATEMENT });
     else await tx.$executeRawUnsafe(sql, ...params);
   }
+  // The rest of the transaction plans as usual (updateRows' joins want their values).
+  if (connection) await connection.run('SET LOCAL plan_cache_mode TO DEFAULT', []);
 }
 
 /** What updateRows matches and writes; every name a plain SQL name. */

@@ -151,6 +151,28 @@ eachDatabase((d: SuiteDatabase) => {
         const [own] = await kept!.rows<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
         expect(own?.pid).toBe(mine?.pid);
         expect(await d.db.transactionConnection(tx)).toBe(kept); // found once per transaction
+        // Full chunks of a big insert run prepared (parsed and planned once per connection), with
+        // generic plans only while the insert runs.
+        const columns = ['store_id', 'owner_resource', 'owner_id', 'namespace', 'key', 'type', 'value', 'updated_at'];
+        const rows = Array.from({ length: 450 }, (_, i) => [
+          store.id,
+          'products',
+          BigInt(i + 1),
+          'own',
+          'k',
+          'single_line_text_field',
+          `v${i}`,
+          NOW,
+        ]);
+        await insertRows(tx, d.db, 'metafields', columns, rows);
+        const prepared = await kept!.rows<{ statement: string }>(
+          `SELECT statement FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO "metafields"%'`,
+          [],
+        );
+        expect(prepared.length).toBeGreaterThan(0);
+        const [mode] = await tx.$queryRawUnsafe<{ plan_cache_mode: string }[]>('SHOW plan_cache_mode');
+        expect(mode?.plan_cache_mode).toBe('auto');
+        expect(await tx.metafield.count({ where: { storeId: store.id, namespace: 'own' } })).toBe(450);
       });
       // The connection went back to the pool (and may be serving another transaction by now).
       await expect(kept!.run(`UPDATE stores SET name = 'hijacked' WHERE id = $1`, [store.id])).rejects.toThrow(

@@ -97,6 +97,28 @@ export function createPgPool(url: string): pg.Pool {
 const PREPARED_LIMIT = 500;
 
 /**
+ * The name a statement text is prepared under (a digest of the text, so two texts never share one),
+ * for at most `limit` texts; undefined beyond (the statement then runs unnamed).
+ */
+function preparedNames(limit: number): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < limit) {
+      names.set(text, (name = `platform_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
+    }
+    return name;
+  };
+}
+
+/**
+ * Bulk statement texts a process prepares at most (bulk.ts prepares only full chunks, a few texts
+ * per table): each holds about 1 MB (200 rows' parse tree and plan) on every pooled connection
+ * that ran it, so at most about 16 MB a connection.
+ */
+const BULK_PREPARED_LIMIT = 16;
+
+/**
  * Db.query's conventions on a pool, or on one client (a session of its own: pg-session.ts). A
  * statement run with `prepare` (the session's default; on the pool only where the caller asks)
  * becomes a named prepared statement of the connection it runs on (node-postgres prepares it on a
@@ -108,14 +130,7 @@ const PREPARED_LIMIT = 500;
  * is a digest of the text, so two texts never share one, whichever pgQuery prepared them.
  */
 export function pgQuery(pool: pg.Pool | pg.ClientBase, options: { prepare?: boolean } = {}) {
-  const names = new Map<string, string>();
-  const nameOf = (text: string): string | undefined => {
-    let name = names.get(text);
-    if (name === undefined && names.size < PREPARED_LIMIT) {
-      names.set(text, (name = `platform_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
-    }
-    return name;
-  };
+  const nameOf = preparedNames(PREPARED_LIMIT);
   return async <T>(sql: string, params: unknown[], prepare = options.prepare): Promise<T[]> => {
     const text = toPgPlaceholders(sql);
     const values = params.map(toPgParam);
@@ -153,8 +168,12 @@ function asRawPgQueryError(error: unknown): unknown {
 
 /** A Prisma transaction's own pooled connection, for bulk statements inside it (bulk.ts). */
 export interface PgTransactionConnection {
-  /** Runs one statement (`$1, $2, ...` placeholders; parameters as Db.query takes them); returns the rows changed. */
-  run(sql: string, params: readonly unknown[]): Promise<number>;
+  /**
+   * Runs one statement (`$1, $2, ...` placeholders; parameters as Db.query takes them); returns the
+   * rows changed. `prepare`: as a named prepared statement of the connection (parsed and planned
+   * once per connection), for the first BULK_PREPARED_LIMIT texts of the process.
+   */
+  run(sql: string, params: readonly unknown[], options?: { prepare?: boolean }): Promise<number>;
   /** Runs one statement and returns its rows, as the driver reads them (no Db.query conversions). */
   rows<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
 }
@@ -181,22 +200,24 @@ export function pgTransactionConnections(pool: pg.Pool) {
   pool.on('release', (_error, client) => checkedOut.delete(client));
   pool.on('remove', (client) => checkedOut.delete(client as pg.PoolClient));
   const found = new WeakMap<object, Promise<PgTransactionConnection | undefined>>();
+  const nameOf = preparedNames(BULK_PREPARED_LIMIT);
   const find = async (tx: { $queryRawUnsafe(sql: string): Promise<unknown> }): Promise<PgTransactionConnection | undefined> => {
     const rows = (await tx.$queryRawUnsafe('SELECT pg_backend_pid() AS pid')) as { pid: number }[];
     const pid = Number(rows[0]?.pid);
     const match = [...checkedOut].find(([c]) => (c as unknown as { processID?: number }).processID === pid);
     if (match === undefined) return undefined;
     const [client, checkout] = match;
-    const query = async (sql: string, params: readonly unknown[]) => {
+    const query = async (sql: string, params: readonly unknown[], prepare = false) => {
       if (checkedOut.get(client) !== checkout) throw new Error('Transaction already closed: its connection went back to the pool');
+      const name = prepare && params.length > 0 ? nameOf(sql) : undefined;
       try {
-        return await client.query({ text: sql, values: params.map(toPgParam) });
+        return await client.query({ text: sql, values: params.map(toPgParam), ...(name === undefined ? {} : { name }) });
       } catch (error) {
         throw asRawPgQueryError(error);
       }
     };
     return {
-      run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
+      run: async (sql, params, options) => (await query(sql, params, options?.prepare)).rowCount ?? 0,
       rows: async <T>(sql: string, params: readonly unknown[]) => (await query(sql, params)).rows as T[],
     };
   };
