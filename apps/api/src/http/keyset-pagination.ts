@@ -9,6 +9,7 @@ import {
   type CursorPayload,
 } from '@platform/domain';
 import { acceptedSecrets, type Config } from '../config';
+import { jsonArrayBody } from './raw-json';
 import { MAX_RESPONSE_BYTES } from './wire';
 
 /** The query parameters every paginated read takes (spec Pagination, decisions §6). */
@@ -197,22 +198,5 @@ export async function renderKeysetPage<Row>(
     ...(hasPrevious && first !== undefined ? { previous: linkFor('prev', source.idOf(first)) } : {}),
   };
   const link = linkHeaderFor(pageUrl, linkQueries);
-  return { json: joinPage(key, rendered), link, linkQueries, count: rendered.length };
-}
-
-const COMMA = Buffer.from(',');
-
-/**
- * `{"key":[a,b,...]}`. Text records make a text body; a page of stored bytes is one Buffer.concat
- * (turning a 200 KB string into bytes costs more than the query that read it).
- */
-function joinPage(key: string, pieces: (string | Uint8Array)[]): string | Buffer {
-  if (pieces.every((p) => typeof p === 'string')) return `{"${key}":[${pieces.join(',')}]}`;
-  const parts: Uint8Array[] = [Buffer.from(`{"${key}":[`)];
-  pieces.forEach((piece, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(typeof piece === 'string' ? Buffer.from(piece) : piece);
-  });
-  parts.push(Buffer.from(']}'));
-  return Buffer.concat(parts);
+  return { json: jsonArrayBody(key, rendered), link, linkQueries, count: rendered.length };
 }

@@ -14,3 +14,27 @@ export function requestPageUrl(request: FastifyRequest): string {
   const path = request.url.split('?')[0] ?? '';
   return `${request.protocol}://${request.host}${path}`;
 }
+
+const COMMA = Buffer.from(',');
+
+/**
+ * `{"key":[a,b,...]}` from pre-rendered JSON values. Text pieces make a text body; stored bytes
+ * make one Buffer.concat (turning a 200 KB string into bytes costs more than the query that read
+ * it, and a 2 MB import answer is never joined, measured and encoded as text).
+ */
+export function jsonArrayBody(key: string, pieces: readonly (string | Uint8Array)[]): string | Buffer {
+  if (pieces.every((p) => typeof p === 'string')) return `{"${key}":[${pieces.join(',')}]}`;
+  const parts: Uint8Array[] = [Buffer.from(`{"${key}":[`)];
+  pieces.forEach((piece, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(typeof piece === 'string' ? Buffer.from(piece) : piece);
+  });
+  parts.push(Buffer.from(']}'));
+  return Buffer.concat(parts);
+}
+
+/** `{"key":value}` from one pre-rendered JSON value, text or bytes. */
+export function jsonObjectBody(key: string, piece: string | Uint8Array): string | Buffer {
+  if (typeof piece === 'string') return `{"${key}":${piece}}`;
+  return Buffer.concat([Buffer.from(`{"${key}":`), piece, Buffer.from('}')]);
+}

@@ -11,7 +11,7 @@ import { ProductsWriteService } from '../products/products-write.service';
 import { ListingDocumentsWorker } from '../products/listing-documents.worker';
 import type { ProductInput } from '../products/product-document';
 import { pathId } from '../http/ids';
-import { rawJson } from '../http/raw-json';
+import { jsonArrayBody, jsonObjectBody, rawJson } from '../http/raw-json';
 import { StoresService } from '../stores/stores.service';
 
 /** decisions §10: the platform team's automation surface, standing in for the merchant admin. */
@@ -67,12 +67,13 @@ export class OperatorController {
         if ('product' in sent && 'products' in sent) {
           throw new DomainError('VALIDATION_FAILED', 'body: send product (one) or products (up to 1,000), not both');
         }
+        // The answer is the stored bytes of each listing document, joined: no text is built or encoded.
         if ('products' in body) {
           const products = await this.products.create(params.handle, body.products as ProductInput[]);
-          return { status: 201 as const, body: rawJson(`{"products":[${products.join(',')}]}`) };
+          return { status: 201 as const, body: rawJson(jsonArrayBody('products', products)) };
         }
         const [product] = await this.products.create(params.handle, [body.product as ProductInput]);
-        return { status: 201 as const, body: rawJson(`{"product":${product}}`) };
+        return { status: 201 as const, body: rawJson(jsonObjectBody('product', product!)) };
       },
       updateProduct: async ({ params, body }) => {
         const product = await this.products.update(params.handle, pathId(params.id), body.product as Partial<ProductInput>);

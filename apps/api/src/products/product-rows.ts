@@ -135,7 +135,8 @@ function mergeParts(all: Parts[]): Record<'options' | 'images' | 'media' | 'vari
 
 /**
  * Every row of a bulk create, from the inputs and the reserved ids: each product's document and its
- * listing document (the bytes the listing sends, in the store's zone) rendered once, here.
+ * listing document (the bytes the listing sends, in the store's zone) rendered once, here; `listing`
+ * holds those bytes (stored as they are, and the answer).
  */
 export function buildProductRows(
   store: { id: bigint; ianaTimezone: string },
@@ -146,7 +147,7 @@ export function buildProductRows(
 ) {
   const take = taker(pool);
   const products: unknown[][] = [];
-  const listing: string[] = [];
+  const listing: Buffer[] = [];
   const parts: Parts[] = [];
   for (let k = 0; k < inputs.length; k++) {
     const input = inputs[k]!;
@@ -156,7 +157,8 @@ export function buildProductRows(
     const doc = renderProductDocument(input, part.ids);
     const publishedAt = input.published_at ? new Date(input.published_at) : (input.status ?? 'active') === 'active' ? now : null;
     const text = renderListingDocument({ id, doc, published_at: publishedAt, created_at: now, updated_at: now }, store.ianaTimezone);
-    listing.push(text);
+    const bytes = Buffer.from(text);
+    listing.push(bytes);
     products.push([
       id,
       store.id,
@@ -164,7 +166,7 @@ export function buildProductRows(
       input.handle || slugify(input.title),
       input.status ?? 'active',
       doc,
-      Buffer.from(text),
+      bytes,
       store.ianaTimezone,
       publishedAt,
       now,

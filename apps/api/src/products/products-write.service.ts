@@ -13,10 +13,10 @@ const MAX_HANDLE = 255;
  * decisions §3.4: the answer echoes what was written and no answer exceeds 8 MB, so a write whose
  * echo would is refused before it commits (422), never committed and then refused.
  */
-function checkEcho(field: string): (docs: string[]) => void {
+function checkEcho(field: string): (docs: readonly (string | Buffer)[]) => void {
   return (docs) => {
     let bytes = 16;
-    for (const doc of docs) bytes += Buffer.byteLength(doc) + 1;
+    for (const doc of docs) bytes += (typeof doc === 'string' ? Buffer.byteLength(doc) : doc.length) + 1;
     if (bytes > MAX_RESPONSE_BYTES) {
       throw new DomainError(
         'VALIDATION_FAILED',
@@ -57,7 +57,8 @@ export class ProductsWriteService {
     private readonly clock: ClockService,
   ) {}
 
-  async create(handle: string, inputs: ProductInput[]): Promise<string[]> {
+  /** The listing documents written, in input order, as their bytes. */
+  async create(handle: string, inputs: ProductInput[]): Promise<Buffer[]> {
     const store = await this.stores.get(handle);
     if (inputs.length === 0 || inputs.length > MAX_BULK) {
       throw new DomainError('VALIDATION_FAILED', `products: must hold 1 to ${MAX_BULK} products`);

@@ -147,15 +147,15 @@ export class ProductsRepository {
    * Creates up to 1,000 products with their parts in one transaction, as a bulk import should: ids
    * reserved in bulk (allocateIds), every document (and the listing document, the bytes the listing
    * will send) rendered once in memory, then one multi-row insert per table, no read-back. Returns
-   * the listing documents in input order: the answer. `checkDocuments` sees them before anything is
-   * written and may throw to write nothing.
+   * the listing documents in input order, as the bytes stored: the answer. `checkDocuments` sees
+   * them before anything is written and may throw to write nothing.
    */
   async createMany(
     store: { id: bigint; ianaTimezone: string },
     inputs: ProductInput[],
     now: Date,
-    checkDocuments: (docs: string[]) => void,
-  ): Promise<string[]> {
+    checkDocuments: (docs: readonly Buffer[]) => void,
+  ): Promise<Buffer[]> {
     return this.db.prisma.$transaction(
       async (tx) => {
         await bumpCatalogRevision(tx, store.id);
