@@ -35,7 +35,9 @@ const product = (i) => ({
 
 /** The platform: POST /platform/v1/stores/{handle}/products, 1,000 a request, one after the other. */
 async function throughApi(database, env) {
-  const api = await startApi(database, env, { nodeArgs: process.env.BENCH_API_NODE_ARGS?.split(' ') ?? [] });
+  // BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the API process
+  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const api = await startApi(database, env, { nodeArgs });
   await operatorPost(api.origin, '/stores', { store: { handle: 'importer', name: 'Importer' } });
   await operatorPost(api.origin, '/stores/importer/products', { products: Array.from({ length: PER_REQUEST }, (_, i) => product(-i - 1)) }); // warm-up
   const bodies = [];
