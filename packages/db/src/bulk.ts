@@ -16,6 +16,22 @@ function directConnection(db: BulkTarget) {
   return connection?.inTransaction ? connection : undefined;
 }
 
+/** Runs one statement of a bulk write in the transaction; `prepare` where the connection keeps texts. */
+type RunStatement = (sql: string, params: readonly unknown[], prepare?: boolean) => Promise<number>;
+
+/**
+ * Where a bulk write's statements run: the transaction's own connection where one is found
+ * (better-sqlite3's adapter connection, or the pooled PostgreSQL connection the transaction
+ * checked out), else through `tx`, the ORM's raw statements.
+ */
+async function statementRunner(tx: TransactionClient, db: BulkTarget): Promise<RunStatement> {
+  const sqlite = directConnection(db);
+  if (sqlite) return async (sql, params) => sqlite.run(sql, params);
+  const pg = db.provider === 'postgresql' ? await db.transactionConnection(tx) : undefined;
+  if (pg) return (sql, params, prepare) => pg.run(sql, params, { prepare });
+  return (sql, params) => tx.$executeRawUnsafe(sql, ...params);
+}
+
 /**
  * Parameters per statement: under SQLite's 32,766 and PostgreSQL's 65,535, and small enough that
  * preparing a statement stays cheap.
@@ -38,26 +54,15 @@ export async function insertRows(
   for (const name of [table, ...columns]) if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not an SQL name: ${name}`);
   if (rows.length === 0) return;
   const head = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES `;
-  const direct = directConnection(db);
-  if (direct) {
-    // Statements short enough to stay prepared on the connection: two texts per table at most.
-    const tuple = `(${columns.map(() => '?').join(',')})`;
-    const perStatement = Math.max(
-      1,
-      Math.min(Math.floor(MAX_PARAMS / columns.length), Math.floor((PREPARED_TEXT_MAX_CHARS - head.length) / (tuple.length + 1))),
-    );
-    for (let start = 0; start < rows.length; start += perStatement) {
-      const chunk = rows.slice(start, start + perStatement);
-      direct.run(head + Array.from(chunk, () => tuple).join(','), chunk.flat());
-    }
-    return;
-  }
   if (db.provider === 'postgresql') return insertPgRows(tx, db, head, columns.length, rows);
-  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
   const tuple = `(${columns.map(() => '?').join(',')})`;
+  // On better-sqlite3's connection, texts short enough to stay prepared there: two per table at most.
+  const textBound = directConnection(db) ? Math.floor((PREPARED_TEXT_MAX_CHARS - head.length) / (tuple.length + 1)) : Infinity;
+  const perStatement = Math.max(1, Math.min(Math.floor(MAX_PARAMS / columns.length), textBound));
+  const run = await statementRunner(tx, db);
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
-    await tx.$executeRawUnsafe(head + Array.from(chunk, () => tuple).join(','), ...chunk.flat());
+    await run(head + Array.from(chunk, () => tuple).join(','), chunk.flat());
   }
 }
 
@@ -89,7 +94,7 @@ async function insertPgRows(
   const sharedValues = first.filter((_, c) => shared[c]);
   const perRow = width - sharedValues.length;
   const perStatement = Math.max(1, Math.min(PG_ROWS_PER_STATEMENT, Math.floor((MAX_PARAMS - sharedValues.length) / Math.max(1, perRow))));
-  const connection = await db.transactionConnection(tx);
+  const run = await statementRunner(tx, db);
   // Generic plans: the server plans a statement without its values. A custom plan (the default for
   // a statement run once) folds every value into the plan first, copying megabytes of documents:
   // the products INSERT of 1,000 rows took 25% less of the server's CPU planned generic
@@ -97,8 +102,8 @@ async function insertPgRows(
   // share one text per table, prepared on the connection: parsed and planned once there, which
   // took the server's CPU for a 1,000-product import from about 235 to 95 ms (2026-11-27).
   // A small write (a bulk set of 25) keeps the default: its two extra round trips would cost more.
-  const generic = connection !== undefined && rows.length >= PG_ROWS_PER_STATEMENT;
-  if (generic) await connection.run('SET LOCAL plan_cache_mode = force_generic_plan', []);
+  const generic = rows.length >= PG_ROWS_PER_STATEMENT;
+  if (generic) await run('SET LOCAL plan_cache_mode = force_generic_plan', []);
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     const params: unknown[] = [...sharedValues];
@@ -117,11 +122,10 @@ async function insertPgRows(
       return tuple + ')';
     });
     const sql = head + tuples.join(',');
-    if (connection) await connection.run(sql, params, { prepare: chunk.length === PG_ROWS_PER_STATEMENT });
-    else await tx.$executeRawUnsafe(sql, ...params);
+    await run(sql, params, chunk.length === PG_ROWS_PER_STATEMENT);
   }
   // The rest of the transaction plans as usual (updateRows' joins want their values).
-  if (generic) await connection.run('SET LOCAL plan_cache_mode TO DEFAULT', []);
+  if (generic) await run('SET LOCAL plan_cache_mode TO DEFAULT', []);
 }
 
 /** What updateRows matches and writes; every name a plain SQL name. */
@@ -169,8 +173,7 @@ export async function updateRows(
   const json = provider === 'sqlite' ? sqliteJsonRows(rows) : undefined;
   if (json !== undefined) {
     const picks = columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ');
-    const sql = `WITH v (${names}) AS (SELECT ${picks} FROM json_each(?))${tailOf(table, spec)}`;
-    return directConnection(db)?.run(sql, [json]) ?? tx.$executeRawUnsafe(sql, json);
+    return (await statementRunner(tx, db))(`WITH v (${names}) AS (SELECT ${picks} FROM json_each(?))${tailOf(table, spec)}`, [json]);
   }
   const tail = tailOf(table, spec);
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
@@ -180,20 +183,14 @@ export async function updateRows(
   // (bulk.test.ts). For the rest of the transaction (a reset would be one more round trip per
   // batch): what follows in both callers joins nothing.
   const pg = provider === 'postgresql';
-  const direct = directConnection(db);
-  const pgDirect = pg ? await db.transactionConnection(tx) : undefined;
-  const joins = 'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off';
-  if (pgDirect) await pgDirect.run(joins, []);
-  else if (pg) await tx.$executeRawUnsafe(joins);
+  const run = await statementRunner(tx, db);
+  if (pg) await run('SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off', []);
   let changed = 0;
   for (let start = 0; start < rows.length; start += perStatement) {
     const chunk = rows.slice(start, start + perStatement);
     let n = 0;
     const tuple = () => `(${columns.map((_, i) => (pg ? `$${++n}${casts[i]}` : '?')).join(',')})`;
-    const sql = `WITH v (${names}) AS (VALUES ${chunk.map(tuple).join(',')})${tail}`;
-    if (direct) changed += direct.run(sql, chunk.flat());
-    else if (pgDirect) changed += await pgDirect.run(sql, chunk.flat());
-    else changed += await tx.$executeRawUnsafe(sql, ...chunk.flat());
+    changed += await run(`WITH v (${names}) AS (VALUES ${chunk.map(tuple).join(',')})${tail}`, chunk.flat());
   }
   return changed;
 }

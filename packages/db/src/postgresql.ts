@@ -185,7 +185,7 @@ export interface PgTransactionConnection {
  * once per transaction through the transaction itself). Statements run there are part of the
  * transaction, without the ORM's per-parameter work for raw statements (it serialises every value
  * to JSON and parses it back: about a fifth of an import's CPU on PostgreSQL, 2026-11-27).
- * Undefined when no checked-out connection matches (the caller then goes through Prisma).
+ * Undefined when no checked-out connection, or more than one, has that process id (the caller then goes through Prisma).
  */
 export function pgTransactionConnections(pool: pg.Pool) {
   // Each connection checked out now, with the count of its check-outs: a statement whose
@@ -204,9 +204,11 @@ export function pgTransactionConnections(pool: pg.Pool) {
   const find = async (tx: { $queryRawUnsafe(sql: string): Promise<unknown> }): Promise<PgTransactionConnection | undefined> => {
     const rows = (await tx.$queryRawUnsafe('SELECT pg_backend_pid() AS pid')) as { pid: number }[];
     const pid = Number(rows[0]?.pid);
-    const match = [...checkedOut].find(([c]) => (c as unknown as { processID?: number }).processID === pid);
-    if (match === undefined) return undefined;
-    const [client, checkout] = match;
+    // The transaction's own connection is checked out, so it is among these. Two matches can only
+    // be two servers (a pool over several hosts) with equal process ids: then go through Prisma.
+    const matches = [...checkedOut].filter(([c]) => (c as unknown as { processID?: number }).processID === pid);
+    if (matches.length !== 1) return undefined;
+    const [client, checkout] = matches[0]!;
     const query = async (sql: string, params: readonly unknown[], prepare = false) => {
       if (checkedOut.get(client) !== checkout) throw new Error('Transaction already closed: its connection went back to the pool');
       const name = prepare && params.length > 0 ? nameOf(sql) : undefined;
