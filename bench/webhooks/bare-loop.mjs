@@ -1,0 +1,72 @@
+// bench/webhooks: the bare keep-alive loop in a process of its own, as the sender is (so neither
+// the benchmark's own heap nor its database work lands on the baseline): told the receiver, the
+// bodies and how to send, it POSTs them with `workers` keep-alive workers and answers with its
+// rate and its CPU per POST. The first loop it runs is its warm-up (the caller discards it).
+import { createHmac, randomUUID } from 'node:crypto';
+import { formatInZone, signWebhookBody } from '@platform/domain';
+import { Agent, request } from 'undici';
+
+/** node:crypto's HMAC, as the sender signs with (and as a hand-written loop would). */
+const nativeHmac = (key, message) => createHmac('sha256', key).update(message).digest();
+
+/** The headers of a delivery, as the sender sends them. */
+const bareHeaders = (b, m) => ({
+  'content-type': 'application/json',
+  'x-platform-topic': m.topic,
+  'x-platform-hmac-sha256': signWebhookBody(b, m.secret, nativeHmac),
+  'x-platform-shop-domain': 'bench.localhost',
+  'x-platform-shop-id': '1',
+  'x-platform-merchant-id': '1',
+  'x-platform-api-version': m.version,
+  'x-platform-webhook-id': `bare-${randomUUID()}`,
+  'x-platform-triggered-at': formatInZone(new Date(), 'Asia/Shanghai'),
+});
+
+/** One POST through undici's dispatcher with a bare handler (no stream): the floor, the way the sender sends. */
+const dispatchPost = (agent, origin, body, headers) =>
+  new Promise((resolve, reject) =>
+    agent.dispatch(
+      { origin, path: '/bare', method: 'POST', body, headers },
+      { onConnect() {}, onHeaders: () => true, onData: () => true, onComplete: resolve, onError: reject },
+    ),
+  );
+
+/**
+ * `workers` keep-alive workers POSTing the bodies, headers as the sender's, with undici's
+ * `request()` (what a hand-written loop uses), or with `dispatch` (the floor: how the sender sends).
+ */
+async function loop(m) {
+  const agent = new Agent({ connect: { timeout: 1000 }, headersTimeout: 5000, bodyTimeout: 5000, keepAliveTimeout: 4000 });
+  const { bodies, url } = m;
+  let next = 0;
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: m.workers }, async () => {
+      while (next < bodies.length) {
+        const b = bodies[next++];
+        if (m.how === 'dispatch') {
+          await dispatchPost(agent, url, b, bareHeaders(b, m));
+          continue;
+        }
+        const res = await request(`${url}/bare`, { method: 'POST', dispatcher: agent, body: b, headers: bareHeaders(b, m) });
+        await res.body.dump();
+      }
+    }),
+  );
+  const rate = bodies.length / ((performance.now() - t0) / 1000);
+  const cpu = process.cpuUsage(cpu0);
+  await agent.close();
+  return { rate, cpuUsPerPost: (cpu.user + cpu.system) / bodies.length };
+}
+
+let bodies = [];
+process.on('message', async (m) => {
+  if (m.type === 'bodies') {
+    bodies = m.bodies;
+    process.send({ type: 'bodies' });
+  }
+  if (m.type === 'loop') process.send({ type: 'loop', ...(await loop({ ...m, bodies: m.count ? bodies.slice(0, m.count) : bodies })) });
+  if (m.type === 'stop') process.exit(0);
+});
+process.send({ type: 'ready' });
