@@ -1,5 +1,5 @@
 import { planClaims, receivingHost, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain';
-import { claimedColumns, deliveryColumns, JOINED_COLUMNS, toClaimed, type ClaimedDelivery, type ClaimedRow, type JoinedColumn } from './claimed';
+import { claimedColumns, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
 import { pendingFence, type Query, type Sql } from './sql';
 
 /**
@@ -103,8 +103,8 @@ interface QueueRow {
 export interface Claimed {
   /** newly claimed */
   ids: bigint[];
-  /** the newly claimed deliveries with what sending them needs, oldest first (read by the claim's own statements) */
-  rows: ClaimedDelivery[];
+  /** PostgreSQL: the newly claimed deliveries, read by the claim itself (one round trip fewer); SQLite: loadClaimed */
+  rows?: ClaimedDelivery[];
   /** held deliveries of this sender whose claims now count: start them */
   promoted: bigint[];
   /** the claims' expiry (real time), the same on every delivery of this claim */
@@ -116,7 +116,7 @@ export interface Claimed {
 /** Claims what the caps allow. */
 export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor): Promise<Claimed> {
   const leaseUntil = new Date(req.realNow.getTime() + req.leaseMs);
-  if (req.budget <= 0 && req.holdBudget <= 0) return { ids: [], rows: [], promoted: [], leaseUntil, more: false };
+  if (req.budget <= 0 && req.holdBudget <= 0) return { ids: [], promoted: [], leaseUntil, more: false };
   const implausible = new Date(req.realNow.getTime() + 2 * req.leaseMs);
   // No one subscription can take more than this in one claim: its host's slots and what it may hold
   // for them, and what the sender may take. (Counting further would cost time for nothing.)
@@ -150,7 +150,7 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor):
     });
     const promoted = await promote(sql, q, plan, req);
     const rest = plan.map((p) => ({ ...p, count: p.count - (promoted.bySubscription.get(p.subscriptionId) ?? 0) }));
-    const taken = rest.some((p) => p.count > 0 || p.hold > 0) ? await take(sql, q, rest, { ...req, leaseUntil, implausible }) : { ids: [], rows: [] };
+    const taken = rest.some((p) => p.count > 0 || p.hold > 0) ? await take(sql, q, rest, { ...req, leaseUntil, implausible }) : { ids: [] };
     const started = plan.reduce((n, p) => n + p.count, 0);
     return { ...taken, promoted: promoted.ids, leaseUntil, more: (req.budget > 0 && started >= req.budget) || cursor.after > 0n };
   });
@@ -292,7 +292,7 @@ async function take(
   q: Query,
   plan: PlannedClaim[],
   req: ClaimRequest & { leaseUntil: Date; implausible: Date },
-): Promise<{ ids: bigint[]; rows: ClaimedDelivery[] }> {
+): Promise<{ ids: bigint[]; rows?: ClaimedDelivery[] }> {
   const pick = `SELECT id FROM webhook_deliveries
     WHERE status = 'pending' AND subscription_id = ? AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
     ORDER BY next_attempt_at, id LIMIT ?`;
@@ -332,43 +332,21 @@ async function take(
         req.leaseUntil,
       ],
     );
-    const claimed = inClaimOrder(rows.map(toClaimed));
+    const claimed = rows.map(toClaimed).sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1));
     return { ids: claimed.map((d) => d.id), rows: claimed };
   }
-  // SQLite: each lease returns its rows (one pass over them, not a second read by id); the
-  // subscription, app and store, the same for every delivery of a subscription, are read once each.
-  const leased: ClaimedRow[] = [];
+  const ids: bigint[] = [];
   const lease = async (subscriptionId: bigint, host: string | null, count: number) => {
     if (count <= 0) return;
-    const rows = await q<ClaimedRow>(
-      `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?, lease_host = ? WHERE id IN (${pick}) RETURNING ${deliveryColumns()}`,
+    const rows = await q<{ id: bigint }>(
+      `UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ?, lease_host = ? WHERE id IN (${pick}) RETURNING id`,
       [req.owner, req.leaseUntil, host, subscriptionId, req.now, req.realNow, req.implausible, count],
     );
-    leased.push(...rows);
+    for (const r of rows) ids.push(BigInt(r.id));
   };
   for (const p of plan) {
     await lease(p.subscriptionId, p.host, p.count);
     await lease(p.subscriptionId, null, p.hold);
   }
-  const joined = new Map<string, Pick<ClaimedRow, JoinedColumn>>();
-  const claimed: ClaimedDelivery[] = [];
-  for (const row of leased) {
-    const key = `${row.subscription_id}:${row.app_id}:${row.store_id}`;
-    let with_ = joined.get(key);
-    if (!with_) {
-      [with_] = await q<Pick<ClaimedRow, JoinedColumn>>(
-        `SELECT ${JOINED_COLUMNS} FROM (SELECT 1) one
-         LEFT JOIN webhook_subscriptions s ON s.id = ? LEFT JOIN apps a ON a.id = ? LEFT JOIN stores st ON st.id = ?`,
-        [row.subscription_id, row.app_id, row.store_id],
-      );
-      joined.set(key, with_!);
-    }
-    claimed.push(toClaimed({ ...row, ...with_! }));
-  }
-  return { ids: claimed.map((d) => d.id), rows: inClaimOrder(claimed) };
-}
-
-/** Claimed deliveries oldest first (the order a statement returns its rows in is not guaranteed). */
-function inClaimOrder(claimed: ClaimedDelivery[]): ClaimedDelivery[] {
-  return claimed.sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { ids };
 }

@@ -74,22 +74,32 @@ export interface ClaimedRow {
   trace_id: string | null;
 }
 
-/** The delivery's own columns of a ClaimedRow, from `d` (no alias: the table itself, as in RETURNING). */
-export function deliveryColumns(d?: string): string {
-  const c = d ? `${d}.` : '';
-  return `${c}id, ${c}subscription_id, ${c}app_id, ${c}store_id, ${c}webhook_id, ${c}topic, ${c}api_version, ${c}body,
-    ${c}triggered_at, ${c}next_attempt_at, ${c}attempts, ${c}lease_host, ${c}trace_id`;
+/**
+ * Reads what one claim took (SQLite; PostgreSQL's claim returns it), with its subscription, app and
+ * store: the claimed ids on the primary key (one statement text whatever the count, so it is
+ * prepared once), fenced on the claim's owner. CROSS JOIN keeps SQLite's planner from walking the
+ * pending index in due order instead (it did: the whole backlog, about 0.5 ms a claim at 20,000).
+ */
+export async function loadClaimed(sql: Sql, owner: string, ids: readonly bigint[]): Promise<ClaimedDelivery[]> {
+  const rows = await sql.query<ClaimedRow>(
+    `SELECT ${claimedColumns('d')}
+     FROM json_each(?) ids
+     CROSS JOIN webhook_deliveries d ON d.id = ids.value
+     LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
+     LEFT JOIN apps a ON a.id = d.app_id
+     LEFT JOIN stores st ON st.id = d.store_id
+     WHERE d.lease_owner = ? AND d.status = 'pending'
+     ORDER BY d.next_attempt_at, d.id`,
+    [`[${ids.join(',')}]`, owner],
+  );
+  return rows.map(toClaimed);
 }
-
-/** The subscription's, app's and store's columns of a ClaimedRow, joined as s, a, st. */
-/** The ClaimedRow fields JOINED_COLUMNS gives. */
-export type JoinedColumn = 'address' | 'subscription_status' | 'app_secret' | 'handle' | 'iana_timezone' | 'merchant_id';
-
-export const JOINED_COLUMNS = 's.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id';
 
 /** The columns of a ClaimedRow, the delivery's from `d` (the subscription, app and store joined as s, a, st). */
 export function claimedColumns(d: string): string {
-  return `${deliveryColumns(d)},\n    ${JOINED_COLUMNS}`;
+  return `${d}.id, ${d}.subscription_id, ${d}.app_id, ${d}.store_id, ${d}.webhook_id, ${d}.topic, ${d}.api_version, ${d}.body,
+    ${d}.triggered_at, ${d}.next_attempt_at, ${d}.attempts, ${d}.lease_host, ${d}.trace_id,
+    s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id`;
 }
 
 export function toClaimed(r: ClaimedRow): ClaimedDelivery {

@@ -4,7 +4,7 @@ import { receivingHost } from '@platform/domain';
 import type { Logger } from 'pino';
 import { runAttempt, type AttemptDeps } from './attempt';
 import { claimDue, type OwnShare, type WalkCursor } from './claim';
-import { firstFreeDue, nextDueAt, releaseClaim, traceOf, type ClaimedDelivery } from './claimed';
+import { firstFreeDue, loadClaimed, nextDueAt, releaseClaim, traceOf, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
 import type { SenderConfig } from './config';
 import type { DeliveryAgent } from './deliver';
@@ -229,7 +229,7 @@ export function createSender(deps: SenderDeps): Sender {
       failures = 0;
       startPromoted(claimed.promoted);
       if (claimed.ids.length > 0)
-        await take(claimed.rows, owner, claimed.leaseUntil.getTime());
+        await take(claimed.rows ?? (await loadClaimed(sql, owner, claimed.ids)), owner, claimed.leaseUntil.getTime());
       if (claimed.more) again = true;
       else sleep(await idleWait());
     } catch (error) {
