@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // bench/webhooks: the webhook sender (a real `node apps/webhooks/dist/main.js` process, default
 // settings) delivering to a local receiver answering 200 (a process of its own), beside a bare
-// undici keep-alive loop POSTing the same signed bodies with the same headers to the same receiver,
+// undici keep-alive loop (a process of its own: bare-loop.mjs) POSTing the same signed bodies with the same headers to the same receiver,
 // in the same run, with as many workers as the sender has attempts in flight for that host
 // (PLATFORM_SENDER_PER_HOST); and, as the floor, the same loop through undici's dispatcher with a
 // bare handler (how the sender itself sends: no response stream). On SQLite, and on PostgreSQL with BENCH_DATABASE_URL or
