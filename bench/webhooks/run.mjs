@@ -8,29 +8,36 @@
 // TEST_DATABASE_URL. Goals (issue 17): throughput >= 90% of the bare loop with ONE subscription as
 // with many; commit-to-receipt p50 <= 10 ms and p99 <= 50 ms at 500 events/s written through the
 // outbox with its wake; an idle sender costing no measurable CPU.
-import { fork, spawn, spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
 import { createDb, migrate, OUTBOX_CHANNEL, wakeSenders } from '@platform/db';
-import pg from 'pg';
 import { writeResults } from '../lib/harness.mjs';
-import { cpuMs, startIdlePoller, stoppable } from './processes.mjs';
+import {
+  body,
+  clock,
+  database,
+  drain,
+  median,
+  PER_HOST,
+  pct,
+  root,
+  sleep,
+  startBareLoop,
+  startReceiver,
+  startSender,
+  storeWithSubscriptions,
+  TOPIC,
+  VERSION,
+} from './fixtures.mjs';
+import { cpuMs, startIdlePoller } from './processes.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
 const BACKLOG = Number(process.env.BENCH_DELIVERIES ?? 20000);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const PER_HOST = Number(process.env.BENCH_PER_HOST ?? 4);
 const IDLE_WINDOWS = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const MANY = 4;
-const TOPIC = 'inventory_items/update';
-const VERSION = 'v20260901';
 
 if (!process.env.BENCH_SKIP_BUILD) {
   const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@platform/webhooks...', '--output-logs=errors-only'], {
@@ -38,194 +45,6 @@ if (!process.env.BENCH_SKIP_BUILD) {
     stdio: 'inherit',
   });
   if (build.status !== 0) process.exit(1);
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-// The machine's monotonic clock in ms (CLOCK_MONOTONIC, the same in every process): the receiver
-// stamps receipts with it. performance.timeOrigin + now() is not comparable across processes (each
-// samples the wall clock once, at its start): it once measured commit-to-receipt at -1 ms.
-const clock = () => Number(process.hrtime.bigint()) / 1e6;
-
-async function startReceiver() {
-  const child = fork(join(here, 'receiver.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const { port } = await new Promise((resolve) => child.once('message', resolve));
-  const ask = (type, extra = {}) =>
-    new Promise((resolve) => {
-      const on = (m) => {
-        if (m.type !== type) return;
-        child.off('message', on);
-        resolve(m);
-      };
-      child.on('message', on);
-      child.send({ type, ...extra });
-    });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    count: async () => (await ask('count')).count,
-    waitFor: async (n) => {
-      while ((await ask('count')).count < n) await sleep(5);
-    },
-    times: async (ids) => (await ask('times', { ids })).times,
-    maxOpen: async () => (await ask('maxOpen')).maxOpen,
-    close: () =>
-      new Promise((r) => {
-        child.once('exit', r);
-        child.send({ type: 'stop' });
-      }),
-  };
-}
-
-async function database(kind) {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
-    return { url: `file:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const base = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
-  const name = `bench_webhooks_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
-const body = (i) =>
-  JSON.stringify({
-    inventory_item: { id: String(100000 + i), sku: `SKU-${i}`, tracked: true, cost: '12.50', updated_at: '2026-11-22T12:05:01+08:00' },
-  });
-
-/** A store whose app (installed with read_inventory, as the outbox requires) has `count` subscriptions on the receiver. */
-async function storeWithSubscriptions(db, handle, receiverUrl, count) {
-  const now = new Date();
-  const store = await db.prisma.store.create({
-    data: {
-      handle,
-      name: handle,
-      email: 'b@example.com',
-      customerEmail: 'b@example.com',
-      ianaTimezone: 'Asia/Shanghai',
-      merchantId: 1n,
-      updatedAt: now,
-    },
-  });
-  const secret = randomBytes(24).toString('hex');
-  const app = await db.prisma.app.create({
-    data: { name: handle, kind: 'private', appKey: handle, appSecret: secret, storeId: store.id, updatedAt: now },
-  });
-  await db.prisma.installation.create({ data: { storeId: store.id, appId: app.id, scopes: 'read_inventory', updatedAt: now } });
-  const subs = [];
-  for (let s = 0; s < count; s++) {
-    subs.push(
-      await db.prisma.webhookSubscription.create({
-        data: {
-          storeId: store.id,
-          appId: app.id,
-          topic: TOPIC,
-          address: `${receiverUrl}/${handle}/${s}/`,
-          apiVersion: VERSION,
-          updatedAt: now,
-        },
-      }),
-    );
-  }
-  return { store, app, secret, subs };
-}
-
-function startSender(url) {
-  // BENCH_SENDER_NODE_ARGS='--cpu-prof' profiles the sender process
-  const nodeArgs = (process.env.BENCH_SENDER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'apps/webhooks/dist/main.js')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
-      PLATFORM_SENDER_PER_HOST: String(PER_HOST),
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return stoppable(child);
-}
-
-/** `n` due deliveries spread over `subs`, committed at once, then the senders woken: deliveries/s until the last receipt. */
-async function drain(db, receiver, fixture, n) {
-  const ids = [];
-  const rows = Array.from({ length: n }, (_, i) => {
-    const at = new Date();
-    const webhookId = randomUUID();
-    ids.push(webhookId);
-    const sub = fixture.subs[i % fixture.subs.length];
-    return {
-      storeId: fixture.store.id,
-      appId: fixture.app.id,
-      subscriptionId: sub.id,
-      topic: TOPIC,
-      webhookId,
-      apiVersion: VERSION,
-      body: body(i),
-      triggeredAt: at,
-      nextAttemptAt: at,
-      updatedAt: at,
-    };
-  });
-  // PostgreSQL: statistics taken now say nothing is pending (the previous phase drained), as after
-  // an autovacuum between two bursts in production; the claim must not depend on them (it once did:
-  // docs/webhooks-sender.md). So every run meets that case instead of some.
-  if (db.provider === 'postgresql') await db.query('ANALYZE webhook_deliveries');
-  // Counted before the commit: the sender may deliver some before the next line runs.
-  const target = (await receiver.count()) + n;
-  await db.prisma.$transaction(
-    async (tx) => {
-      for (let i = 0; i < rows.length; i += 500) await tx.webhookDelivery.createMany({ data: rows.slice(i, i + 500) });
-    },
-    { timeout: 120_000 },
-  );
-  const t0 = clock();
-  await wakeSenders(db);
-  await receiver.waitFor(target);
-  const last = Math.max(...(await receiver.times(ids)));
-  return { rate: n / ((last - t0) / 1000), bodies: rows.map((r) => r.body) };
-}
-
-/** The bare loop's process (bare-loop.mjs): `loop(how, count)` runs it once over the bodies it was given. */
-async function startBareLoop(receiver, bodies, secret) {
-  const child = fork(join(here, 'bare-loop.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ask = (message) =>
-    new Promise((resolve) => {
-      const on = (m) => {
-        if (m.type !== message.type) return;
-        child.off('message', on);
-        resolve(m);
-      };
-      child.on('message', on);
-      child.send(message);
-    });
-  await new Promise((resolve) => child.once('message', resolve)); // ready
-  await ask({ type: 'bodies', bodies });
-  const loop = (how, count = 0) =>
-    ask({ type: 'loop', how, count, url: receiver.url, secret, workers: PER_HOST, topic: TOPIC, version: VERSION });
-  // Its warm-up, as the sender's: the JIT and the connections settled before anything counts.
-  await loop('request', 5000);
-  await loop('dispatch', 5000);
-  return {
-    loop,
-    stop: () =>
-      new Promise((r) => {
-        child.once('exit', r);
-        child.send({ type: 'stop' });
-      }),
-  };
 }
 
 /**
