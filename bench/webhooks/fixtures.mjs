@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { wakeSenders } from '@platform/db';
-import pg from 'pg';
+import { startPostgres } from '../lib/postgres.mjs';
 import { stoppable } from './processes.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -60,23 +60,10 @@ export async function database(kind) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
     return { url: `file:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const base = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
-  const name = `bench_webhooks_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  // A fresh database on the server of BENCH_DATABASE_URL (or TEST_DATABASE_URL).
+  process.env.BENCH_DATABASE_URL ||= process.env.TEST_DATABASE_URL;
+  const { url, stop } = await startPostgres('bench_webhooks');
+  return { url, drop: stop };
 }
 
 export const body = (i) =>
