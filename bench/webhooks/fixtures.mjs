@@ -25,19 +25,23 @@ export const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 // samples the wall clock once, at its start): it once measured commit-to-receipt at -1 ms.
 export const clock = () => Number(process.hrtime.bigint()) / 1e6;
 
+/** Sends `message` to a child process and resolves with its first answer of the same type. */
+function askChild(child, message) {
+  return new Promise((resolve) => {
+    const on = (m) => {
+      if (m.type !== message.type) return;
+      child.off('message', on);
+      resolve(m);
+    };
+    child.on('message', on);
+    child.send(message);
+  });
+}
+
 export async function startReceiver() {
   const child = fork(join(here, 'receiver.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const { port } = await new Promise((resolve) => child.once('message', resolve));
-  const ask = (type, extra = {}) =>
-    new Promise((resolve) => {
-      const on = (m) => {
-        if (m.type !== type) return;
-        child.off('message', on);
-        resolve(m);
-      };
-      child.on('message', on);
-      child.send({ type, ...extra });
-    });
+  const ask = (type, extra = {}) => askChild(child, { type, ...extra });
   return {
     pid: child.pid,
     url: `http://127.0.0.1:${port}`,
@@ -167,16 +171,7 @@ export async function drain(db, receiver, fixture, n) {
 /** The bare loop's process (bare-loop.mjs): `loop(how, count)` runs it once over the bodies it was given. */
 export async function startBareLoop(receiver, bodies, secret) {
   const child = fork(join(here, 'bare-loop.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ask = (message) =>
-    new Promise((resolve) => {
-      const on = (m) => {
-        if (m.type !== message.type) return;
-        child.off('message', on);
-        resolve(m);
-      };
-      child.on('message', on);
-      child.send(message);
-    });
+  const ask = (message) => askChild(child, message);
   await new Promise((resolve) => child.once('message', resolve)); // ready
   await ask({ type: 'bodies', bodies });
   const loop = (how, count = 0) =>
