@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, type Dispatcher } from 'undici';
 import { isPrivateAddress } from '@platform/domain';
+import { createHttp1Client, http1Target, type Http1Target } from './http1';
 
 /** decisions §11.6: the receiver's answer is kept up to 4 KB. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -60,6 +60,8 @@ export interface DeliveryAgentOptions {
   timeoutMs: number;
   /** where names are resolved (tests pass their own); default the system's resolver */
   resolve?: Resolver;
+  /** extra TLS options (tests: a CA of their own; operators use NODE_EXTRA_CA_CERTS) */
+  tls?: { ca?: string | Buffer };
 }
 
 export interface DeliveryAgent {
@@ -73,22 +75,17 @@ function bareHost(url: URL): string {
 }
 
 function describe(error: unknown, timeoutMs: number, connectTimeoutMs: number): string {
-  const e = error as { code?: string; name?: string; message?: string; cause?: unknown };
-  const inner = (e.cause as { code?: string; message?: string } | undefined) ?? undefined;
-  const code = e.code ?? inner?.code;
-  if (code === 'EPRIVATEADDRESS') return e.message ?? inner?.message ?? 'refused: private address';
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `connect timeout: no connection within ${connectTimeoutMs / 1000} s`;
-  if (
-    e.name === 'AbortError' ||
-    e.name === 'TimeoutError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_ABORTED'
-  ) {
-    return `timeout: no complete answer within ${timeoutMs / 1000} s`;
-  }
+  const e = error as { code?: string; message?: string };
+  const code = e.code;
+  if (code === 'EPRIVATEADDRESS') return e.message ?? 'refused: private address';
+  if (code === 'CONNECT_TIMEOUT') return `connect timeout: no connection within ${connectTimeoutMs / 1000} s`;
+  if (code === 'TIMEOUT') return `timeout: no complete answer within ${timeoutMs / 1000} s`;
+  if (code === 'BAD_ANSWER') return `bad answer: ${e.message ?? ''}`;
+  if (code === 'BAD_REQUEST') return `refused: ${e.message ?? ''}`;
+  if (code === 'CLOSED') return 'connection closed by the receiver before a complete answer';
+  if (code === 'CLIENT_CLOSED') return 'not sent: the sender is stopping';
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the receiver';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection reset by the receiver';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host not found (${code})`;
   return `${code ? code + ': ' : ''}${e.message ?? String(error)}`.slice(0, 500);
 }
@@ -107,16 +104,18 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
   const { allowPrivate, connectTimeoutMs, timeoutMs } = options;
   // Without a resolver of its own and with private targets allowed, Node's default lookup is used.
   const lookup = !allowPrivate || options.resolve ? guardedLookup(options.resolve ?? systemResolver, !allowPrivate) : undefined;
-  const agent = new Agent({
-    connect: { timeout: connectTimeoutMs, ...(lookup ? { lookup } : {}) },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    keepAliveTimeout: 4000,
+  const client = createHttp1Client({
+    connectTimeoutMs,
+    timeoutMs,
+    keepAliveMs: 4000,
+    bodyLimit: RESPONSE_BODY_LIMIT,
+    ...(lookup ? { lookup } : {}),
+    ...(options.tls ? { tls: options.tls } : {}),
   });
 
-  const targets = new Map<string, Target | string>();
+  const targets = new Map<string, Http1Target | string>();
   /** The address parsed and checked once (a subscription's address is sent to again and again). */
-  function targetOf(address: string): Target | string {
+  function targetOf(address: string): Http1Target | string {
     let target = targets.get(address);
     if (target === undefined) {
       target = parseTarget(address, allowPrivate);
@@ -135,7 +134,7 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
     const target = targetOf(address);
     if (typeof target === 'string') return done({ ok: false, status: null, error: target, responseBody: null, retryAfter: undefined });
     try {
-      const answer = await dispatchPost(agent, target, body, headers, timeoutMs);
+      const answer = await client.post(target, body, headers);
       const ok = answer.status >= 200 && answer.status < 300;
       let error: string | null = null;
       if (!ok) {
@@ -145,7 +144,7 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
             ? `HTTP ${answer.status}: redirect${location !== undefined ? ` to ${storable(location).slice(0, 300)}` : ''} not followed`
             : `HTTP ${answer.status}`;
       }
-      return done({ ok, status: answer.status, error, responseBody: storable(answer.body), retryAfter: answer.retryAfter });
+      return done({ ok, status: answer.status, error, responseBody: storable(answer.body.toString('utf8')), retryAfter: answer.retryAfter });
     } catch (error) {
       return done({
         ok: false,
@@ -159,23 +158,15 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
 
   return {
     post,
-    async close() {
-      await agent.close();
-    },
+    close: () => client.close(),
   };
 }
 
 /** Addresses parsed and checked, kept per agent (cleared when full). */
 const TARGET_CACHE_SIZE = 10_000;
 
-/** Where a POST goes: undici's origin and path. */
-interface Target {
-  origin: string;
-  path: string;
-}
-
 /** The address as a Target, or why it is refused (decisions §11.2). */
-function parseTarget(address: string, allowPrivate: boolean): Target | string {
+function parseTarget(address: string, allowPrivate: boolean): Http1Target | string {
   let url: URL;
   try {
     url = new URL(address);
@@ -192,88 +183,5 @@ function parseTarget(address: string, allowPrivate: boolean): Target | string {
   const host = bareHost(url);
   // An IP literal is never looked up, so the connect-time check cannot see it: check it here.
   if (!allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) return privateMessage(host, host);
-  return { origin: url.origin, path: `${url.pathname}${url.search}` };
-}
-
-interface Answer {
-  status: number;
-  /** at most RESPONSE_BODY_LIMIT bytes */
-  body: string;
-  retryAfter: string | undefined;
-  location: string | undefined;
-}
-
-/** The first value of a header in undici's raw list (names in any case), as text. */
-function rawHeader(raw: Buffer[], name: string): string | undefined {
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const key = raw[i]!;
-    if (key.length === name.length && key.toString('latin1').toLowerCase() === name) return raw[i + 1]!.toString('utf8');
-  }
-  return undefined;
-}
-
-/**
- * One POST through undici's dispatcher with a handler of our own: the answer's status, two headers
- * and at most RESPONSE_BODY_LIMIT bytes of its body, with no stream, abort signal or header object
- * per request (about half the CPU of undici's `request()` on this path, measured in bench/webhooks).
- * The whole exchange is cut at `timeoutMs`; an answer longer than the cap is cut there and its
- * connection closed, so a huge or endless answer costs 4 KB of memory.
- */
-function dispatchPost(agent: Agent, target: Target, body: string, headers: Record<string, string>, timeoutMs: number): Promise<Answer> {
-  return new Promise<Answer>((resolve, reject) => {
-    let abort: ((reason?: Error) => void) | undefined;
-    let reason: Error | undefined;
-    let settled = false;
-    let status = 0;
-    let retryAfter: string | undefined;
-    let location: string | undefined;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (error: Error | undefined) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (error) reject(error);
-      else resolve({ status, body: Buffer.concat(chunks, size).toString('utf8'), retryAfter, location });
-    };
-    const timer = setTimeout(() => {
-      reason = Object.assign(new Error(`no complete answer within ${timeoutMs} ms`), { name: 'TimeoutError' });
-      abort?.(reason);
-      settle(reason);
-    }, timeoutMs);
-    const handler: Dispatcher.DispatchHandler = {
-      onConnect(abortRequest) {
-        if (reason) return abortRequest(reason);
-        abort = abortRequest;
-      },
-      onHeaders(statusCode, rawHeaders) {
-        if (statusCode < 200) return true; // 1xx: the answer comes after
-        status = statusCode;
-        retryAfter = rawHeader(rawHeaders, 'retry-after');
-        location = rawHeader(rawHeaders, 'location');
-        return true;
-      },
-      onData(chunk) {
-        const room = RESPONSE_BODY_LIMIT - size;
-        chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-        size += Math.min(chunk.length, room);
-        if (size < RESPONSE_BODY_LIMIT) return true;
-        // The cap is reached: the answer is what we keep; the rest is not read (the connection closes).
-        settle(undefined);
-        abort?.(new Error('answer over the cap'));
-        return false;
-      },
-      onComplete() {
-        settle(undefined);
-      },
-      onError(error) {
-        settle(error);
-      },
-    };
-    try {
-      agent.dispatch({ origin: target.origin, path: target.path, method: 'POST', body, headers }, handler);
-    } catch (error) {
-      settle(error as Error);
-    }
-  });
+  return http1Target(url);
 }
