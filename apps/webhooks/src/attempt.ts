@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { formatInZone, signWebhookBody, type HmacSha256 } from '@platform/domain';
+import { formatInZone, signWebhookBodyHex, type HmacSha256Hex } from '@platform/domain';
 import type { Logger } from 'pino';
 import { traceOf, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
@@ -9,15 +9,15 @@ import { recordAttempt, type SlotTransfer } from './record';
 import { decideOutcome } from './schedule';
 import type { Sql } from './sql';
 
-/** node:crypto's HMAC for the signature (the rule is the domain's; native is about four times as fast). */
-const nativeHmac: HmacSha256 = (key, message) => createHmac('sha256', key).update(message).digest();
+/** node:crypto's HMAC for the signature, hex encoded natively (the rule is the domain's; native is about four times as fast). */
+const nativeHmacHex: HmacSha256Hex = (key, message) => createHmac('sha256', key).update(message).digest('hex');
 
 /** The headers of decisions §11.3: Content-Type, the seven of the spec, and X-Platform-Triggered-At. */
 export function webhookHeaders(d: ClaimedDelivery, baseDomain: string): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-platform-topic': d.topic,
-    'x-platform-hmac-sha256': signWebhookBody(d.body, d.appSecret ?? '', nativeHmac),
+    'x-platform-hmac-sha256': signWebhookBodyHex(d.body, d.appSecret ?? '', nativeHmacHex),
     'x-platform-shop-domain': `${d.handle ?? ''}.${baseDomain}`,
     'x-platform-shop-id': d.storeId.toString(),
     'x-platform-merchant-id': (d.merchantId ?? '').toString(),

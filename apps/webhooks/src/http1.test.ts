@@ -129,7 +129,11 @@ describe('the sender HTTP/1.1 client', () => {
 
   it('reads a chunked answer sent a byte at a time, with extensions and trailers, and keeps the connection', async () => {
     const { server, client, target } = await setUp((socket, r) => {
-      if (r.index === 0) void dribble(socket, 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n');
+      if (r.index === 0)
+        void dribble(
+          socket,
+          'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n',
+        );
       else socket.write(ok('again'));
     });
     const answer = await client.post(target, '{}', headers);
@@ -140,7 +144,10 @@ describe('the sender HTTP/1.1 client', () => {
 
   it('skips interim 1xx answers, and gives 204 and 304 no body', async () => {
     const { server, client, target } = await setUp((socket, r) => {
-      if (r.index === 0) socket.write('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok');
+      if (r.index === 0)
+        socket.write(
+          'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok',
+        );
       else if (r.index === 1) socket.write('HTTP/1.1 204 No Content\r\n\r\n');
       else socket.write('HTTP/1.1 304 Not Modified\r\n\r\n');
     });
@@ -148,6 +155,12 @@ describe('the sender HTTP/1.1 client', () => {
     expect((await client.post(target, '{}', headers)).status).toBe(204);
     expect((await client.post(target, '{}', headers)).status).toBe(304);
     expect(server.connections).toBe(1);
+  });
+
+  it('takes a status line without a reason phrase and header values with spaces around them', async () => {
+    const { client, target } = await setUp((socket) => socket.write('HTTP/1.1 503\r\nRetry-After: \t 30  \r\ncontent-length:2\r\n\r\nno'));
+    const answer = await client.post(target, '{}', headers);
+    expect([answer.status, answer.retryAfter, answer.body.toString()]).toEqual([503, '30', 'no']);
   });
 
   it('reads an answer without length to the close, then connects again', async () => {
@@ -162,7 +175,10 @@ describe('the sender HTTP/1.1 client', () => {
     ['an HTTP/1.0 answer', 'HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n'],
     ['Keep-Alive: timeout=1 (nothing left after the 1 s margin)', 'HTTP/1.1 200 OK\r\nKeep-Alive: timeout=1\r\nContent-Length: 0\r\n\r\n'],
     ['bytes after the answer', 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'],
-    ['Transfer-Encoding beside Content-Length', 'HTTP/1.1 200 OK\r\nContent-Length: 50\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n'],
+    [
+      'Transfer-Encoding beside Content-Length',
+      'HTTP/1.1 200 OK\r\nContent-Length: 50\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n',
+    ],
   ])('does not keep the connection after %s', async (_, text) => {
     const { server, client, target } = await setUp((socket) => socket.write(text));
     expect((await client.post(target, '{}', headers)).status).toBe(200);
@@ -189,8 +205,10 @@ describe('the sender HTTP/1.1 client', () => {
 
   it('sends once more on a new connection when a kept one is closed before any answer; a new one closed so fails', async () => {
     const { server, client, target } = await setUp((socket, r) => {
-      if (r.onConnection === 1) socket.destroy(); // the second POST on the first connection: no answer
-      else if (r.index === 2) socket.destroy(); // the retry's connection, first POST: no answer either
+      if (r.onConnection === 1)
+        socket.destroy(); // the second POST on the first connection: no answer
+      else if (r.index === 2)
+        socket.destroy(); // the retry's connection, first POST: no answer either
       else socket.write(ok());
     });
     await client.post(target, '{}', headers);
@@ -237,6 +255,9 @@ describe('the sender HTTP/1.1 client', () => {
     ['chunk data without its CRLF', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokXX0\r\n\r\n'],
     ['chunked not last', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n'],
     ['a switch of protocols', 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n'],
+    ['a bare CR in a header value', 'HTTP/1.1 200 OK\r\nX-A: a\rb\r\nContent-Length: 0\r\n\r\n'],
+    ['a header line ended by a bare LF', 'HTTP/1.1 200 OK\nContent-Length: 0\r\n\r\n'],
+    ['a NUL in a header value', 'HTTP/1.1 200 OK\r\nX-A: a\0b\r\nContent-Length: 0\r\n\r\n'],
     ['a head over 16 KiB', `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\nContent-Length: 0\r\n\r\n`],
     ['a head over 16 KiB without its end', `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(17 * 1024)}`],
   ])('refuses %s as a bad answer and closes the connection', async (_, text) => {
@@ -282,7 +303,9 @@ describe('the sender HTTP/1.1 client', () => {
     const { server, target } = await setUp((socket) => socket.write(ok('secure')), { tls: { ca: cert } }, true);
     expect((await client!.post(target, '{}', headers)).body.toString()).toBe('secure');
     const untrusting = createHttp1Client(options);
-    await expect(untrusting.post(target, '{}', headers)).rejects.toMatchObject({ code: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY/) });
+    await expect(untrusting.post(target, '{}', headers)).rejects.toMatchObject({
+      code: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY/),
+    });
     await untrusting.close();
     expect(server.requests).toHaveLength(1);
   });

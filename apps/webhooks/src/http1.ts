@@ -90,10 +90,45 @@ export function http1Target(url: URL): Http1Target {
 const DEFAULT_MAX_HEAD = 16 * 1024;
 const MAX_CHUNK_LINE = 1024;
 const UNSAFE_VALUE = /[\0\r\n]/;
-const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: [^\0\r\n]*)?$/;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,12})[ \t]*(?:;[^\0\r\n]*)?$/;
 const DIGITS = /^\d{1,15}$/;
+/** Where answers are read: one buffer for every connection of the process (a read is handled before the next). */
+const READ_BUFFER_BYTES = 64 * 1024;
+const CR = 13;
+const LF = 10;
+/** RFC 9110 tchar: the bytes a header name may hold. */
+const TCHAR = new Uint8Array(256);
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TCHAR[c.charCodeAt(0)] = 1;
+/** The answer's headers the client reads (lower case); the others are checked and skipped. */
+const CONTENT_LENGTH = 'content-length';
+const TRANSFER_ENCODING = 'transfer-encoding';
+const CONNECTION = 'connection';
+const KEEP_ALIVE = 'keep-alive';
+const RETRY_AFTER = 'retry-after';
+const LOCATION = 'location';
+const WANTED = [CONTENT_LENGTH, TRANSFER_ENCODING, CONNECTION, KEEP_ALIVE, RETRY_AFTER, LOCATION];
+
+/** The header name at b[from, to), if it is one of WANTED (compared without regard to case). */
+function wantedName(b: Buffer, from: number, to: number): string | undefined {
+  const length = to - from;
+  for (const name of WANTED) {
+    if (name.length !== length) continue;
+    let i = 0;
+    while (i < length && (b[from + i]! | 0x20) === name.charCodeAt(i)) i++;
+    if (i === length) return name;
+  }
+  return undefined;
+}
+
+/** Where "\r\n\r\n" starts in b[from, to), or -1. */
+function headEnd(b: Buffer, from: number, to: number): number {
+  for (let i = from; i + 3 < to; i++) {
+    if (b[i + 3] !== LF) continue;
+    if (b[i] === CR && b[i + 1] === LF && b[i + 2] === CR) return i;
+  }
+  return -1;
+}
+
 /** How often kept connections and exchanges are checked against their deadlines (only while there are any). */
 const SWEEP_MS = 50;
 
@@ -102,8 +137,8 @@ type ChunkState = 'size' | 'data' | 'data-end' | 'trailers';
 
 /** One request and its answer, on one connection. */
 class Exchange {
-  /** the status line and headers read so far (latin1: one character a byte) */
-  head = '';
+  /** the start of a head that spans reads (copied: the read buffer is reused) */
+  head: Buffer | undefined;
   inBody = false;
   status = 0;
   retryAfter: string | undefined;
@@ -155,6 +190,7 @@ export function createHttp1Client(options: Http1Options): Http1Client {
   const { bodyLimit } = options;
   const idle = new Map<string, Connection[]>();
   const busy = new Set<Connection>();
+  const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   let sweeper: NodeJS.Timeout | undefined;
   let closing = false;
   let allClosed: (() => void) | undefined;
@@ -246,69 +282,97 @@ export function createHttp1Client(options: Http1Options): Http1Client {
     destroy(conn);
   }
 
-  function keep(ex: Exchange, bytes: Buffer): boolean {
+  /** Keeps what fits of b[from, to) (copied: the read buffer is reused); false once bodyLimit is reached. */
+  function keep(ex: Exchange, b: Buffer, from: number, to: number): boolean {
+    if (to <= from) return true;
     const room = bodyLimit - ex.keptBytes;
-    if (bytes.length === 0) return true;
-    const part = bytes.length > room ? bytes.subarray(0, room) : bytes;
-    if (part.length > 0) {
+    const n = Math.min(room, to - from);
+    if (n > 0) {
+      const part = Buffer.allocUnsafe(n);
+      b.copy(part, 0, from, from + n);
       ex.kept.push(part);
-      ex.keptBytes += part.length;
+      ex.keptBytes += n;
     }
-    return bytes.length < room;
+    return to - from < room;
   }
 
-  /** Parses the status line and headers; false when the head was refused (the exchange failed). */
-  function parseHead(conn: Connection, ex: Exchange, text: string): boolean {
-    const lines = text.split('\r\n');
-    const statusLine = STATUS_LINE.exec(lines[0]!);
-    if (!statusLine) return badAnswer(conn, 'the answer is not HTTP/1.1');
-    const minor = statusLine[1];
-    const status = Number(statusLine[2]);
+  /**
+   * Parses the status line and headers in b[0, end) (end: where "\r\n\r\n" starts), byte by byte:
+   * only the headers the client reads become strings. False when the head was refused (the exchange
+   * failed).
+   */
+  function parseHead(conn: Connection, ex: Exchange, b: Buffer, end: number): boolean {
+    // "HTTP/1.x SSS[ reason]"
+    if (
+      end < 12 ||
+      b[0] !== 0x48 ||
+      b[1] !== 0x54 ||
+      b[2] !== 0x54 ||
+      b[3] !== 0x50 ||
+      b[4] !== 0x2f ||
+      b[5] !== 0x31 ||
+      b[6] !== 0x2e ||
+      (b[7] !== 0x30 && b[7] !== 0x31) ||
+      b[8] !== 0x20
+    )
+      return badAnswer(conn, 'the answer is not HTTP/1.1');
+    const minor = b[7]! - 0x30;
+    const d0 = b[9]! - 0x30;
+    const d1 = b[10]! - 0x30;
+    const d2 = b[11]! - 0x30;
+    if (d0 < 1 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return badAnswer(conn, 'the answer is not HTTP/1.1');
+    const status = d0 * 100 + d1 * 10 + d2;
+    let at = 12;
+    if (at < end && b[at] !== CR) {
+      if (b[at] !== 0x20) return badAnswer(conn, 'the answer is not HTTP/1.1');
+      for (; at < end && b[at] !== CR; at++) if (b[at] === LF || b[at] === 0) return badAnswer(conn, 'the answer is not HTTP/1.1');
+    }
     let contentLength: string | undefined;
     let transferEncoding: string | undefined;
     let connection = '';
     let keepAlive: string | undefined;
     let retryAfter: string | undefined;
     let location: string | undefined;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i]!;
-      const colon = line.indexOf(':');
-      if (colon <= 0) return badAnswer(conn, 'a malformed header line in the answer');
-      const name = line.slice(0, colon);
-      if (!TOKEN.test(name)) return badAnswer(conn, 'a malformed header name in the answer');
-      const value = line.slice(colon + 1).trim();
-      if (value.includes('\0') || value.includes('\n') || value.includes('\r')) return badAnswer(conn, 'a malformed header value in the answer');
-      switch (name.length === 8 || name.length === 10 || name.length === 11 || name.length === 14 || name.length === 17 ? name.toLowerCase() : '') {
-        case 'content-length':
-          if (contentLength !== undefined && contentLength !== value) return badAnswer(conn, 'conflicting Content-Length headers in the answer');
-          contentLength = value;
-          break;
-        case 'transfer-encoding':
-          transferEncoding = transferEncoding === undefined ? value : `${transferEncoding}, ${value}`;
-          break;
-        case 'connection':
-          connection += `,${value.toLowerCase()}`;
-          break;
-        case 'keep-alive':
-          keepAlive = value;
-          break;
-        case 'retry-after':
-          retryAfter ??= value;
-          break;
-        case 'location':
-          location ??= value;
-          break;
+    // `at` is on the CR ending the previous line (or at `end`).
+    while (at < end) {
+      if (b[at + 1] !== LF) return badAnswer(conn, 'a malformed header line in the answer');
+      const start = at + 2;
+      let colon = start;
+      while (colon < end && TCHAR[b[colon]!] === 1) colon++;
+      if (colon === start || colon >= end || b[colon] !== 0x3a) return badAnswer(conn, 'a malformed header line in the answer');
+      let lineEnd = colon + 1;
+      for (; lineEnd < end; lineEnd++) {
+        const c = b[lineEnd]!;
+        if (c === CR) break;
+        if (c === LF || c === 0) return badAnswer(conn, 'a malformed header value in the answer');
       }
+      const name = wantedName(b, start, colon);
+      if (name !== undefined) {
+        let vs = colon + 1;
+        let ve = lineEnd;
+        while (vs < ve && (b[vs] === 0x20 || b[vs] === 0x09)) vs++;
+        while (ve > vs && (b[ve - 1] === 0x20 || b[ve - 1] === 0x09)) ve--;
+        const value = b.toString(name === LOCATION || name === RETRY_AFTER ? 'utf8' : 'latin1', vs, ve);
+        if (name === CONTENT_LENGTH) {
+          if (contentLength !== undefined && contentLength !== value)
+            return badAnswer(conn, 'conflicting Content-Length headers in the answer');
+          contentLength = value;
+        } else if (name === TRANSFER_ENCODING) transferEncoding = transferEncoding === undefined ? value : `${transferEncoding}, ${value}`;
+        else if (name === CONNECTION) connection += `,${value.toLowerCase()}`;
+        else if (name === KEEP_ALIVE) keepAlive = value;
+        else if (name === RETRY_AFTER) retryAfter ??= value;
+        else location ??= value;
+      }
+      at = lineEnd;
     }
     if (status < 200) {
       if (status === 101) return badAnswer(conn, 'the receiver switched protocols (101), which no delivery asks for');
-      ex.head = ''; // an interim answer (100 Continue, 103): the real one follows
-      return true;
+      return true; // an interim answer (100 Continue, 103): the real one follows
     }
     ex.status = status;
     ex.retryAfter = retryAfter;
     ex.location = location;
-    if (minor === '0' || /(^|,)\s*close\s*(,|$)/.test(connection)) ex.reusable = false;
+    if (minor === 0 || (connection !== '' && /(^|,)\s*close\s*(,|$)/.test(connection))) ex.reusable = false;
     const timeout = keepAlive ? /(?:^|[,;\s])timeout\s*=\s*(\d+)/i.exec(keepAlive) : null;
     if (timeout) ex.keepAliveMs = Math.min(ex.keepAliveMs, Number(timeout[1]) * 1000 - 1000);
     if (status === 204 || status === 304) ex.framing = 'none';
@@ -323,10 +387,14 @@ export function createHttp1Client(options: Http1Options): Http1Client {
         ex.reusable = false;
       }
     } else if (contentLength !== undefined) {
-      const parts = contentLength.split(',').map((p) => p.trim());
-      if (!parts.every((p) => DIGITS.test(p) && p === parts[0])) return badAnswer(conn, 'a malformed Content-Length in the answer');
-      ex.remaining = Number(parts[0]);
-      ex.framing = ex.remaining === 0 ? 'none' : 'length';
+      let length = -1;
+      for (const part of contentLength.split(',')) {
+        const p = part.trim();
+        if (!DIGITS.test(p) || (length >= 0 && Number(p) !== length)) return badAnswer(conn, 'a malformed Content-Length in the answer');
+        length = Number(p);
+      }
+      ex.remaining = length;
+      ex.framing = length === 0 ? 'none' : 'length';
     } else {
       ex.framing = 'close';
       ex.reusable = false;
@@ -340,12 +408,12 @@ export function createHttp1Client(options: Http1Options): Http1Client {
     return false;
   }
 
-  /** Reads the chunked body from `data` at `at`; returns where the answer ended in `data` (-1: not yet, -2: settled otherwise). */
-  function readChunked(conn: Connection, ex: Exchange, data: Buffer, at: number): number {
-    while (at < data.length) {
+  /** Reads the chunked body in b[at, to); returns where the answer ended (-1: not yet, -2: settled otherwise). */
+  function readChunked(conn: Connection, ex: Exchange, b: Buffer, at: number, to: number): number {
+    while (at < to) {
       if (ex.chunk === 'data') {
-        const n = Math.min(ex.remaining, data.length - at);
-        if (!keep(ex, data.subarray(at, at + n))) {
+        const n = Math.min(ex.remaining, to - at);
+        if (!keep(ex, b, at, at + n)) {
           cut(conn, ex);
           return -2;
         }
@@ -358,13 +426,14 @@ export function createHttp1Client(options: Http1Options): Http1Client {
         continue;
       }
       // A line: the chunk's size, the CRLF after its data, or a trailer.
-      const lf = data.indexOf(10, at);
-      const end = lf < 0 ? data.length : lf + 1;
-      ex.line += data.toString('latin1', at, end);
-      at = end;
+      let lf = at;
+      while (lf < to && b[lf] !== LF) lf++;
+      const lineTo = lf < to ? lf + 1 : to;
+      ex.line += b.toString('latin1', at, lineTo);
+      at = lineTo;
       const limit = ex.chunk === 'trailers' ? maxHead : MAX_CHUNK_LINE;
       if (ex.line.length > limit) return badChunk(conn);
-      if (lf < 0) continue;
+      if (lf >= to) continue;
       if (!ex.line.endsWith('\r\n')) return badChunk(conn);
       const line = ex.line.slice(0, -2);
       ex.line = '';
@@ -390,42 +459,57 @@ export function createHttp1Client(options: Http1Options): Http1Client {
     return -2;
   }
 
-  function onData(conn: Connection, data: Buffer): void {
+  /** Bytes read on a connection: b[0, to) of the shared read buffer, handled before the next read. */
+  function onRead(conn: Connection, b: Buffer, to: number): void {
     const ex = conn.exchange;
     if (!ex) return destroy(conn); // bytes nobody asked for (on a kept connection)
-    ex.received += data.length;
+    ex.received += to;
     let at = 0;
     while (!ex.inBody) {
-      const before = ex.head.length;
-      ex.head += data.toString('latin1', at);
-      const end = ex.head.indexOf('\r\n\r\n', Math.max(0, before - 3));
+      let head = b;
+      let from = at;
+      let headTo = to;
+      let bodyAt: (end: number) => number = (end) => end + 4;
+      if (ex.head) {
+        // The head started in an earlier read: search it joined with this one.
+        const before = ex.head.length;
+        head = Buffer.concat([ex.head, b.subarray(at, to)]);
+        from = Math.max(0, before - 3);
+        headTo = head.length;
+        const offset = at - before;
+        bodyAt = (end) => end + 4 + offset;
+      } else from = at;
+      const end = headEnd(head, from, headTo);
       if (end < 0) {
-        if (ex.head.length > maxHead) badAnswer(conn, `the answer's head is over ${maxHead} bytes`);
+        const length = headTo - (ex.head ? 0 : at);
+        if (length > maxHead) return void badAnswer(conn, `the answer's head is over ${maxHead} bytes`);
+        ex.head = ex.head ? head : Buffer.from(b.subarray(at, to));
         return;
       }
-      if (end > maxHead) return void badAnswer(conn, `the answer's head is over ${maxHead} bytes`);
-      at += end + 4 - before;
-      const text = ex.head.slice(0, end);
-      if (!parseHead(conn, ex, text)) return;
-      if (!ex.inBody && at >= data.length) return; // an interim answer, the real one not here yet
+      const start = ex.head ? 0 : at;
+      if (end - start > maxHead) return void badAnswer(conn, `the answer's head is over ${maxHead} bytes`);
+      ex.head = undefined;
+      if (!parseHead(conn, ex, start === 0 ? head : head.subarray(start), end - start)) return;
+      at = bodyAt(end);
+      if (!ex.inBody && at >= to) return; // an interim answer, the real one not here yet
     }
     switch (ex.framing) {
       case 'none':
-        return complete(conn, ex, data.length - at);
+        return complete(conn, ex, to - at);
       case 'length': {
-        const n = Math.min(ex.remaining, data.length - at);
-        if (!keep(ex, data.subarray(at, at + n))) return cut(conn, ex);
+        const n = Math.min(ex.remaining, to - at);
+        if (!keep(ex, b, at, at + n)) return cut(conn, ex);
         ex.remaining -= n;
-        if (ex.remaining === 0) complete(conn, ex, data.length - at - n);
+        if (ex.remaining === 0) complete(conn, ex, to - at - n);
         return;
       }
       case 'chunked': {
-        const end = readChunked(conn, ex, data, at);
-        if (end >= 0) complete(conn, ex, data.length - end);
+        const end = readChunked(conn, ex, b, at, to);
+        if (end >= 0) complete(conn, ex, to - end);
         return;
       }
       case 'close':
-        if (!keep(ex, data.subarray(at))) cut(conn, ex);
+        if (!keep(ex, b, at, to)) cut(conn, ex);
         return;
     }
   }
@@ -441,6 +525,15 @@ export function createHttp1Client(options: Http1Options): Http1Client {
   }
 
   function connect(target: Http1Target): Connection {
+    // Read into the shared buffer (`onread`): no Buffer and no stream machinery per read.
+    const ref: { conn?: Connection } = {};
+    const onread = {
+      buffer: readBuffer,
+      callback: (n: number, b: Uint8Array) => {
+        onRead(ref.conn!, b as Buffer, n);
+        return true;
+      },
+    };
     const socket = target.secure
       ? tls.connect({
           host: target.host,
@@ -448,10 +541,12 @@ export function createHttp1Client(options: Http1Options): Http1Client {
           ...(net.isIP(target.host) === 0 ? { servername: target.host } : {}),
           ...(options.lookup ? { lookup: options.lookup } : {}),
           ALPNProtocols: ['http/1.1'],
+          // TLS sockets take `onread` as net's do (Node >= 14); @types/node lists it for net only.
+          onread,
           ...options.tls,
-        })
-      : net.connect({ host: target.host, port: target.port, ...(options.lookup ? { lookup: options.lookup } : {}) });
-    const conn = new Connection(socket, target.origin);
+        } as tls.ConnectionOptions)
+      : net.connect({ host: target.host, port: target.port, onread, ...(options.lookup ? { lookup: options.lookup } : {}) });
+    const conn = (ref.conn = new Connection(socket, target.origin));
     socket.setNoDelay(true);
     conn.connectTimer = setTimeout(() => {
       const seconds = options.connectTimeoutMs / 1000;
@@ -461,7 +556,6 @@ export function createHttp1Client(options: Http1Options): Http1Client {
       conn.connected = true;
       clearTimeout(conn.connectTimer);
     });
-    socket.on('data', (data: Buffer) => onData(conn, data));
     socket.on('end', () => onEnd(conn));
     socket.on('error', (error) => fail(conn, error));
     socket.on('close', () => fail(conn, new Http1Error('CLOSED', 'the receiver closed the connection before a complete answer')));

@@ -5,6 +5,7 @@ import {
   signQuery,
   signTokenRequest,
   signWebhookBody,
+  signWebhookBodyHex,
   verifyQuerySign,
   checkTokenCallHeaders,
   signedCallExpiry,
@@ -122,6 +123,14 @@ describe('webhook signature (decisions §11.3)', () => {
     expect(signWebhookBody(body, secret, native)).toBe(expected);
     expect(signWebhookBody(body.toString('utf8'), secret, native)).toBe(expected);
     expect(signWebhookBody(body, 'other-secret', native)).not.toBe(expected);
+  });
+
+  it('is the same through a native HMAC that writes hex itself (the sender), for bytes and for text', () => {
+    const nativeHex = (key: string, message: string | Uint8Array) => createHmac('sha256', key).update(message).digest('hex');
+    const expected = signWebhookBody(body, secret);
+    expect(signWebhookBodyHex(body, secret, nativeHex)).toBe(expected);
+    expect(signWebhookBodyHex(body.toString('utf8'), secret, nativeHex)).toBe(expected);
+    expect(signWebhookBodyHex(body, 'other-secret', nativeHex)).not.toBe(expected);
   });
 
   it('verifies hex (any case) and base64, and refuses other bytes, secrets and junk', () => {
