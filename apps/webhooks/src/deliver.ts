@@ -144,7 +144,13 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
             ? `HTTP ${answer.status}: redirect${location !== undefined ? ` to ${storable(location).slice(0, 300)}` : ''} not followed`
             : `HTTP ${answer.status}`;
       }
-      return done({ ok, status: answer.status, error, responseBody: storable(answer.body.toString('utf8')), retryAfter: answer.retryAfter });
+      return done({
+        ok,
+        status: answer.status,
+        error,
+        responseBody: storable(answer.body.toString('utf8')),
+        retryAfter: answer.retryAfter,
+      });
     } catch (error) {
       return done({
         ok: false,
