@@ -125,40 +125,38 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
     return target;
   }
 
+  /** An outcome, timed from `started` (one object a POST: this runs for every delivery). */
+  function result(
+    started: number,
+    ok: boolean,
+    status: number | null,
+    error: string | null,
+    responseBody: string | null,
+    retryAfter: string | undefined,
+  ): AttemptResult {
+    return { ok, status, durationMs: Math.round(performance.now() - started), error, responseBody, retryAfter };
+  }
+
   async function post(address: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {
     const started = performance.now();
-    const done = (partial: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({
-      ...partial,
-      durationMs: Math.round(performance.now() - started),
-    });
     const target = targetOf(address);
-    if (typeof target === 'string') return done({ ok: false, status: null, error: target, responseBody: null, retryAfter: undefined });
+    if (typeof target === 'string') return result(started, false, null, target, null, undefined);
     try {
       const answer = await client.post(target, body, headers);
-      const ok = answer.status >= 200 && answer.status < 300;
+      const { status } = answer;
+      const ok = status >= 200 && status < 300;
       let error: string | null = null;
       if (!ok) {
         const { location } = answer;
         error =
-          answer.status >= 300 && answer.status < 400
-            ? `HTTP ${answer.status}: redirect${location !== undefined ? ` to ${storable(location).slice(0, 300)}` : ''} not followed`
-            : `HTTP ${answer.status}`;
+          status >= 300 && status < 400
+            ? `HTTP ${status}: redirect${location !== undefined ? ` to ${storable(location).slice(0, 300)}` : ''} not followed`
+            : `HTTP ${status}`;
       }
-      return done({
-        ok,
-        status: answer.status,
-        error,
-        responseBody: storable(answer.body.toString('utf8')),
-        retryAfter: answer.retryAfter,
-      });
+      const text = answer.body.length === 0 ? '' : storable(answer.body.toString('utf8'));
+      return result(started, ok, status, error, text, answer.retryAfter);
     } catch (error) {
-      return done({
-        ok: false,
-        status: null,
-        error: storable(describe(error, timeoutMs, connectTimeoutMs)),
-        responseBody: null,
-        retryAfter: undefined,
-      });
+      return result(started, false, null, storable(describe(error, timeoutMs, connectTimeoutMs)), null, undefined);
     }
   }
 

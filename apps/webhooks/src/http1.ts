@@ -120,6 +120,18 @@ function wantedName(b: Buffer, from: number, to: number): string | undefined {
   return undefined;
 }
 
+let lastKeepAlive = '';
+let lastKeepAliveMs = Infinity;
+/** How long a `Keep-Alive: timeout=N` answer lets a connection be kept: N - 1 s (Infinity: no timeout named). The last value is remembered (a receiver sends the same on every answer). */
+function keepAliveHintMs(value: string): number {
+  if (value !== lastKeepAlive) {
+    const timeout = /(?:^|[,;\s])timeout\s*=\s*(\d+)/i.exec(value);
+    lastKeepAlive = value;
+    lastKeepAliveMs = timeout ? Number(timeout[1]) * 1000 - 1000 : Infinity;
+  }
+  return lastKeepAliveMs;
+}
+
 /** Where "\r\n\r\n" starts in b[from, to), or -1. */
 function headEnd(b: Buffer, from: number, to: number): number {
   for (let i = from; i + 3 < to; i++) {
@@ -372,14 +384,14 @@ export function createHttp1Client(options: Http1Options): Http1Client {
     ex.status = status;
     ex.retryAfter = retryAfter;
     ex.location = location;
-    if (minor === 0 || (connection !== '' && /(^|,)\s*close\s*(,|$)/.test(connection))) ex.reusable = false;
-    const timeout = keepAlive ? /(?:^|[,;\s])timeout\s*=\s*(\d+)/i.exec(keepAlive) : null;
-    if (timeout) ex.keepAliveMs = Math.min(ex.keepAliveMs, Number(timeout[1]) * 1000 - 1000);
+    if (minor === 0 || (connection !== '' && connection !== ',keep-alive' && /(^|,)\s*close\s*(,|$)/.test(connection))) ex.reusable = false;
+    if (keepAlive !== undefined) ex.keepAliveMs = Math.min(ex.keepAliveMs, keepAliveHintMs(keepAlive));
     if (status === 204 || status === 304) ex.framing = 'none';
     else if (transferEncoding !== undefined) {
       // With Content-Length too, Transfer-Encoding wins (RFC 9112 §6.3) and the connection is not reused.
       if (contentLength !== undefined) ex.reusable = false;
-      const codings = transferEncoding.split(',').map((c) => c.trim().toLowerCase());
+      const codings =
+        transferEncoding.length === 7 ? [transferEncoding.toLowerCase()] : transferEncoding.split(',').map((c) => c.trim().toLowerCase());
       if (codings.slice(0, -1).includes('chunked')) return badAnswer(conn, 'chunked applied twice or not last in the answer');
       if (codings[codings.length - 1] === 'chunked') ex.framing = 'chunked';
       else {

@@ -54,17 +54,17 @@ const RESET_STREAKS = perShape(
  * them. A statement per row cost about as much again as the rows' own work (profiled, bench/webhooks).
  */
 export async function recordGroupOnSqlite(q: Query, inputs: RecordInput[]): Promise<Recorded[]> {
-  for (const chunk of chunksOf(transfersOf(inputs)))
-    await q(
-      MOVE_SLOTS(chunk.length),
-      chunk.flatMap((t) => [t.id, t.owner, t.host]),
-    );
+  for (const chunk of chunksOf(transfersOf(inputs))) {
+    const params: unknown[] = [];
+    for (const t of chunk) params.push(t.id, t.owner, t.host);
+    await q(MOVE_SLOTS(chunk.length), params);
+  }
   const written = new Set<bigint>();
   const ok: RecordInput[] = [];
   for (const chunk of chunksOf(inputs.filter((i) => i.outcome.kind !== 'failed'))) {
-    const rows = await q<{ id: bigint }>(
-      RECORD_ENDED(chunk.length),
-      chunk.flatMap((i) => [
+    const params: unknown[] = [];
+    for (const i of chunk)
+      params.push(
         i.deliveryId,
         i.owner,
         i.attempt,
@@ -73,25 +73,17 @@ export async function recordGroupOnSqlite(q: Query, inputs: RecordInput[]): Prom
         i.outcome.kind === 'delivered' ? i.now : null,
         i.result.error,
         i.now,
-      ]),
-    );
+      );
+    const rows = await q<{ id: bigint }>(RECORD_ENDED(chunk.length), params);
     for (const r of rows) written.add(BigInt(r.id));
     ok.push(...chunk.filter((i) => written.has(i.deliveryId)));
   }
-  for (const chunk of chunksOf(ok))
-    await q(
-      INSERT_ATTEMPTS(chunk.length),
-      chunk.flatMap((i) => [
-        i.deliveryId,
-        i.attempt,
-        i.startedAt,
-        i.result.durationMs,
-        i.result.status,
-        i.result.error,
-        i.result.responseBody,
-        i.now,
-      ]),
-    );
+  for (const chunk of chunksOf(ok)) {
+    const params: unknown[] = [];
+    for (const i of chunk)
+      params.push(i.deliveryId, i.attempt, i.startedAt, i.result.durationMs, i.result.status, i.result.error, i.result.responseBody, i.now);
+    await q(INSERT_ATTEMPTS(chunk.length), params);
+  }
   const delivered = [...new Set(ok.filter((i) => i.outcome.kind === 'delivered').map((i) => i.subscriptionId))];
   for (const chunk of chunksOf(delivered)) await q(RESET_STREAKS(chunk.length), chunk);
   const out: Recorded[] = [];

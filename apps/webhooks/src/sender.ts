@@ -349,16 +349,18 @@ export function createSender(deps: SenderDeps): Sender {
       share.answerMs = share.answerMs <= 0 ? took : share.answerMs + (took - share.answerMs) / 32;
     };
     metrics.inFlight.inc();
-    const task = runAttempt(attemptDeps, claim.d, claim.owner, host, () => {
-      freeSlot();
-      return handOver(claim, host);
-    })
-      .then(({ handedOver }) => {
+    // One async function rather than then/catch/finally: two promises and closures fewer a delivery.
+    const attempt = async (): Promise<void> => {
+      try {
+        const { handedOver } = await runAttempt(attemptDeps, claim.d, claim.owner, host, () => {
+          freeSlot();
+          return handOver(claim, host);
+        });
         // Its slot is free once its record has committed (the count drops there): the next claim hands it out.
         if (!handedOver) wake();
-      })
-      .catch((error: unknown) => logger.error({ err: error }, 'webhook attempt crashed'))
-      .finally(() => {
+      } catch (error) {
+        logger.error({ err: error }, 'webhook attempt crashed');
+      } finally {
         freeSlot();
         share.running--;
         forget(claim.d.subscriptionId, share);
@@ -366,7 +368,9 @@ export function createSender(deps: SenderDeps): Sender {
         running.delete(task);
         // Held deliveries with nothing in flight to take over from: the next claim gives them slots.
         if (share.sending === 0 && share.held.length > 0) wake();
-      });
+      }
+    };
+    const task = attempt();
     running.add(task);
   }
 
