@@ -139,6 +139,25 @@ describe('webhook sender (decisions §11)', () => {
     expect((await deliveryOf(webhookId!)).nextAttemptAt.getTime() - t0.getTime()).toBe(20_000);
   });
 
+  it('fails without an attempt the deliveries of a subscription deleted meanwhile, and sends the others of the same claim', async () => {
+    const r = track(await receiver());
+    const f = await storeAndApp(database.db, 'Asia/Shanghai');
+    const kept = await subscription(database.db, f, `${r.url}/kept`);
+    const gone = await subscription(database.db, f, `${r.url}/gone`);
+    const sent = await deliveries(database.db, f, kept, 3);
+    const orphaned = await deliveries(database.db, f, gone, 2);
+    await database.db.query('DELETE FROM webhook_subscriptions WHERE id = ?', [gone.id]);
+    await track(inProcessSender(database.db));
+    await waitFor(async () => (await Promise.all(sent.map(deliveryOf))).every((d) => d.status === 'delivered'), 'the kept ones');
+    for (const id of orphaned) await waitFor(async () => (await deliveryOf(id)).status === 'failed', 'the orphaned ones');
+    for (const id of orphaned) expect(await deliveryOf(id)).toMatchObject({ lastError: 'subscription deleted', attempts: 0 });
+    expect(r.received.map((x) => x.path).sort()).toEqual(['/kept', '/kept', '/kept']);
+    for (const got of r.received) {
+      expect(got.headers['x-platform-shop-domain']).toBe(`${f.handle}.localhost`);
+      expect(verifyWebhookSignature(got.body, String(got.headers['x-platform-hmac-sha256']), f.secret)).toBe(true);
+    }
+  });
+
   it('disables the subscription on 410 Gone and fails its other pending deliveries (§11.5)', async () => {
     const r = track(await receiver((_q, res) => res.writeHead(410).end('gone')));
     const f = await storeAndApp(database.db);
