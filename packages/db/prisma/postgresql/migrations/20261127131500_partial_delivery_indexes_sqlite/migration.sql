@@ -1,0 +1,3 @@
+-- This is an empty migration.
+-- SQLite's migration of the same name makes three indexes of webhook_deliveries partial, as
+-- 20261126143000_partial_delivery_indexes made them here.
