@@ -5,6 +5,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { formatInZone, signWebhookBody } from '@platform/domain';
 import { Agent, request } from 'undici';
+import { createHttp1Client, http1Target } from '../../apps/webhooks/dist/http1.js';
 
 /** node:crypto's HMAC, as the sender signs with (and as a hand-written loop would). */
 const nativeHmac = (key, message) => createHmac('sha256', key).update(message).digest();
@@ -22,21 +23,15 @@ const bareHeaders = (b, m) => ({
   'x-platform-triggered-at': formatInZone(new Date(), 'Asia/Shanghai'),
 });
 
-/** One POST through undici's dispatcher with a bare handler (no stream): the floor, the way the sender sends. */
-const dispatchPost = (agent, origin, body, headers) =>
-  new Promise((resolve, reject) =>
-    agent.dispatch(
-      { origin, path: '/bare', method: 'POST', body, headers },
-      { onConnect() {}, onHeaders: () => true, onData: () => true, onComplete: resolve, onError: reject },
-    ),
-  );
-
 /**
  * `workers` keep-alive workers POSTing the bodies, headers as the sender's, with undici's
- * `request()` (what a hand-written loop uses), or with `dispatch` (the floor: how the sender sends).
+ * `request()` (what a hand-written loop uses), or with `client`: the sender's own HTTP/1.1 client
+ * (apps/webhooks/src/http1.ts, built), the floor: what sending alone costs the sender.
  */
 async function loop(m) {
   const agent = new Agent({ connect: { timeout: 1000 }, headersTimeout: 5000, bodyTimeout: 5000, keepAliveTimeout: 4000 });
+  const client = createHttp1Client({ connectTimeoutMs: 1000, timeoutMs: 5000, keepAliveMs: 4000, bodyLimit: 4096 });
+  const target = http1Target(new URL(`${m.url}/bare`));
   const { bodies, url } = m;
   let next = 0;
   const t0 = performance.now();
@@ -45,8 +40,8 @@ async function loop(m) {
     Array.from({ length: m.workers }, async () => {
       while (next < bodies.length) {
         const b = bodies[next++];
-        if (m.how === 'dispatch') {
-          await dispatchPost(agent, url, b, bareHeaders(b, m));
+        if (m.how === 'client') {
+          await client.post(target, b, bareHeaders(b, m));
           continue;
         }
         const res = await request(`${url}/bare`, { method: 'POST', dispatcher: agent, body: b, headers: bareHeaders(b, m) });
@@ -57,6 +52,7 @@ async function loop(m) {
   const rate = bodies.length / ((performance.now() - t0) / 1000);
   const cpu = process.cpuUsage(cpu0);
   await agent.close();
+  await client.close();
   return { rate, cpuUsPerPost: (cpu.user + cpu.system) / bodies.length };
 }
 

@@ -178,7 +178,7 @@ export async function startBareLoop(receiver, bodies, secret) {
     ask({ type: 'loop', how, count, url: receiver.url, secret, workers: PER_HOST, topic: TOPIC, version: VERSION });
   // Its warm-up, as the sender's: the JIT and the connections settled before anything counts.
   await loop('request', 5000);
-  await loop('dispatch', 5000);
+  await loop('client', 5000);
   return {
     loop,
     stop: () =>

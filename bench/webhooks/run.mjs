@@ -3,8 +3,8 @@
 // settings) delivering to a local receiver answering 200 (a process of its own), beside a bare
 // undici keep-alive loop (a process of its own: bare-loop.mjs) POSTing the same signed bodies with the same headers to the same receiver,
 // in the same run, with as many workers as the sender has attempts in flight for that host
-// (PLATFORM_SENDER_PER_HOST); and, as the floor, the same loop through undici's dispatcher with a
-// bare handler (how the sender itself sends: no response stream). On SQLite, and on PostgreSQL with BENCH_DATABASE_URL or
+// (PLATFORM_SENDER_PER_HOST); and, as the floor, the same loop through the sender's own HTTP/1.1
+// client (apps/webhooks/src/http1.ts: what sending alone costs the sender). On SQLite, and on PostgreSQL with BENCH_DATABASE_URL or
 // TEST_DATABASE_URL. Goals (issue 17): throughput >= 90% of the bare loop with ONE subscription as
 // with many; commit-to-receipt p50 <= 10 ms and p99 <= 50 ms at 500 events/s written through the
 // outbox with its wake; an idle sender costing no measurable CPU.
@@ -137,7 +137,7 @@ async function run(kind) {
     const oneRun = await drain(db, receiver, one, BACKLOG);
     const senderCpuUs = ((cpuMs(sender.child.pid) - senderCpu0) * 1000) / BACKLOG;
     const manyRun = await drain(db, receiver, many, BACKLOG);
-    const floor = await bare.loop('dispatch');
+    const floor = await bare.loop('client');
     rounds.push({
       bare: bareRun.rate,
       bareCpuUs: bareRun.cpuUsPerPost,
@@ -197,7 +197,7 @@ const lines = [
   `Run ${new Date().toISOString().slice(0, 10)} on ${cpus().length} cores (${cpu}), Node ${process.version}, load average ${loadavg()[0].toFixed(1)} at the end (a shared machine). ` +
     `Sender process with default settings (PLATFORM_SENDER_PER_HOST=${PER_HOST}), receiver process and bare loop on the same machine; the bare loop, a process of its own, has ${PER_HOST} keep-alive workers (the sender's concurrency at that host). ${ROUNDS} rounds of bare loop, sender with 1 subscription, sender with ${MANY}, floor: each figure is the median round, each ratio the median of the rounds' ratios (each round's in brackets).`,
   '',
-  `| Database | Bare loop, POSTs/s | Sender, 1 subscription, deliveries/s | / bare | Sender, ${MANY} subscriptions | / bare | CPU per POST, bare / sender | Floor: bare dispatch loop, POSTs/s (CPU) | 1 subscription / floor | 1 subscription, open at a 20 ms receiver | Commit-to-receipt, p50 | p99 | max | Idle sender CPU in 20 s, median of 3 windows (bare poller) |`,
+  `| Database | Bare loop, POSTs/s | Sender, 1 subscription, deliveries/s | / bare | Sender, ${MANY} subscriptions | / bare | CPU per POST, bare / sender | Floor: the sender's HTTP client in a bare loop, POSTs/s (CPU) | 1 subscription / floor | 1 subscription, open at a 20 ms receiver | Commit-to-receipt, p50 | p99 | max | Idle sender CPU in 20 s, median of 3 windows (bare poller) |`,
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...results.map(
     (r) =>
