@@ -254,6 +254,7 @@ describe('the sender HTTP/1.1 client', () => {
     ['a chunk size that is not hex', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n'],
     ['chunk data without its CRLF', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nokXX0\r\n\r\n'],
     ['chunked not last', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip\r\n\r\n'],
+    ['more than 10 interim answers', 'HTTP/1.1 100 Continue\r\n\r\n'.repeat(11) + 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n'],
     ['a switch of protocols', 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n'],
     ['a bare CR in a header value', 'HTTP/1.1 200 OK\r\nX-A: a\rb\r\nContent-Length: 0\r\n\r\n'],
     ['a header line ended by a bare LF', 'HTTP/1.1 200 OK\nContent-Length: 0\r\n\r\n'],
@@ -265,6 +266,21 @@ describe('the sender HTTP/1.1 client', () => {
     await expect(client.post(target, '{}', headers)).rejects.toMatchObject({ code: 'BAD_ANSWER' });
     await waitFor(() => server.closed === 1);
     expect(server.closed).toBe(1);
+  });
+
+  it('reads a head that comes in pieces, up to 16 KiB in all, and refuses one that goes over', async () => {
+    const big = `X-Big: ${'a'.repeat(16 * 1024 - 100)}\r\n`;
+    const { server, client, target } = await setUp((socket, r) => {
+      const head = `HTTP/1.1 200 OK\r\n${r.index === 0 ? big : big + big}Content-Length: 2\r\n\r\nok`;
+      // In pieces of 1,000 bytes, each written after the last was sent.
+      void (async () => {
+        for (let i = 0; i < head.length; i += 1000)
+          await new Promise<void>((resolve) => socket.write(head.slice(i, i + 1000), () => setTimeout(resolve, 1)));
+      })();
+    });
+    expect((await client.post(target, '{}', headers)).body.toString()).toBe('ok');
+    await expect(client.post(target, '{}', headers)).rejects.toMatchObject({ code: 'BAD_ANSWER' });
+    expect(server.connections).toBe(1);
   });
 
   it('cuts an exchange at timeoutMs whether the head or the body never completes', async () => {

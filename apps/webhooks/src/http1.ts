@@ -89,6 +89,8 @@ export function http1Target(url: URL): Http1Target {
 
 const DEFAULT_MAX_HEAD = 16 * 1024;
 const MAX_CHUNK_LINE = 1024;
+/** Interim (1xx) answers one exchange takes before its answer. */
+const MAX_INTERIM = 10;
 const UNSAFE_VALUE = /[\0\r\n]/;
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,12})[ \t]*(?:;[^\0\r\n]*)?$/;
 const DIGITS = /^\d{1,15}$/;
@@ -149,8 +151,11 @@ type ChunkState = 'size' | 'data' | 'data-end' | 'trailers';
 
 /** One request and its answer, on one connection. */
 class Exchange {
-  /** the start of a head that spans reads (copied: the read buffer is reused) */
+  /** a head that spans reads, copied as it comes (the read buffer is reused), and its length so far */
   head: Buffer | undefined;
+  headLength = 0;
+  /** interim (1xx) answers read so far */
+  interim = 0;
   inBody = false;
   status = 0;
   retryAfter: string | undefined;
@@ -478,32 +483,45 @@ export function createHttp1Client(options: Http1Options): Http1Client {
     ex.received += to;
     let at = 0;
     while (!ex.inBody) {
-      let head = b;
-      let from = at;
-      let headTo = to;
-      let bodyAt: (end: number) => number = (end) => end + 4;
-      if (ex.head) {
-        // The head started in an earlier read: search it joined with this one.
-        const before = ex.head.length;
-        head = Buffer.concat([ex.head, b.subarray(at, to)]);
-        from = Math.max(0, before - 3);
-        headTo = head.length;
-        const offset = at - before;
-        bodyAt = (end) => end + 4 + offset;
-      } else from = at;
-      const end = headEnd(head, from, headTo);
-      if (end < 0) {
-        const length = headTo - (ex.head ? 0 : at);
-        if (length > maxHead) return void badAnswer(conn, `the answer's head is over ${maxHead} bytes`);
-        ex.head = ex.head ? head : Buffer.from(b.subarray(at, to));
-        return;
+      let head: Buffer;
+      let start: number;
+      let end: number;
+      let bodyAt: number;
+      if (ex.head === undefined) {
+        end = headEnd(b, at, to);
+        if (end < 0) {
+          if (to - at > maxHead + 3) return void badAnswer(conn, `the answer's head is over ${maxHead} bytes`);
+          // The head goes on in the next read: kept in a buffer of its own, which holds the longest allowed.
+          ex.head = Buffer.allocUnsafe(maxHead + 4);
+          ex.headLength = b.copy(ex.head, 0, at, to);
+          return;
+        }
+        head = b;
+        start = at;
+        bodyAt = end + 4;
+      } else {
+        const before = ex.headLength;
+        const added = b.copy(ex.head, before, at, to);
+        end = headEnd(ex.head, Math.max(0, before - 3), before + added);
+        if (end < 0) {
+          if (before + added >= ex.head.length) return void badAnswer(conn, `the answer's head is over ${maxHead} bytes`);
+          ex.headLength = before + added;
+          return;
+        }
+        head = ex.head;
+        start = 0;
+        bodyAt = at + end + 4 - before;
+        ex.head = undefined;
+        ex.headLength = 0;
       }
-      const start = ex.head ? 0 : at;
       if (end - start > maxHead) return void badAnswer(conn, `the answer's head is over ${maxHead} bytes`);
-      ex.head = undefined;
       if (!parseHead(conn, ex, start === 0 ? head : head.subarray(start), end - start)) return;
-      at = bodyAt(end);
-      if (!ex.inBody && at >= to) return; // an interim answer, the real one not here yet
+      at = bodyAt;
+      if (!ex.inBody) {
+        // An interim answer (1xx): the real one follows, after at most MAX_INTERIM of them.
+        if (++ex.interim > MAX_INTERIM) return void badAnswer(conn, `more than ${MAX_INTERIM} interim (1xx) answers`);
+        if (at >= to) return;
+      }
     }
     switch (ex.framing) {
       case 'none':
