@@ -69,11 +69,6 @@ export interface DeliveryAgent {
   close(): Promise<void>;
 }
 
-/** The host part of a URL as a name or a bare IP (brackets of IPv6 literals removed). */
-function bareHost(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1');
-}
-
 function describe(error: unknown, timeoutMs: number, connectTimeoutMs: number): string {
   const e = error as { code?: string; message?: string };
   const code = e.code;
@@ -184,8 +179,9 @@ function parseTarget(address: string, allowPrivate: boolean): Http1Target | stri
         : `the scheme ${url.protocol} is not https`;
     return `refused: ${why}`;
   }
-  const host = bareHost(url);
+  const target = http1Target(url);
+  const { host } = target;
   // An IP literal is never looked up, so the connect-time check cannot see it: check it here.
   if (!allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) return privateMessage(host, host);
-  return http1Target(url);
+  return target;
 }
