@@ -35,6 +35,31 @@ describe('min/max value formats (spec rules table)', () => {
     expect(typeof parseBound('number_decimal', '1e3')).toBe('string');
   });
 
+  it('number_decimal at the bound: equal doubles decide alone only between decimals of at most 15 significant digits', () => {
+    // 1.50 and 1.5 are the same decimal: both rules pass.
+    expect(judge('number_decimal', 'min', '1.5', '1.50')).toBeNull();
+    expect(judge('number_decimal', 'max', '1.50', '1.5')).toBeNull();
+    // 19 significant digits: the same double as 1000000000000, a different decimal.
+    expect(judge('number_decimal', 'max', '1000000000000.000001', '1000000000000')).toBeNull();
+    expect(judge('number_decimal', 'min', '1000000000000.000001', '1000000000000')).toMatch(/minimum/);
+    expect(judge('number_decimal', 'max', '1000000000000', '1000000000000.000001')).toMatch(/maximum/);
+    expect(judge('number_decimal', 'max', '-999999999999.999999', '-1000000000000')).toBeNull();
+    expect(judge('number_decimal', 'min', '-999999999999.999999', '-1000000000000')).toMatch(/minimum/);
+    // Short on both sides, the exact decimal is never built for a value at the bound.
+    const noDecimal = {
+      kind: 'decimal' as const,
+      text: '99999.99',
+      approximate: 99999.99,
+      fractionDigits: 2,
+      fewDigits: true,
+      get value(): never {
+        throw new Error('built a Decimal');
+      },
+    };
+    expect(boundCheck(bound('number_decimal', '99999.99'), 'max')(noDecimal)).toBeNull();
+    expect(boundCheck(bound('number_decimal', '99999.990'), 'min')(noDecimal)).toBeNull();
+  });
+
   it('dates take ISO 8601 date or date-time text', () => {
     expect(bound('date', '2026-01-31')).toMatchObject({ kind: 'date', ordinal: 20260131 });
     // A date-time bound of a date type counts by the calendar date it is written with.

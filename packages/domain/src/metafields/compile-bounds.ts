@@ -12,7 +12,7 @@ import { MAX_SAFE_INTEGER, parseDateText, parseDateTimeText, parseDecimalText, p
 export type Bound =
   | { readonly kind: 'length'; readonly n: number; readonly display: string }
   | { readonly kind: 'integer'; readonly n: number; readonly display: string }
-  | { readonly kind: 'decimal'; readonly d: Decimal; readonly display: string }
+  | { readonly kind: 'decimal'; readonly d: Decimal; readonly display: string; readonly fewDigits: boolean }
   | { readonly kind: 'date'; readonly ordinal: number; readonly display: string }
   | { readonly kind: 'instant'; readonly epochSeconds: number; readonly nanos: number; readonly display: string }
   | { readonly kind: 'measure'; readonly dimension: MeasureDimension; readonly base: Decimal; readonly display: string };
@@ -55,7 +55,7 @@ export function parseBound(type: ScalarType, raw: string): Bound | string {
     case 'number_decimal': {
       // The one numeric type whose bounds may be negative.
       const parsed = parseDecimalText(raw);
-      return typeof parsed === 'string' ? parsed : { kind: 'decimal', d: parsed.value, display: raw };
+      return typeof parsed === 'string' ? parsed : { kind: 'decimal', d: parsed.value, display: raw, fewDigits: parsed.fewDigits === true };
     }
     case 'date': {
       // A date-time bound counts by the calendar date it is written with.
@@ -127,13 +127,16 @@ export function boundCheck(bound: Bound, rule: 'min' | 'max'): ElementCheck {
     case 'decimal': {
       const d = bound.d;
       const approx = d.toNumber();
+      const fewDigits = bound.fewDigits;
       // Both doubles are the nearest to their decimal (Number() of the text), and rounding to the
       // nearest never reverses an order: doubles that differ order the decimals alike, and only
-      // equal ones need the exact comparison (a margin is for doubles that went through a product).
+      // equal ones need the exact comparison (a margin is for doubles that went through a product),
+      // unless both decimals have at most 15 significant digits: then equal doubles are equal
+      // decimals (DecimalValue.fewDigits), and a value at the bound costs no Decimal.
       return (v) => {
         const value = v as DecimalValue;
         const a = value.approximate;
-        return judge(a < approx ? -1 : a > approx ? 1 : value.value.comparedTo(d));
+        return judge(a < approx ? -1 : a > approx ? 1 : fewDigits && value.fewDigits === true ? 0 : value.value.comparedTo(d));
       };
     }
     case 'date': {

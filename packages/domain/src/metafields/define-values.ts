@@ -29,6 +29,12 @@ export interface DecimalValue {
   readonly approximate: number;
   /** Digits after the decimal point as written (`1.50` has 2). */
   readonly fractionDigits: number;
+  /**
+   * At most 15 significant digits as written (DBL_DIG): no two different decimals of at most 15
+   * significant digits have the same nearest double, so two such values with equal doubles are
+   * equal. Absent: not known.
+   */
+  readonly fewDigits?: boolean;
 }
 export interface DateValue {
   readonly kind: 'date';

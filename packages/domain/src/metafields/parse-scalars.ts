@@ -76,8 +76,10 @@ export function parseDecimalText(s: string): DecimalValue | string {
   if (fractionDigits > DECIMAL_FRACTION_DIGITS) return TOO_MANY_FRACTION_DIGITS;
   // `digits` is exact while there are at most 15 of them (a leading 0 adds none); past that, Number().
   const significant = integerDigits + fractionDigits - (digits === 0 || s.charCodeAt(integerStart) === 0x30 ? 1 : 0);
-  const magnitude = significant <= EXACT_SIGNIFICANT_DIGITS ? digits / (EXACT_POWERS_OF_TEN[fractionDigits] as number) : Number.NaN;
-  return new ParsedDecimal(s, fractionDigits, integerStart === 1 ? -magnitude : magnitude);
+  // (`significant` counts a fraction's leading zeros and trailing zeros too: never fewer than there are.)
+  const fewDigits = significant <= EXACT_SIGNIFICANT_DIGITS;
+  const magnitude = fewDigits ? digits / (EXACT_POWERS_OF_TEN[fractionDigits] as number) : Number.NaN;
+  return new ParsedDecimal(s, fractionDigits, integerStart === 1 ? -magnitude : magnitude, fewDigits);
 }
 
 // The exact value is built on first use: bounds settle on the double unless it is too close to tell
@@ -94,6 +96,7 @@ class ParsedDecimal implements DecimalValue {
     readonly fractionDigits: number,
     /** The double of `text`, or NaN when it is read on first use. */
     approximate: number,
+    readonly fewDigits: boolean,
   ) {
     this.#approximate = approximate;
   }
