@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cpuTicks, fileDatabase, sleep, spawnSender, wakeups } from './helpers';
 
 // Issue 17, "Events in milliseconds": woken on commit, an idle sender does no work but its
-// safety-net poll. This file is a project of its own that runs beside the others (vitest.config.mjs).
+// safety-net poll. This file is a project of its own that runs beside the others on SQLite, after them
+// on PostgreSQL (vitest.config.mjs).
 //
 // What is asserted is how often the process wakes, not its CPU time: CPU time of a process that
 // sleeps 99% of the time swung from 0 to 35 clock ticks in 20-30 s between runs on this shared
