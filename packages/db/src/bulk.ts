@@ -170,6 +170,16 @@ export async function updateRows(
   if (rows.length === 0) return 0;
   const names = columns.map((c) => `"${c}"`).join(', ');
   const { provider } = db;
+  // better-sqlite3's connection in the transaction: one prepared single-row UPDATE per row, on the
+  // key (2026-11-27: the re-check's verdicts cost about 2.8 us a row as one statement over json_each,
+  // whose json_extract reads every row's array once per column; about half that this way).
+  const direct = directConnection(db);
+  if (direct) {
+    const set = spec.set.map((c) => `"${c}" = ?`).join(', ');
+    const where = spec.match.map((c) => `"${c}" = ?`).join(' AND ');
+    const order = [...spec.set.map((_, i) => spec.match.length + i), ...spec.match.map((_, i) => i)];
+    return direct.runEach(`UPDATE "${table}" SET ${set} WHERE ${where}`, rows, order);
+  }
   const json = provider === 'sqlite' ? sqliteJsonRows(rows) : undefined;
   if (json !== undefined) {
     const picks = columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ');
@@ -221,7 +231,8 @@ function jsonSafe(text: string): boolean {
 }
 
 /**
- * SQLite: the rows as one JSON array of arrays, read back with json_each, so the statement has one
+ * SQLite through the ORM (the libsql driver; better-sqlite3's connection takes `runEach` in
+ * updateRows): the rows as one JSON array of arrays, read back with json_each, so the statement has one
  * parameter and one text whatever the number of rows (the adapter handled thousands of parameters
  * and a new statement text per batch: most of a re-check's time). Booleans as 1/0, as Prisma stores
  * them. Undefined when a value is not plainly JSON (a Date, bytes, a string jsonSafe refuses):

@@ -41,6 +41,11 @@ export interface SqliteAdapterConnection {
    * as Prisma writes them. Returns the number of rows changed.
    */
   run(sql: string, params: readonly unknown[]): number;
+  /**
+   * Runs one statement once per row, prepared once: row `r` binds `r[order[0]], r[order[1]], ...`
+   * (values as `run` takes them). Returns the number of rows changed in all.
+   */
+  runEach(sql: string, rows: readonly (readonly unknown[])[], order: readonly number[]): number;
 }
 
 function adapterConnection(client: Database.Database): SqliteAdapterConnection {
@@ -52,6 +57,20 @@ function adapterConnection(client: Database.Database): SqliteAdapterConnection {
       try {
         // `prepare` is the kept-statement view of keepStatementsPrepared: bind, then run.
         return client.prepare(sql).bind(params.map(toSqliteParam)).run().changes;
+      } catch (error) {
+        throw asRawQueryError(error);
+      }
+    },
+    runEach(sql, rows, order) {
+      try {
+        const statement = client.prepare(sql);
+        let changed = 0;
+        for (const row of rows) {
+          const args: unknown[] = new Array(order.length);
+          for (let i = 0; i < order.length; i++) args[i] = toSqliteParam(row[order[i]!]);
+          changed += statement.bind(args).run().changes;
+        }
+        return changed;
       } catch (error) {
         throw asRawQueryError(error);
       }

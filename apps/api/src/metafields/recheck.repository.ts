@@ -15,7 +15,7 @@ export interface RecheckRow {
 /** The re-check's judgement of one value, written only if the value is still the one judged. */
 export interface Verdict extends RecheckRow {
   valid: boolean;
-  reasons: string[];
+  reasons: readonly string[];
 }
 
 /**

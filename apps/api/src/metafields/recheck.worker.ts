@@ -19,6 +19,9 @@ export type RecheckSettings = Config['metafieldRecheck'];
 export const BATCH_MAX_BYTES = 2 * 1024 * 1024;
 const FIRST_BATCH_ROWS = BATCH_MAX_BYTES / (128 * 1024);
 
+/** The reasons of a valid value (one list for all of them). */
+const NO_REASONS: readonly string[] = Object.freeze([]);
+
 /** The next batch's size: as many values as fit BATCH_MAX_BYTES at the average size of the last ones. */
 function nextBatchSize(rows: readonly RecheckRow[], batchSize: number): number {
   let chars = 0;
@@ -176,16 +179,19 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
     const references: (MetaobjectReference & { row: bigint })[] = [];
     const unjudged = new Set<bigint>();
     const pace = checkPacer(this.stepBudget);
+    // The definition's rules alone: emptiness is the writing version's rule (decisions §2.6).
+    const ctx = { ...RULES_ONLY, meter: pace.meter };
     const rows: RecheckRow[] = [];
     for (const row of batch) {
-      // The first value of a step always runs, so every step moves the cursor.
+      // The first value of a step always runs, so every step moves the cursor. (Past the first,
+      // `exhausted` stops the step before between() would refuse the value.)
       if (rows.length > 0 && pace.exhausted) break;
-      await pace.between().catch(() => undefined);
+      const turn = pace.between();
+      if (turn) await turn;
       rows.push(row);
       let result;
       try {
-        // The definition's rules alone: emptiness is the writing version's rule (decisions §2.6).
-        result = compiled.validator(row.value, { ...RULES_ONLY, meter: pace.meter });
+        result = compiled.validator(row.value, ctx);
       } catch (error) {
         // A bug in judging one value must not stop the job for every other value of the definition:
         // this one keeps its verdict, the rest are judged.
@@ -206,12 +212,18 @@ export class MetafieldRecheckWorker implements OnModuleInit, OnModuleDestroy {
         if (missing.length > 0) issues.set(ref.row, [...(issues.get(ref.row) ?? []), ...missing]);
       }
     }
-    const verdicts = rows
-      .filter((row) => !unjudged.has(row.id))
-      .map((row) => {
-        const found = issues.get(row.id) ?? [];
-        return { ...row, valid: found.length === 0, reasons: found.map((i) => i.message) };
+    const verdicts: Verdict[] = [];
+    for (const row of rows) {
+      if (unjudged.size > 0 && unjudged.has(row.id)) continue;
+      const found = issues.get(row.id);
+      verdicts.push({
+        id: row.id,
+        type: row.type,
+        value: row.value,
+        valid: found === undefined || found.length === 0,
+        reasons: found === undefined ? NO_REASONS : found.map((i) => i.message),
       });
+    }
     return { verdicts, through: rows[rows.length - 1]!.id };
   }
 }
