@@ -171,8 +171,10 @@ export async function updateRows(
   const names = columns.map((c) => `"${c}"`).join(', ');
   const { provider } = db;
   // better-sqlite3's connection in the transaction: one prepared single-row UPDATE per row, on the
-  // key (2026-11-27: the re-check's verdicts cost about 2.8 us a row as one statement over json_each,
-  // whose json_extract reads every row's array once per column; about half that this way).
+  // key. SQLite's own time is about the same as for the one statement over json_each below; what
+  // goes is building that statement's JSON text and the garbage it made (about a tenth of the
+  // re-check's time in a profile; with the re-check's pacer change, 63,967 -> 87,618 values/s side
+  // by side, bench/recheck 2026-11-27).
   const direct = directConnection(db);
   if (direct) {
     const set = spec.set.map((c) => `"${c}" = ?`).join(', ');
