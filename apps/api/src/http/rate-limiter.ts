@@ -107,6 +107,7 @@ export class RedisConfigError extends Error {}
 
 /** Errors that say the URL itself is wrong, as opposed to Redis being down for now. */
 const WRONG_URL = /ENOTFOUND|EAI_AGAIN|WRONGPASS|NOAUTH|invalid DB index|invalid password|invalid url|invalid protocol/i;
+const isWrongUrl = (error: Error) => WRONG_URL.test(`${(error as { code?: string }).code ?? ''} ${error.message}`);
 
 /**
  * Buckets shared by every replica through Redis. When Redis cannot be reached each replica falls
@@ -122,6 +123,8 @@ export class RedisRateLimiter implements RateLimiter {
   private startError: Error | undefined;
   /** While connect() waits, errors are only recorded: a wrong URL is then reported alone. */
   private connecting = true;
+  /** Ends connect()'s wait early: a wrong URL was recorded, and waiting cannot mend it. */
+  private stopWaiting: (() => void) | undefined;
 
   constructor(
     private readonly url: string,
@@ -145,6 +148,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.client.on('error', (error: Error) => {
       this.startError ??= error;
       if (!this.connecting) this.degrade(error.message);
+      else if (isWrongUrl(error)) this.stopWaiting?.();
     });
     this.client.on('ready', () => this.recover());
   }
@@ -152,7 +156,8 @@ export class RedisRateLimiter implements RateLimiter {
   /**
    * Connects, waiting at most `waitMs`. Redis down or slow delays nothing: the replica starts on its
    * own buckets and switches to the shared ones when Redis answers. A URL that cannot work (unknown
-   * host, refused credentials) is a RedisConfigError: the start stops with one line.
+   * host, refused credentials) is a RedisConfigError: the start stops with one line, as soon as the
+   * client reports it (it does not wait out `waitMs`).
    */
   async connect(waitMs = 2000): Promise<void> {
     const connected = this.client.connect().then(
@@ -162,11 +167,18 @@ export class RedisRateLimiter implements RateLimiter {
       },
     );
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([connected, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+      this.stopWaiting = resolve;
+      // Recorded before the wait began (the client reports a failed lookup within milliseconds).
+      if (this.startError && isWrongUrl(this.startError)) resolve();
+    });
+    await Promise.race([connected, waited]);
     clearTimeout(timer);
+    this.stopWaiting = undefined;
     this.connecting = false;
     const error = this.startError;
-    if (error && WRONG_URL.test(`${(error as { code?: string }).code ?? ''} ${error.message}`)) {
+    if (error && isWrongUrl(error)) {
       this.client.destroy();
       throw new RedisConfigError(`REDIS_URL: ${redactUrl(this.url)} cannot be used: ${error.message}`);
     }
