@@ -47,7 +47,7 @@ const ZSenderEnv = ZSharedEnv.extend({
   // over while it is still in flight: at least 6 s.
   PLATFORM_SENDER_LEASE_MS: env.integer(60_000, 6000, 86_400_000),
   // Attempts in flight per process, and as many deliveries held ready for the slots, up to four
-  // times as many for small bodies (sender.ts, heldCap): 256 rather than 64 took PostgreSQL from 24% to 43% of a bare
+  // times as many for small bodies (hold.ts, heldCap): 256 rather than 64 took PostgreSQL from 24% to 43% of a bare
   // keep-alive loop and four subscriptions on SQLite from 47% to 59% (bench/webhooks, 2026-11-26):
   // claims, one at a time across senders, each take four times as much.
   PLATFORM_SENDER_CONCURRENCY: env.integer(256, 1, 10_000),

@@ -4,6 +4,7 @@ import { receivingHost } from '@platform/domain';
 import type { Logger } from 'pino';
 import { runAttempt, type AttemptDeps } from './attempt';
 import { claimDue, type OwnShare, type WalkCursor } from './claim';
+import { heldCap, HOLD_PER_SLOT, holdPerSlotFor } from './hold';
 import { firstFreeDue, loadClaimed, nextDueAt, releaseClaim, traceOf, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
 import type { SenderConfig } from './config';
@@ -11,34 +12,6 @@ import type { DeliveryAgent } from './deliver';
 import type { SenderMetrics } from './metrics';
 import { failWithoutAttempt, SUBSCRIPTION_DELETED, SUBSCRIPTION_DISABLED, type SlotTransfer } from './record';
 import type { Sql } from './sql';
-
-/**
- * Deliveries held per slot of a subscription, ready to take the slot over (planClaims' `hold`): at
- * first and at least HOLD_PER_SLOT, else what a slot sends in HOLD_WINDOW_MS at the pace its
- * receiver answers, at most MAX_HOLD_PER_SLOT. A fast receiver's slots then go through a claim's worth
- * in that long: claims (a few milliseconds each, one at a time across senders) stay rare and the
- * held ones do not run dry meanwhile. 64 a slot for every receiver, PostgreSQL claimed about 130
- * deliveries every 10 ms, its slots ran dry about ten times a second and it sent at 52-55% of the
- * bare loop; with the window 65-79% (bench/webhooks, 2026-11-26). A slow receiver keeps 64. In all,
- * the sender holds at most heldCap.
- */
-const HOLD_PER_SLOT = 64;
-const HOLD_WINDOW_MS = 250;
-const MAX_HOLD_PER_SLOT = 256;
-const MAX_EXTRA_HELD_BYTES = 64 * 1024 * 1024;
-
-/**
- * How many deliveries the sender may hold in all: PLATFORM_SENDER_CONCURRENCY, and up to four times
- * that while the bodies it claims are small enough that the part beyond the first `concurrency`
- * stays within MAX_EXTRA_HELD_BYTES (their bodies are in memory: 64 MiB more at most than a sender
- * holding `concurrency` of them). `bodyBytes`: the claimed bodies' average length so far (0: none
- * claimed yet, then no more than `concurrency`), in characters (about bytes for JSON).
- */
-export function heldCap(concurrency: number, bodyBytes: number): number {
-  if (bodyBytes <= 0) return concurrency;
-  const extra = Math.min(3 * concurrency, Math.floor(MAX_EXTRA_HELD_BYTES / bodyBytes));
-  return concurrency + extra;
-}
 
 export interface SenderDeps {
   sql: Sql;
@@ -89,10 +62,9 @@ interface Share {
   answerMs: number;
 }
 
-/** A share's held deliveries per slot (HOLD_PER_SLOT). */
+/** A share's held deliveries per slot (hold.ts). */
 function holdPerSlotOf(share: Share): number {
-  if (share.answerMs <= 0) return HOLD_PER_SLOT;
-  return Math.max(HOLD_PER_SLOT, Math.min(MAX_HOLD_PER_SLOT, Math.round(HOLD_WINDOW_MS / share.answerMs)));
+  return holdPerSlotFor(share.answerMs);
 }
 
 /**

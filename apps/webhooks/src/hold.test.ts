@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heldCap } from './sender';
+import { heldCap } from './hold';
 
 describe('heldCap: how many deliveries a sender may hold in all', () => {
   it('holds its concurrency until it has seen a body, then up to four times that for small bodies', () => {
