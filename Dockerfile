@@ -15,6 +15,8 @@ RUN pnpm install --frozen-lockfile \
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 PLATFORM_MIGRATE=check PLATFORM_SENDER=off \
     PLATFORM_SEED_DEMO=false PLATFORM_DRAIN_DELAY_MS=5000 PLATFORM_TRUST_PROXY=true
+# jemalloc: the allocator the API and the sender run with (deploy/with-allocator.sh, docs/production.md).
+RUN apt-get update && apt-get install -y --no-install-recommends libjemalloc2 && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build --chown=root:root /app /app
 # The code is read-only for the service's user; only data/ (a SQLite DATABASE_URL's default folder,

@@ -4,8 +4,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 case "${1:-}" in
-  api) exec node apps/api/dist/main.js ;;
-  sender) exec node apps/webhooks/dist/main.js ;;
+  # The long-running programs under the deployment's allocator (deploy/with-allocator.sh).
+  api) exec deploy/with-allocator.sh node apps/api/dist/main.js ;;
+  sender) exec deploy/with-allocator.sh node apps/webhooks/dist/main.js ;;
   migrate) exec node packages/db/dist/cli/migrate.js ;;
   # HEALTHCHECK: the API is healthy while /readyz answers 200 (a degraded Redis still does); a
   # sender container sets PLATFORM_HEALTH_URL to its /readyz (PLATFORM_SENDER_METRICS_PORT).

@@ -58,8 +58,14 @@ export async function inspectProcess(pid) {
   if (port === undefined) throw new Error(`process ${pid}: no inspector port after SIGUSR1 (started without ${INSPECT_PORT_OPTION}?)`);
   const url = await debuggerUrl(port);
   return {
-    /** rss, heapTotal, heapUsed, external, arrayBuffers, rssAnon, rssFile in bytes, after a full collection. */
-    async memory() {
+    /**
+     * rss, heapTotal, heapUsed, external, arrayBuffers, rssAnon, rssFile in bytes, after a full
+     * collection. With `settleMs`, a second collection and the reading come that long after the
+     * first: the time the allocator takes to give what the collection freed back to the system
+     * (jemalloc as deployed: 1 s; right after a collection its resident set still held 20-60 MB
+     * freed, bench/load 2026-11-27).
+     */
+    async memory({ settleMs = 0 } = {}) {
       // A session per measurement: nothing stays attached to the process while it serves load.
       const ws = new WebSocket(url);
       await new Promise((resolve, reject) => {
@@ -80,6 +86,10 @@ export async function inspectProcess(pid) {
         });
       try {
         await send('HeapProfiler.collectGarbage');
+        if (settleMs > 0) {
+          await sleep(settleMs);
+          await send('HeapProfiler.collectGarbage');
+        }
         const { result } = await send('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
         return { ...JSON.parse(result.value), ...residentSplit(pid) };
       } finally {

@@ -7,7 +7,8 @@ import { cpus, loadavg } from 'node:os';
  * No memory growth: the warm-up fills the two bounded caches (compiled validators, listing pages:
  * warm-up.mjs) and run 1 what else the process keeps by design (prepared statements, JIT code,
  * connection pools, allocator arenas), so the last run is compared with the first, each measured
- * after a full GC through the process's inspector (the forced settle): the retained heap may
+ * after a full GC through the process's inspector and 2 s for the allocator to give freed pages
+ * back (jemalloc as deployed; a second GC then, run.mjs) (the forced settle): the retained heap may
  * not grow by more than HEAP_SLACK of run 1's (or HEAP_SLACK_MB, whichever is larger: a few MB move
  * with whatever the last requests left in caches), the resident set by no more than RSS_SLACK (it
  * also holds native memory: the SQLite page cache, malloc arenas, buffers the allocator keeps).
@@ -76,7 +77,7 @@ function memoryVerdicts(result) {
   });
 }
 
-export function report(results, { seconds, connections, products, totalSeconds }) {
+export function report(results, { seconds, connections, products, totalSeconds, allocator }) {
   const failed = [];
   const goals = [];
   const runs = results[0]?.runs.length ?? 0;
@@ -85,6 +86,7 @@ export function report(results, { seconds, connections, products, totalSeconds }
       `load average ${results.map((r) => `${r.loadBefore.toFixed(1)} before ${SHORT[r.kind]}`).join(', ')}, ${loadavg()[0].toFixed(1)} at the end; total ${Math.round(totalSeconds)} s. ` +
       `${runs} runs of ${seconds} s in a row per target, ${connections} connections (closed loop: each keeps one request in flight), ${products.toLocaleString('en-US')} products, ` +
       'one app (unlimited rate-limit bucket), one subscription to inventory_items/update on a receiver that checks every signature. ' +
+      `APIs and senders on ${allocator}, as deployed (deploy/with-allocator.sh). ` +
       "The load generator (one Node process, undici), the receiver, the senders and the databases share the 2 cores with the API: the generator's own CPU is in the runs table.",
     '',
     '| Action | Answers asked | ' + results.map((r) => `${SHORT[r.kind]} req/s | p50 | p99`).join(' | ') + ' |',
@@ -179,7 +181,7 @@ export function report(results, { seconds, connections, products, totalSeconds }
     '',
     `Event lag: the commit of each event lies between two instants measured, so each cell gives two lags to its receipt at the receiver: from the write's 200 answer reaching the load generator (after the commit: a lower bound, negative when the event arrived first) .. from its triggered_at (the service clock read as the write began, before its transaction: an upper bound, which includes the wait for a connection and the transaction). "Last event after the run": how long after the run's end the last event arrived.`,
     '',
-    `Memory cells: resident set (its anonymous part: V8's and malloc's heaps, SQLite's caches; the rest is mapped files) / V8 heap used / external (Buffers, the listing page cache among them), each measured after a full GC through the process's inspector. ` +
+    `Memory cells: resident set (its anonymous part: V8's and malloc's heaps, SQLite's caches; the rest is mapped files) / V8 heap used / external (Buffers, the listing page cache among them), each measured after a full GC through the process's inspector and 2 s for the allocator to return freed pages. ` +
       `No growth means: after run ${runs}, heap used within ${HEAP_SLACK * 100}% (or ${HEAP_SLACK_MB} MB) and resident set within ${RSS_SLACK * 100}% of after run 1 (the warm-up fills the bounded caches, validators and listing pages, before run 1; run 1 settles the rest: JIT code, statements, pools).`,
   );
 

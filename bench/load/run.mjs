@@ -14,7 +14,8 @@
 // LOAD_PRODUCTS (20,000), LOAD_RUNS (3), LOAD_TARGETS (sqlite,postgresql,cluster),
 // BENCH_DATABASE_URL (a PostgreSQL server to create the database in; without it, a throwaway cluster,
 // bench/lib/postgres.mjs), BENCH_NO_README=1 (print the tables, write no file), BENCH_SKIP_BUILD=1,
-// LOAD_NODE_OPTIONS (more NODE_OPTIONS for the processes under test, e.g. `--cpu-prof`).
+// LOAD_NODE_OPTIONS (more NODE_OPTIONS for the processes under test, e.g. `--cpu-prof`),
+// PLATFORM_ALLOCATOR (deploy/with-allocator.sh: `system` measures glibc's malloc instead of jemalloc).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -51,6 +52,7 @@ const DELIVERY_WAIT_MS = 60_000;
 // (one app sends the whole load), private receivers allowed (the receiver is on loopback), warn-level
 // logs as in every benchmark here, and an inspector that opens only when asked (memory after a GC).
 // The senders get the same (the cluster script passes it to every replica and sender).
+const ALLOCATOR_ENV = deploymentAllocator();
 const SERVER_ENV = {
   PLATFORM_RATE_LIMIT_CAPACITY: '1000000000',
   PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '1000000000',
@@ -58,7 +60,23 @@ const SERVER_ENV = {
   PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
   LOG_LEVEL: 'warn',
   NODE_OPTIONS: [INSPECT_PORT_OPTION, process.env.LOAD_NODE_OPTIONS ?? ''].join(' ').trim(),
+  ...ALLOCATOR_ENV,
 };
+
+/**
+ * The allocator the deployment runs the API and the sender with (deploy/with-allocator.sh: jemalloc
+ * when installed, PLATFORM_ALLOCATOR=system for glibc's), as the variables the script would set, so
+ * the single-process targets are measured as deployed; the cluster's processes start through it.
+ */
+function deploymentAllocator() {
+  const script = join(root, 'deploy', 'with-allocator.sh');
+  const env = { PATH: process.env.PATH ?? '', PLATFORM_ALLOCATOR: process.env.PLATFORM_ALLOCATOR ?? 'auto' };
+  const print = 'process.stdout.write(JSON.stringify({ LD_PRELOAD: process.env.LD_PRELOAD, MALLOC_CONF: process.env.MALLOC_CONF }))';
+  const child = spawnSync(script, [process.execPath, '-e', print], { env, encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`deploy/with-allocator.sh: ${child.stderr.trim()}`);
+  return JSON.parse(child.stdout);
+}
+const ALLOCATOR = SERVER_ENV.LD_PRELOAD?.includes('jemalloc') ? `jemalloc (${SERVER_ENV.MALLOC_CONF})` : "glibc's malloc";
 
 if (!process.env.BENCH_SKIP_BUILD) {
   const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
@@ -72,7 +90,9 @@ if (!process.env.BENCH_SKIP_BUILD) {
  */
 async function startTarget(kind) {
   if (kind === 'cluster') {
-    const cluster = await startCluster(SERVER_ENV);
+    // (scripts/cluster.sh starts its replicas and senders through deploy/with-allocator.sh itself.)
+    const clusterEnv = Object.fromEntries(Object.entries(SERVER_ENV).filter(([name]) => !(name in ALLOCATOR_ENV)));
+    const cluster = await startCluster({ ...clusterEnv, PLATFORM_ALLOCATOR: process.env.PLATFORM_ALLOCATOR ?? 'auto' });
     try {
       const seed = await seedCatalog(cluster.databaseUrl, { products: PRODUCTS, tag: 'load' });
       // The replicas render listing documents when they start; the copied rows came after.
@@ -107,7 +127,7 @@ async function startTarget(kind) {
   const seed = await seedCatalog(database, { products: PRODUCTS, tag: 'load' });
   const api = await startApi(database, SERVER_ENV);
   await waitForListingDocuments(database);
-  const sender = startSender(database, { NODE_OPTIONS: SERVER_ENV.NODE_OPTIONS });
+  const sender = startSender(database, { NODE_OPTIONS: SERVER_ENV.NODE_OPTIONS, ...ALLOCATOR_ENV });
   const apis = [{ name: 'api', pid: api.pid, origin: api.origin }];
   return {
     ...seed,
@@ -167,7 +187,14 @@ async function fixtures(target, sql) {
   };
 }
 
-const memoryOf = async (inspectors) => Object.fromEntries(await Promise.all(inspectors.map(async ([name, i]) => [name, await i.memory()])));
+/**
+ * Each process's memory after a full collection and twice the deployed allocator's decay (jemalloc
+ * gives freed pages back after 1 s: deploy/with-allocator.sh), so a reading counts what the process
+ * holds, not what it freed a moment ago. glibc's malloc gives nothing back in that time either way.
+ */
+const SETTLE_MS = 2000;
+const memoryOf = async (inspectors) =>
+  Object.fromEntries(await Promise.all(inspectors.map(async ([name, i]) => [name, await i.memory({ settleMs: SETTLE_MS })])));
 
 /**
  * The largest event-loop delay of each API process since the last call (prom-client resets its
@@ -270,6 +297,7 @@ const { text, compact, failed } = report(results, {
   connections: CONNECTIONS,
   products: PRODUCTS,
   totalSeconds: (performance.now() - started) / 1000,
+  allocator: ALLOCATOR,
 });
 writeResults('load', text, { readmeTable: compact });
 if (failed.length > 0) {

@@ -7,6 +7,8 @@
 ROOT=${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 API_MAIN="$ROOT/apps/api/dist/main.js"
 SENDER_MAIN="$ROOT/apps/webhooks/dist/main.js"
+# The API replicas and the senders run under the deployment's allocator, as deploy/entry.sh runs them.
+WITH_ALLOCATOR="$ROOT/deploy/with-allocator.sh"
 MIGRATE_MAIN="$ROOT/packages/db/dist/cli/migrate.js"
 
 log() { printf '[cluster] %s\n' "$*" >&2; }
@@ -178,7 +180,7 @@ api_start() {
   env $(common_env) HOST=127.0.0.1 PORT="$(api_port "$n")" REDIS_URL="$REDIS_URL" PLATFORM_SENDER=off \
     PLATFORM_OPERATOR_TOKEN="$OPERATOR_TOKEN" PLATFORM_DEMO_TOKEN="$DEMO_TOKEN" PLATFORM_TRUST_PROXY=true \
     PLATFORM_DRAIN_DELAY_MS="${PLATFORM_DRAIN_DELAY_MS:-2000}" \
-    nohup bash -c 'node "$1" & echo $! >"$2.pid"; wait $!; echo $? >"$2.exit"' _ "$API_MAIN" "$CLUSTER_DIR/api$n" \
+    nohup bash -c '"$3" node "$1" & echo $! >"$2.pid"; wait $!; echo $? >"$2.exit"' _ "$API_MAIN" "$CLUSTER_DIR/api$n" "$WITH_ALLOCATOR" \
     >>"$CLUSTER_DIR/api$n.log" 2>&1 &
   local i
   for ((i = 0; i < 50; i++)); do [ -s "$CLUSTER_DIR/api$n.pid" ] && break; sleep 0.1; done
@@ -189,7 +191,7 @@ sender_start() {
   local n=$1
   # shellcheck disable=SC2046
   env $(common_env) PLATFORM_SENDER_METRICS_PORT=$((BASE_PORT + 20 + n)) \
-    nohup node "$SENDER_MAIN" >>"$CLUSTER_DIR/sender$n.log" 2>&1 &
+    nohup "$WITH_ALLOCATOR" node "$SENDER_MAIN" >>"$CLUSTER_DIR/sender$n.log" 2>&1 &
   echo $! >"$CLUSTER_DIR/sender$n.pid"
 }
 

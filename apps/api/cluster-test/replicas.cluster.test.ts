@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { signTokenRequest } from '@platform/domain';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -213,5 +216,36 @@ describe('kill -9 of one replica under steady load', () => {
 
     await cluster.ctl('start-api', '2');
     await until(async () => (await cluster.servers()).api2 === 'UP', 15_000, 'api2 back UP');
+  });
+});
+
+describe("the deployment's allocator (deploy/with-allocator.sh, docs/production.md)", () => {
+  const WITH_ALLOCATOR = join(__dirname, '..', '..', '..', 'deploy', 'with-allocator.sh');
+  const mapsJemalloc = (pid: number) => readFileSync(`/proc/${pid}/maps`, 'utf8').includes('libjemalloc.so.2');
+  const mapsOfChild = (env: Record<string, string>) =>
+    spawnSync(WITH_ALLOCATOR, [process.execPath, '-e', "process.stdout.write(require('fs').readFileSync('/proc/self/maps', 'utf8'))"], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      encoding: 'utf8',
+    });
+
+  it('every replica and sender runs on jemalloc (Debian: libjemalloc2, which Redis brings), with memory given back after 1 s', () => {
+    for (const name of ['api1', 'api2', 'sender1', 'sender2']) {
+      expect(mapsJemalloc(cluster.pid(name)), `${name} runs without libjemalloc.so.2`).toBe(true);
+      expect(readFileSync(`/proc/${cluster.pid(name)}/environ`, 'utf8').split('\0')).toContain(
+        'MALLOC_CONF=background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0',
+      );
+    }
+  });
+
+  it("PLATFORM_ALLOCATOR=system keeps glibc's malloc; a value it does not know is refused by name before anything starts", () => {
+    expect(mapsOfChild({}).stdout).toContain('libjemalloc.so.2');
+    const system = mapsOfChild({ PLATFORM_ALLOCATOR: 'system' });
+    expect(system.status).toBe(0);
+    expect(system.stdout).toContain('[stack]');
+    expect(system.stdout).not.toContain('libjemalloc');
+    const bad = mapsOfChild({ PLATFORM_ALLOCATOR: 'tcmalloc' });
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain("PLATFORM_ALLOCATOR must be auto, jemalloc or system, not 'tcmalloc'");
   });
 });
