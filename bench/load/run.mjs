@@ -71,6 +71,7 @@ const SERVER_ENV = {
 function deploymentAllocator() {
   const script = join(root, 'deploy', 'with-allocator.sh');
   const env = { PATH: process.env.PATH ?? '', PLATFORM_ALLOCATOR: process.env.PLATFORM_ALLOCATOR ?? 'auto' };
+  if (process.env.MALLOC_CONF) env.MALLOC_CONF = process.env.MALLOC_CONF; // (the script keeps one given to it)
   const print = 'process.stdout.write(JSON.stringify({ LD_PRELOAD: process.env.LD_PRELOAD, MALLOC_CONF: process.env.MALLOC_CONF }))';
   const child = spawnSync(script, [process.execPath, '-e', print], { env, encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`deploy/with-allocator.sh: ${child.stderr.trim()}`);
