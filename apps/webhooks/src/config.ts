@@ -31,6 +31,8 @@ export interface SenderConfig {
   metricsPort: number;
   metricsHost: string;
   logLevel: LogLevel;
+  /** PostgreSQL: VACUUM webhook_deliveries after this many recorded deliveries (0: never; vacuum.ts). */
+  vacuumEvery: number;
   /** Issue 15: `auto` migrates at start (under the migration lock), `check` refuses a schema behind the code. */
   migrate: 'auto' | 'check';
 }
@@ -58,6 +60,8 @@ const ZSenderEnv = ZSharedEnv.extend({
   PLATFORM_SENDER_POLL_MS: env.integer(1000, 1, 600_000),
   PLATFORM_SENDER_METRICS_PORT: env.integer(0, 0, 65_535),
   PLATFORM_SENDER_METRICS_HOST: env.text('127.0.0.1'),
+  // PostgreSQL: a VACUUM of webhook_deliveries after this many recorded deliveries, 0 never (vacuum.ts).
+  PLATFORM_SENDER_VACUUM_EVERY: env.integer(10_000, 0, 1_000_000_000),
 });
 
 export function loadSenderConfig(source: NodeJS.ProcessEnv = process.env): SenderConfig {
@@ -81,6 +85,7 @@ export function loadSenderConfig(source: NodeJS.ProcessEnv = process.env): Sende
     timeoutMs: 5000,
     metricsPort: e.PLATFORM_SENDER_METRICS_PORT,
     metricsHost: e.PLATFORM_SENDER_METRICS_HOST,
+    vacuumEvery: e.PLATFORM_SENDER_VACUUM_EVERY,
     logLevel: shared.logLevel,
     migrate: shared.migrate,
   };

@@ -44,7 +44,10 @@ async function main(): Promise<void> {
   // The API's JSON lines (issue 15): ISO time, level name, `service: "webhooks"`, pid.
   const logger = platformLogger('webhooks', config.logLevel);
   const db = createDb(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
-  const sql = createSql(db);
+  const sql = createSql(db, {
+    vacuumEvery: config.vacuumEvery,
+    warn: (error) => logger.warn({ err: error }, 'VACUUM of webhook_deliveries failed (autovacuum still runs)'),
+  });
   const clock = createSenderClock(sql, config.clock);
   const metrics = createSenderMetrics(sql, clock, { processMetrics: config.metricsPort > 0 });
   const agent = createDeliveryAgent({

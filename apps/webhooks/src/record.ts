@@ -157,6 +157,7 @@ async function flush(sql: Sql, group: Group): Promise<void> {
       sql.db.provider === 'postgresql'
         ? await recordGroupInOneStatement(sql, inputs)
         : await sql.exclusive((q) => recordGroupOnSqlite(q, inputs));
+    sql.recorded(results.length);
     items.forEach((item, i) => item.resolve(results[i]!));
   } catch (error) {
     for (const item of items) item.reject(error);

@@ -1,4 +1,5 @@
 import { openPgSession, SQLITE_BUSY_TIMEOUT_MS, startWalCheckpointer, type Db } from '@platform/db';
+import { createDeliveriesVacuum } from './vacuum';
 
 /** SQLite's default, restored on the connection when the sender stops. */
 const DEFAULT_WAL_AUTOCHECKPOINT = 1000;
@@ -58,6 +59,8 @@ export interface Sql {
    * claimed, to be sent again when the claim expires, which at least once allows); SQLite as `query`.
    */
   records: Query;
+  /** `count` deliveries were recorded (PostgreSQL: their dead index entries are vacuumed away now and then: vacuum.ts) */
+  recorded(count: number): void;
   close(): Promise<void>;
 }
 
@@ -108,24 +111,34 @@ async function beginImmediate(raw: Query): Promise<void> {
   }
 }
 
-export function createSql(db: Db): Sql {
+export interface SqlOptions {
+  /** PostgreSQL: VACUUM webhook_deliveries after this many recorded deliveries (0: never; vacuum.ts) */
+  vacuumEvery?: number;
+  /** what went wrong with one (logged) */
+  warn?: (error: unknown) => void;
+}
+
+export function createSql(db: Db, options: SqlOptions = {}): Sql {
   if (db.provider === 'postgresql') {
     const session = openPgSession(db.url);
     // No hash or merge joins in records either (see `exclusive`): with statistics saying a backlog
     // was pending, a group of a few hundred hashed the whole table to update them by id.
     const recordSession = openPgSession(db.url, [
       'SET synchronous_commit = off',
+      'SET jit = off',
       'SET enable_hashjoin = off',
       'SET enable_mergejoin = off',
     ]);
     const serial = serialiser();
     const recordSerial = serialiser();
+    const vacuum = createDeliveriesVacuum(db.url, options.vacuumEvery ?? 0, options.warn ?? (() => undefined));
     const query: Query = (sql, params = []) => session.query(sql, params);
     return {
       db,
       query: (sql, params = []) => db.query(sql, params),
       own: (sql, params = []) => serial(() => query(sql, params)),
       records: (sql, params = []) => recordSerial(() => recordSession.query(sql, params)),
+      recorded: (count) => vacuum.recorded(count),
       // BEGIN and the lock in one round trip (a statement list without parameters). A claim's
       // commit does not wait for the disk (synchronous_commit off, this transaction only): a claim
       // lost to a server crash only leaves its deliveries to be claimed and sent again, which at
@@ -141,7 +154,7 @@ export function createSql(db: Db): Sql {
           inTransaction(
             () =>
               session.query(
-                `BEGIN; SET LOCAL synchronous_commit = off; SET LOCAL enable_sort = off; SET LOCAL enable_incremental_sort = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`,
+                `BEGIN; SET LOCAL synchronous_commit = off; SET LOCAL enable_sort = off; SET LOCAL enable_incremental_sort = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off; SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`,
               ),
             query,
             fn,
@@ -150,6 +163,7 @@ export function createSql(db: Db): Sql {
       close: async () => {
         await session.close();
         await recordSession.close();
+        await vacuum.close();
       },
     };
   }
@@ -170,6 +184,7 @@ export function createSql(db: Db): Sql {
     query: (sql, params = []) => serial(() => thenCheckpoint(raw(sql, params))),
     own: (sql, params = []) => serial(() => db.query(sql, params)),
     records: (sql, params = []) => serial(() => thenCheckpoint(raw(sql, params))),
+    recorded: () => undefined,
     exclusive: (fn) => serial(() => thenCheckpoint(inTransaction(() => beginImmediate(raw), raw, fn))),
     close: async () => {
       await serial(() => raw(`PRAGMA wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT}`)).catch(() => undefined);

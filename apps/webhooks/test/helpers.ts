@@ -270,7 +270,7 @@ export function inProcessSender(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const sql = wrapSql(createSql(db));
+  const sql = wrapSql(createSql(db, { vacuumEvery: config.vacuumEvery }));
   const clock = createSenderClock(sql, config.clock);
   const agent = createDeliveryAgent({
     allowPrivate: config.allowPrivate,

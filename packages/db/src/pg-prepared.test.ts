@@ -37,6 +37,22 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL prepared statements (T
   );
 
   it(
+    'runs without JIT compilation on every connection, the pool and Prisma alike (compiling cost 30-50 ms a statement)',
+    async () => {
+      expect(await db.query('SHOW jit')).toEqual([{ jit: 'off' }]);
+      expect(await db.prisma.$queryRawUnsafe('SHOW jit')).toEqual([{ jit: 'off' }]);
+      // An operator's own `options=` in the URL is theirs: the platform adds nothing to it.
+      const own = createDb(`${database.url()}${database.url().includes('?') ? '&' : '?'}options=-c%20jit%3Don`);
+      try {
+        expect(await own.query('SHOW jit')).toEqual([{ jit: 'on' }]);
+      } finally {
+        await own.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'a prepared statement still answers after its table gains a column (a migration while running)',
     async () => {
       await db.query('CREATE TABLE prepared_probe (id bigint PRIMARY KEY, label text)');

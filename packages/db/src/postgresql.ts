@@ -79,8 +79,11 @@ function toPgParam(value: unknown): unknown {
 export function pgConnectionConfig(url: string): pg.ClientConfig {
   // A server that does not answer (host gone, network cut) fails a connect after 5 s instead of
   // holding the request for ever; a stopped server refuses at once anyway.
+  // JIT off: every statement of the platform is a short one, and the planner's estimate for some
+  // (the sender's claim, with its correlated subqueries) passes jit_above_cost, where compiling took
+  // 30-50 ms per run, ten times the statement (docs/webhooks-sender.md, "JIT").
   const base = { connectionString: url, connectionTimeoutMillis: 5000 };
-  return url.includes('options=') ? base : { ...base, options: '-c TimeZone=UTC' };
+  return url.includes('options=') ? base : { ...base, options: '-c TimeZone=UTC -c jit=off' };
 }
 
 export function createPgPool(url: string): pg.Pool {

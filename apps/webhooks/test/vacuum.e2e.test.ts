@@ -1,0 +1,57 @@
+/*
+ * PostgreSQL: the sender keeps its own queue readable. Each delivery it sends leaves dead entries
+ * in the queue's partial indexes, at the head of the subscription's range where every claim starts
+ * reading, until a VACUUM removes them; autovacuum comes at most once a minute. So the sender runs
+ * one itself after every PLATFORM_SENDER_VACUUM_EVERY recorded deliveries (src/vacuum.ts), and its
+ * statements never pay for JIT compilation (30-50 ms a claim, when the planner's estimate passed
+ * jit_above_cost).
+ */
+import { describe, expect, it } from 'vitest';
+import { createSql } from '../src/sql';
+import { closedAfterEach, deliveries, fileDatabase, inProcessSender, receiver, setClock, storeAndApp, subscription, waitFor } from './helpers';
+
+const database = fileDatabase(async (db) => {
+  await setClock(db, new Date('2026-11-22T04:05:01.000Z'));
+  // Only the sender's VACUUMs count here.
+  await db.query('ALTER TABLE webhook_deliveries SET (autovacuum_enabled = false)');
+});
+const track = closedAfterEach();
+
+const vacuums = async () =>
+  Number(
+    (await database.db.query<{ n: bigint }>(`SELECT vacuum_count AS n FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`))[0]
+      ?.n ?? 0,
+  );
+const recorded = async () =>
+  Number((await database.db.query<{ n: bigint }>(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`))[0]?.n ?? 0);
+
+describe.runIf(process.env.TEST_DATABASE_URL)('the sender on PostgreSQL', () => {
+  it('vacuums webhook_deliveries after every PLATFORM_SENDER_VACUUM_EVERY recorded deliveries, and never with 0', async () => {
+    const { db } = database;
+    const r = track(await receiver());
+    const f = await storeAndApp(db);
+    const sub = await subscription(db, f, `${r.url}/hook`);
+
+    const before = await vacuums();
+    const off = await track(inProcessSender(db, { PLATFORM_SENDER_VACUUM_EVERY: '0' }));
+    await deliveries(db, f, sub, 300);
+    await waitFor(async () => (await recorded()) === 300, 'the first 300 recorded');
+    await off.close();
+    expect(await vacuums()).toBe(before);
+
+    await track(inProcessSender(db, { PLATFORM_SENDER_VACUUM_EVERY: '100' }));
+    await deliveries(db, f, sub, 300);
+    await waitFor(async () => (await recorded()) === 600, 'the next 300 recorded');
+    await waitFor(async () => (await vacuums()) > before, 'a VACUUM by the sender');
+    const [row] = await db.query<{ dead: bigint }>(`SELECT n_dead_tup AS dead FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`);
+    // Its last VACUUM came within 100 deliveries of the end: fewer dead rows than two versions of each.
+    expect(Number(row?.dead)).toBeLessThan(600);
+  });
+
+  it('claims, records and reads without JIT compilation', async () => {
+    const sql = track(createSql(database.db));
+    expect(await sql.exclusive((q) => q('SHOW jit'))).toEqual([{ jit: 'off' }]);
+    expect(await sql.records('SHOW jit')).toEqual([{ jit: 'off' }]);
+    expect(await sql.own('SHOW jit')).toEqual([{ jit: 'off' }]);
+  });
+});
