@@ -27,8 +27,10 @@ describe(loadSenderConfig.name, () => {
       connectTimeoutMs: 1000,
       timeoutMs: 5000,
       metricsPort: 0,
+      vacuumEvery: 10_000,
       logLevel: 'info',
     });
+    expect(loadSenderConfig({ PLATFORM_SENDER_VACUUM_EVERY: '0' }).vacuumEvery).toBe(0);
   });
 
   it('reads the settings it shares with the API the same way', () => {
@@ -46,12 +48,14 @@ describe(loadSenderConfig.name, () => {
       PLATFORM_SENDER_LEASE_MS: '5000',
       PLATFORM_SENDER_PER_HOST: '0',
       PLATFORM_CLOCK: 'sundial',
+      PLATFORM_SENDER_VACUUM_EVERY: '-1',
     });
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
       'DATABASE_URL',
       'PLATFORM_CLOCK',
       'PLATFORM_SENDER_LEASE_MS',
       'PLATFORM_SENDER_PER_HOST',
+      'PLATFORM_SENDER_VACUUM_EVERY',
     ]);
     expect(problems).toContain("PLATFORM_SENDER_LEASE_MS: must be an integer from 6000 to 86400000 (got '5000')");
   });
