@@ -8,7 +8,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSql } from '../src/sql';
-import { closedAfterEach, deliveries, fileDatabase, inProcessSender, receiver, setClock, storeAndApp, subscription, waitFor } from './helpers';
+import {
+  closedAfterEach,
+  deliveries,
+  fileDatabase,
+  inProcessSender,
+  receiver,
+  setClock,
+  storeAndApp,
+  subscription,
+  waitFor,
+} from './helpers';
 
 const database = fileDatabase(async (db) => {
   await setClock(db, new Date('2026-11-22T04:05:01.000Z'));
@@ -43,7 +53,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the sender on PostgreSQL', () => 
     await deliveries(db, f, sub, 300);
     await waitFor(async () => (await recorded()) === 600, 'the next 300 recorded');
     await waitFor(async () => (await vacuums()) > before, 'a VACUUM by the sender');
-    const [row] = await db.query<{ dead: bigint }>(`SELECT n_dead_tup AS dead FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`);
+    const [row] = await db.query<{ dead: bigint }>(
+      `SELECT n_dead_tup AS dead FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`,
+    );
     // Its last VACUUM came within 100 deliveries of the end: fewer dead rows than two versions of each.
     expect(Number(row?.dead)).toBeLessThan(600);
   });
