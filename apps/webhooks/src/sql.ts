@@ -148,7 +148,9 @@ export function createSql(db: Db, options: SqlOptions = {}): Sql {
       // hash or merge joins: a claim joins a few hundred rows at most to their primary keys, and
       // with statistics saying a backlog is pending the planner costed hashing the whole table below
       // that (a sequential scan of webhook_deliveries on every claim: 8 of a claim's 15 ms at
-      // 20,000 rows; test/claim-reads.e2e.test.ts).
+      // 20,000 rows; test/claim-reads.e2e.test.ts). No bitmap scans: a plain index scan marks the
+      // dead entries it passes, a bitmap scan re-reads them on every claim (46 ms for 60,000). No
+      // JIT (off on every connection anyway): compiling cost 30-50 ms a claim (docs/webhooks-sender.md).
       exclusive: (fn) =>
         serial(() =>
           inTransaction(
