@@ -202,6 +202,25 @@ describe('app namespaces (decisions §8.2)', () => {
     expect((await a.update(product, id, { value: 'by A again' })).status).toBe(200);
   });
 
+  it('decisions §8.2: a shared namespace that merely starts with "app-" is an ordinary one; only look-alikes of app--{id}--x are refused', async () => {
+    for (const namespace of ['app-2024-promo', 'app-1-x']) {
+      const def = await a.define({ namespace, key: 'banner', type: 'single_line_text_field' });
+      expect(def.namespace).toBe(namespace);
+      const mine = await a.create(product, { namespace, key: 'banner', value: 'by A' });
+      expect(mine.status, mine.text).toBe(201);
+      // Shared: another app reads and writes it (access unset, no reserved namespace).
+      const theirs = await b.update(product, mine.body.metafield.id, { value: 'by B' });
+      expect(theirs.status, theirs.text).toBe(200);
+    }
+    for (const namespace of [`app-${appA}--x1y`, `App--${appA}--x1y`, 'app--settings']) {
+      const r = await b.create(product, { namespace, key: 'banner', type: 'single_line_text_field', value: 'x' });
+      expect([r.status, r.body.errors]).toEqual([
+        422,
+        'namespace: looks like an app-reserved namespace but is not spelled app--{app id}--{name}; use $app:{name}',
+      ]);
+    }
+  });
+
   it('the merchant sees app namespace values (an unset access behaves as MERCHANT_READ_WRITE, decisions §8.7)', async () => {
     const r = await a.create(product, { namespace: '$app:merchant', key: 'note', type: 'single_line_text_field', value: 'hi' });
     const listed = (await storeValues(t, HANDLE, '?limit=1000')).body.metafields.map((m: { id: string }) => m.id);

@@ -229,7 +229,7 @@ describe('rating, url, date (decisions §8.8, §8.13)', () => {
       write('{"value":"2","scale_min":"0","scale_max":"5"}'),
       "value: must have scale_min 1, the definition's scale (rule scale_min)",
     );
-    await expectRefused(write('{"value":"6","scale_min":"1","scale_max":"5"}'), 'value.value: must be between scale_min and scale_max');
+    await expectRefused(write('{"value":"6","scale_min":"1","scale_max":"5"}'), 'value: has a maximum of 5 (rule scale_max)');
   });
 
   it('allowed_domains compares origins exactly', async () => {

@@ -58,10 +58,10 @@ describe('rating (decisions §8.8)', () => {
 
   it('refuses a value outside its own scale', () => {
     expect(messages((i) => parseRatingNode(node('{"value":"5.5","scale_min":"1","scale_max":"5"}'), 'value', i)).messages).toEqual([
-      'value.value: must be between scale_min and scale_max',
+      'value: has a maximum of 5 (rule scale_max)',
     ]);
     expect(messages((i) => parseRatingNode(node('{"value":"0.9","scale_min":"1","scale_max":"5"}'), 'value', i)).messages).toEqual([
-      'value.value: must be between scale_min and scale_max',
+      'value: has a minimum of 1 (rule scale_min)',
     ]);
     expect(messages((i) => parseRatingNode(node('{"value":"3","scale_min":"5","scale_max":"1"}'), 'value', i)).messages).toEqual([
       'value.scale_min: must be less than or equal to scale_max',

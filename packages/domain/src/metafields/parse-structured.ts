@@ -112,8 +112,14 @@ export function parseRatingNode(node: JsonNode | undefined, field: string, issue
     issues.push(makeIssue(`${field}.scale_min`, 'must be less than or equal to scale_max'));
     return undefined;
   }
-  if (value.lessThan(scaleMin) || value.greaterThan(scaleMax)) {
-    issues.push(makeIssue(`${field}.value`, 'must be between scale_min and scale_max'));
+  // decisions §8.13's familiar form, naming the bound: the rating's own scale, which equals the
+  // definition's scale rules where it has them (§8.8).
+  if (value.lessThan(scaleMin)) {
+    issues.push(makeIssue(field, `has a minimum of ${node.scale_min as string} (rule scale_min)`));
+    return undefined;
+  }
+  if (value.greaterThan(scaleMax)) {
+    issues.push(makeIssue(field, `has a maximum of ${node.scale_max as string} (rule scale_max)`));
     return undefined;
   }
   return { kind: 'rating', value, scaleMin, scaleMax };

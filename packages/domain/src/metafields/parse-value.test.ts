@@ -67,7 +67,7 @@ const INVALID: Readonly<Record<string, [string, string]>> = {
     'gid://platform/Product/1',
     'value: must be a file global id (gid://platform/MediaImage/<id>, gid://platform/Video/<id> or gid://platform/GenericFile/<id>)',
   ],
-  rating: ['{"value":"6","scale_min":"1","scale_max":"5"}', 'value.value: must be between scale_min and scale_max'],
+  rating: ['{"value":"6","scale_min":"1","scale_max":"5"}', 'value: has a maximum of 5 (rule scale_max)'],
   json: ['{"a":1', 'value: is not valid JSON'],
   metaobject_reference: ['gid://platform/Metaobject/abc', 'value: must be a metaobject global id (gid://platform/Metaobject/<id>)'],
   'list.single_line_text_field': ['["a\\nb"]', 'value[0]: must be a single line (no line breaks)'],
@@ -90,7 +90,7 @@ const INVALID: Readonly<Record<string, [string, string]>> = {
     '["gid://platform/MediaImage/0"]',
     'value[0]: must be a file global id (gid://platform/MediaImage/<id>, gid://platform/Video/<id> or gid://platform/GenericFile/<id>)',
   ],
-  'list.rating': ['[{"value":"11","scale_min":"0","scale_max":"10"}]', 'value[0].value: must be between scale_min and scale_max'],
+  'list.rating': ['[{"value":"11","scale_min":"0","scale_max":"10"}]', 'value[0]: has a maximum of 10 (rule scale_max)'],
   'list.metaobject_reference': ['"gid://platform/Metaobject/1"', 'value: must be a JSON array'],
 };
 
