@@ -80,7 +80,18 @@ describe('namespace (decisions §8.2)', () => {
       ]);
     }
     // Shared namespaces that merely start with "app" stay ordinary.
-    for (const ok of ['app', 'apps', 'app-settings', 'application', 'app_3', 'myapp--3--x', 'app-2024-promo', 'app-1-x', 'APP-3-x', 'app-3-'])
+    for (const ok of [
+      'app',
+      'apps',
+      'app-settings',
+      'application',
+      'app_3',
+      'myapp--3--x',
+      'app-2024-promo',
+      'app-1-x',
+      'APP-3-x',
+      'app-3-',
+    ])
       expect(with_({ namespace: ok }), ok).toEqual([]);
   });
 
