@@ -121,6 +121,30 @@ describe('request bodies (decisions §3.1)', () => {
     expect(r.status).toBe(200);
   });
 
+  it('a Content-Type Fastify cannot parse (a list, a stray comma) is the same 400 as any wrong type, not a 415 (decisions §3.1, §4)', async () => {
+    for (const contentType of ['application/json, text/plain', 'application/json,', 'application/json (x)']) {
+      const headers = { 'content-type': contentType };
+      const a = await call(admin('/products/1/resource_feedback.json'), {
+        method: 'POST',
+        token,
+        rawBody: '{"resource_feedback":{}}',
+        headers,
+      });
+      expect([a.status, a.body.errors], contentType).toEqual([
+        400,
+        `Content-Type must be application/json; charset=utf-8 (got '${contentType}')`,
+      ]);
+      expect(a.headers.get('traceid')).toBeTruthy();
+      const o = await call(`${t.origin}/platform/v1/stores`, {
+        method: 'POST',
+        token: 'test-operator-token-0123456789',
+        rawBody: '{}',
+        headers,
+      });
+      expect(o.status, contentType).toBe(400);
+    }
+  });
+
   it('refuses a GET body of another type than JSON (400) on Admin and operator routes, as on every method', async () => {
     const headers = { 'content-type': 'text/plain' };
     const a = await call(admin('/products/products.json'), { method: 'GET', token, rawBody: 'abc', headers });

@@ -107,6 +107,21 @@ describe('requests Node would answer without a trace id (decisions §3.2, §4)',
     }
   });
 
+  it('two Host or two Authorization headers are 400 (ambiguous store or caller), one of each is served', async () => {
+    const shopPath = `/admin/openapi/${VERSION}/merchants/shop.json`;
+    const ok = await raw(`GET ${shopPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+    expect(ok.status).toBe(200);
+    const twoHosts = await raw(
+      `GET ${shopPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nhost: other.localhost\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+    );
+    expect([twoHosts.status, JSON.parse(twoHosts.body)]).toEqual([400, { errors: 'The request has more than one Host header' }]);
+    expect(twoHosts.headers).toMatch(/^traceid: [0-9a-f-]{36}$/im);
+    const twoTokens = await raw(
+      `GET ${shopPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nAuthorization: Bearer nope\r\nConnection: close\r\n\r\n`,
+    );
+    expect([twoTokens.status, JSON.parse(twoTokens.body)]).toEqual([400, { errors: 'The request has more than one Authorization header' }]);
+  });
+
   it('the health endpoints answer without Host (probes speaking HTTP/1.0)', async () => {
     const r = await raw('GET /healthz HTTP/1.0\r\n\r\n');
     expect(r.status).toBe(200);

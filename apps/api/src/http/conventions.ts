@@ -144,6 +144,18 @@ function unparsedBodyProblem(request: FastifyRequest): string | undefined {
   return `Content-Type must be application/json; charset=utf-8 (got '${request.headers['content-type'] ?? ''}')`;
 }
 
+/** `Host` or `Authorization` when the request sent it more than once (rawHeaders: name, value, name, value, ...). */
+function repeatedHeader(raw: string[]): string | undefined {
+  let host = 0;
+  let authorization = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') host++;
+    else if (name.length === 13 && name.toLowerCase() === 'authorization') authorization++;
+  }
+  return host > 1 ? 'Host' : authorization > 1 ? 'Authorization' : undefined;
+}
+
 function pathOf(url: string): string {
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
@@ -219,6 +231,10 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     if (!request.headers.host && !HOSTLESS_PATHS.has(pathOf(request.url))) {
       return sendError(reply, 400, 'A Host header is required');
     }
+    // Node keeps the first of two Host or Authorization headers; a proxy in front may read the last.
+    // Two of either is ambiguous about the store or the caller: refused (RFC 9112 §3.2 for Host).
+    const repeated = repeatedHeader(request.raw.rawHeaders);
+    if (repeated) return sendError(reply, 400, `The request has more than one ${repeated} header`);
     // NUL is not text: PostgreSQL cannot store or compare it (SQLite can), so it is refused on both.
     if (NUL_ESCAPE.test(request.url))
       return sendError(reply, 400, 'The request target holds %00 (NUL), which is not allowed in any parameter');

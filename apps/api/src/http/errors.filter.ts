@@ -116,7 +116,13 @@ const logger = new Logger('errors');
 
 /** The one place an exception becomes `{"errors": "..."}` (style: Errors): the filter's, and the routes served outside Nest. */
 export function sendErrorResponse(request: FastifyRequest, reply: FastifyReply, exception: unknown): FastifyReply {
-  const { status, message: full } = toErrorResponse(exception);
+  let { status, message: full } = toErrorResponse(exception);
+  if (status === 415) {
+    // A Content-Type Fastify cannot even parse (`application/json, text/plain`) reaches Nest as its
+    // 415; decisions §3.1 and §4 make every wrong Content-Type a 400, as the body parser answers.
+    status = 400;
+    full = `Content-Type must be application/json; charset=utf-8 (got '${request.headers['content-type'] ?? ''}')`;
+  }
   const message = boundedMessage(full);
   if (status === 503) {
     // An outage, not a bug: no stack for every request it fails.

@@ -20,7 +20,7 @@ export function parseSinceId(raw: string | undefined): ParamResult<string> {
   const invalid = { ok: false as const, message: 'since_id: must be a non-negative integer' };
   if (!DIGITS.test(raw)) return invalid;
   const value = raw.replace(/^0+(?=[0-9])/, '');
-  if (value.length > 19 || BigInt(value) > MAX_ID) return invalid;
+  if (value.length > 19 || BigInt(value) > MAX_ID) return { ok: false, message: `since_id: must be at most ${MAX_ID} (ids are 64-bit)` };
   return { ok: true, value };
 }
 
