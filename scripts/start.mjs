@@ -30,7 +30,7 @@ if (!env.PLATFORM_OPERATOR_TOKEN || !env.PLATFORM_SECRET || !env.PLATFORM_DEMO_T
   chmodSync(dirname(file), 0o700);
   const secrets = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const missing = !secrets.operatorToken || !secrets.secret || !secrets.demoToken;
-  secrets.operatorToken ||= randomBytes(24).toString('base64url');
+  secrets.operatorToken ||= randomBytes(32).toString('base64url');
   secrets.secret ||= randomBytes(32).toString('base64url');
   secrets.demoToken ||= randomBytes(32).toString('base64url');
   if (missing) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });

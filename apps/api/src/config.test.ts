@@ -62,6 +62,18 @@ describe(loadConfig.name, () => {
     }
   });
 
+  it('refuses an operator token that could not be sent in an Authorization header, and an empty HOST', () => {
+    for (const token of [' '.repeat(20), 'operator token with spaces', '\toperator-token-0123456789', 'operator-token-0123456789\u00e9']) {
+      const problems = problemsOf({ PLATFORM_OPERATOR_TOKEN: token });
+      expect(
+        problems.some((p) => p.startsWith('PLATFORM_OPERATOR_TOKEN:')),
+        JSON.stringify(token),
+      ).toBe(true);
+    }
+    expect(problemsOf({ HOST: '' }).some((p) => p.startsWith('HOST:'))).toBe(true);
+    expect(problemsOf({ ...REQUIRED, HOST: '0.0.0.0' })).toEqual([]);
+  });
+
   it('never echoes a password in a message (issue 8 finding 6)', () => {
     const problems = problemsOf({ DATABASE_URL: 'mysql://admin:hunter2-secret@db:3306/x' });
     const message = problems.find((p) => p.startsWith('DATABASE_URL:'));

@@ -73,14 +73,25 @@ function requiredSecret(message: string) {
 
 /** decisions §12.4: the API's variables beside the shared ones (docs/production.md lists them). */
 const ZApiEnv = ZSharedEnv.extend({
-  HOST: env.text('127.0.0.1'),
+  // An empty HOST is refused, as an empty PORT is (a value that cannot be meant).
+  HOST: envVariable('127.0.0.1', (raw = '127.0.0.1') =>
+    raw.trim() !== '' && !/\s/.test(raw)
+      ? { ok: true, value: raw }
+      : { ok: false, message: `must be a host name or address (got '${raw}')` },
+  ),
   // An empty PORT is refused, not taken as unset.
   PORT: envVariable(3000, (raw = '3000') => {
     const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (Number.isInteger(port) && port >= 0 && port <= 65535) return { ok: true, value: port };
     return { ok: false, message: `must be an integer 0..65535 (got '${raw}')` };
   }),
-  PLATFORM_OPERATOR_TOKEN: requiredSecret('required, at least 16 characters'),
+  // Sent as `Authorization: Bearer <token>`: a token with spaces or control characters could never be
+  // sent as it is (HTTP trims and splits header values), and would lock the operator API.
+  PLATFORM_OPERATOR_TOKEN: envVariable('', (raw = '') =>
+    /^[\x21-\x7e]{16,}$/.test(raw)
+      ? { ok: true, value: raw }
+      : { ok: false, message: 'required, at least 16 characters, printable ASCII without spaces (it is sent in an Authorization header)' },
+  ),
   PLATFORM_SECRET: requiredSecret('required, at least 16 characters (signs pagination cursors)'),
   PLATFORM_SECRET_PREVIOUS: env.text(''),
   PLATFORM_SECRET_PREVIOUS_UNTIL: env.text(''),

@@ -1,5 +1,13 @@
 import 'reflect-metadata';
-import { DatabaseUnavailableError, describeDatabaseError, prepareSchema, redactUrl, SchemaBehindError } from '@platform/db';
+import {
+  DatabaseUnavailableError,
+  describeDatabaseError,
+  ListenError,
+  listenError,
+  prepareSchema,
+  redactUrl,
+  SchemaBehindError,
+} from '@platform/db';
 import { latestStableVersion } from '@platform/domain';
 import { createPlatform } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -62,7 +70,14 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   const seed = config.seedDemo ? await seedDemo(platform) : undefined;
-  await platform.app.listen({ host: config.host, port: config.port });
+  try {
+    await platform.app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    const failure = listenError(error, { host: 'HOST', port: 'PORT' }, config.host, config.port);
+    if (!(failure instanceof ListenError)) throw error;
+    console.error(`platform-api: cannot start: ${failure.message}`);
+    process.exit(1);
+  }
 
   const address = platform.app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -112,7 +127,11 @@ async function startupStep<T>(config: Config, step: () => Promise<T>): Promise<T
   try {
     return await step();
   } catch (error) {
-    const known = error instanceof DatabaseUnavailableError || error instanceof SchemaBehindError || error instanceof RedisConfigError;
+    const known =
+      error instanceof DatabaseUnavailableError ||
+      error instanceof SchemaBehindError ||
+      error instanceof RedisConfigError ||
+      error instanceof ListenError;
     console.error(`platform-api: cannot start: ${known ? (error as Error).message : describeDatabaseError(error, config.databaseUrl)}`);
     process.exit(1);
   }

@@ -1,7 +1,8 @@
 import { createDb } from '@platform/db';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,33 @@ async function expectOneLineFailure(env: Record<string, string>): Promise<string
 }
 
 describe('a start that cannot go on says why in one line (issue 15)', () => {
+  it('decisions §12.4: a HOST or PORT it cannot listen on names the variable (no stack trace)', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const taken = (busy.address() as AddressInfo).port;
+    try {
+      const db = (name: string) => `file:${join(dir, name, 'platform.db')}`;
+      for (const [env, expected] of [
+        [{ HOST: 'no-such-host.invalid', PORT: '0' }, 'platform-api: cannot start: HOST=no-such-host.invalid: the name does not resolve'],
+        [{ HOST: '192.0.2.1', PORT: '0' }, 'platform-api: cannot start: HOST=192.0.2.1: not an address of this machine'],
+        [{ PORT: String(taken) }, `platform-api: cannot start: PORT=${taken}: the port is already in use on 127.0.0.1`],
+        [
+          { PORT: '0', PLATFORM_METRICS_PORT: String(taken) },
+          `platform-api: cannot start: PLATFORM_METRICS_PORT=${taken}: the port is already in use on 127.0.0.1`,
+        ],
+      ] as const) {
+        const api = startBuiltApi({ DATABASE_URL: db(Object.keys(env).join('-')), ...env });
+        const { code } = await api.exited;
+        const stderr = api.stderr();
+        expect(code, expected).toBe(1);
+        expect(stderr.trim().split('\n'), expected).toEqual([expected]);
+        expect(api.stdout() + stderr).not.toMatch(/\n\s+at /);
+      }
+    } finally {
+      busy.close();
+    }
+  });
+
   it('an unreachable PostgreSQL, named without its password', async () => {
     const line = await expectOneLineFailure({ DATABASE_URL: 'postgresql://platform:hunter2@127.0.0.1:1/platform' });
     expect(line).toBe(

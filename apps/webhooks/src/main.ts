@@ -2,6 +2,7 @@ import {
   createDb,
   DatabaseUnavailableError,
   describeDatabaseError,
+  ListenError,
   platformLogger,
   prepareSchema,
   registerPoolMetrics,
@@ -59,7 +60,15 @@ async function main(): Promise<void> {
   registerPoolMetrics(metrics.registry, db);
   let stopping = false;
   const endpoints = { metrics, ping: () => sql.query('SELECT 1'), stopping: () => stopping };
-  const metricsServer = config.metricsPort > 0 ? await serveSenderEndpoints(endpoints, config.metricsHost, config.metricsPort) : undefined;
+  let metricsServer: Awaited<ReturnType<typeof serveSenderEndpoints>> | undefined;
+  try {
+    metricsServer = config.metricsPort > 0 ? await serveSenderEndpoints(endpoints, config.metricsHost, config.metricsPort) : undefined;
+  } catch (error) {
+    // decisions §12.4: a port in use or a host not of this machine is named in one line, not a stack.
+    if (!(error instanceof ListenError)) throw error;
+    console.error(`webhook sender: cannot start: ${error.message}`);
+    process.exit(1);
+  }
 
   const stop = async (signal: string) => {
     if (stopping) return;

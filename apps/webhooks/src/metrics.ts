@@ -1,3 +1,4 @@
+import { listenError } from '@platform/db';
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { SenderClock } from './clock';
@@ -115,7 +116,9 @@ export async function serveSenderEndpoints(endpoints: ServiceEndpoints, host: st
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) =>
+      reject(listenError(error, { host: 'PLATFORM_SENDER_METRICS_HOST', port: 'PLATFORM_SENDER_METRICS_PORT' }, host, port)),
+    );
     server.listen(port, host, () => resolve());
   });
   return server;

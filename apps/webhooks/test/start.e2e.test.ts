@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +24,19 @@ describe('the sender start (issue 15)', () => {
     expect(await oneLineFailure({ DATABASE_URL: 'postgresql://platform:hunter2@127.0.0.1:1/platform' })).toBe(
       'webhook sender: cannot start: DATABASE_URL: cannot connect to PostgreSQL at postgresql://platform:***@127.0.0.1:1/platform: connection refused (is the server running, and on that port?)',
     );
+  });
+
+  it('decisions §12.4: a metrics port in use is one line naming the variable, not a stack trace', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const taken = (busy.address() as AddressInfo).port;
+    try {
+      expect(await oneLineFailure({ DATABASE_URL: `file:${join(dir, 'metrics.db')}`, PLATFORM_SENDER_METRICS_PORT: String(taken) })).toBe(
+        `webhook sender: cannot start: PLATFORM_SENDER_METRICS_PORT=${taken}: the port is already in use on 127.0.0.1`,
+      );
+    } finally {
+      busy.close();
+    }
   });
 
   it('PLATFORM_MIGRATE=check refuses a schema behind the code and names the command', async () => {

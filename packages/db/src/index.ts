@@ -16,6 +16,7 @@ export type { SqliteAdapterConnection } from './sqlite-adapter';
 export { migrate, pendingMigrations, prepareSchema, SchemaBehindError, type MigrateMode, type MigrateOptions } from './migrate';
 export { MIGRATION_LOCK_KEY } from './migrate-lock';
 export { DatabaseUnavailableError, describeDatabaseError, probeDatabase } from './startup';
+export { ListenError, listenError } from './listen-error';
 export { syncIdSequence } from './sequences';
 export { allocateIds } from './ids';
 export { insertRows, updateRows, type BulkTarget, type RowUpdate } from './bulk';

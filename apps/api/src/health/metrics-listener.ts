@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
+import { listenError } from '@platform/db';
 
 /**
  * decisions §12.3: `GET /metrics` without a token on its own port (PLATFORM_METRICS_PORT), for an
@@ -18,7 +19,9 @@ export async function listenForMetrics(registry: Registry, host: string, port: n
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) =>
+      reject(listenError(error, { host: 'PLATFORM_METRICS_HOST', port: 'PLATFORM_METRICS_PORT' }, host, port)),
+    );
     server.listen(port, host, () => resolve());
   });
   return server;
