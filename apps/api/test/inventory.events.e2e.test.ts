@@ -294,3 +294,48 @@ describe('fulfillment orders (decisions §10)', () => {
     expect((await op().call('/stores/nowhere/fulfillment_orders', { body: {} })).status).toBe(404);
   });
 });
+
+describe('an inventory item and its variant (spec: inventory item sku, tracked)', () => {
+  it("a change of the item's sku or tracked shows in the listing's variant at once; a cost change leaves the product alone", async () => {
+    const s = await storeWithApp(t, 'stock-fields', ['read_products', 'read_inventory']);
+    const created = await op().call('/stores/stock-fields/products', {
+      body: {
+        product: {
+          title: 'Cup',
+          variants: [
+            { sku: 'CUP-1', price: '5.00' },
+            { sku: 'CUP-2', price: '6.00' },
+          ],
+        },
+      },
+    });
+    const variants = created.body.product.variants as { id: string; inventory_item_id: string }[];
+    const listed = async () => {
+      const r = await s.admin('/products/products.json?limit=10');
+      expect(r.status).toBe(200);
+      return r.body.products[0] as { updated_at: string; variants: { id: string; sku: string; inventory_tracker: boolean }[] };
+    };
+    const before = await listed(); // cached now: the change must not be answered from the cache
+    await op().advanceClock(60);
+    const put = await op().call(`/stores/stock-fields/inventory_items/${variants[1]!.inventory_item_id}`, {
+      method: 'PUT',
+      body: { inventory_item: { sku: 'CUP-2B', tracked: false } },
+    });
+    expect(put.status).toBe(200);
+    const after = await listed();
+    expect(after.variants.map((v) => [v.id, v.sku, v.inventory_tracker])).toEqual([
+      [variants[0]!.id, 'CUP-1', true],
+      [variants[1]!.id, 'CUP-2B', false],
+    ]);
+    expect(after.updated_at > before.updated_at).toBe(true);
+    const fields = await s.admin('/products/products.json?limit=10&fields=variants');
+    expect(fields.body.products[0].variants[1]).toMatchObject({ sku: 'CUP-2B', inventory_tracker: false });
+    await op().advanceClock(60);
+    const cost = await op().call(`/stores/stock-fields/inventory_items/${variants[0]!.inventory_item_id}`, {
+      method: 'PUT',
+      body: { inventory_item: { cost: '1.50' } },
+    });
+    expect(cost.status).toBe(200);
+    expect(await listed()).toEqual(after);
+  });
+});

@@ -10,6 +10,7 @@ import {
   type WebhookTopic,
 } from '@platform/domain';
 import { InjectDb } from '../core/injection';
+import { writeVariantStockFields } from '../products/variant-stock-fields';
 
 export interface EventStore {
   id: bigint;
@@ -50,6 +51,10 @@ export class InventoryRepository {
         where: { id },
         data: { ...changes, updatedAt: nextUpdatedAt(row.updatedAt, now) },
       });
+      // The variant's sku and inventory_tracker are the item's: the listing shows what the event says.
+      if (updated.sku !== row.sku || updated.tracked !== row.tracked) {
+        await writeVariantStockFields(tx, store, updated.variantId, { sku: updated.sku, tracked: updated.tracked }, now);
+      }
       await emit(emitEvent, store, 'inventory_items/update', now, (apiVersion) =>
         renderInventoryItemWebhook(updated, { apiVersion, timeZone: store.ianaTimezone }),
       );
