@@ -23,7 +23,10 @@ const PRODUCTS = [
     status: 'archived',
     published_at: '2026-01-02T03:04:05Z',
     images: [{ src: 'https://cdn.example.com/1.png', alt: 'one' }],
-    media: [{ src: 'https://cdn.example.com/m.png', caption: 'cap' }],
+    media: [
+      { src: 'https://cdn.example.com/m.png', caption: 'cap' },
+      { src: 'https://cdn.example.com/v.mp4', content_type: 'VIDEO', preview_image: { src: 'https://cdn.example.com/poster.png' } },
+    ],
     options: [{ name: 'Size', values: ['S', 'M'] }],
     variants: [
       { sku: 'F-S', price: '1.50', option1: 'S', weight: '2.5', weight_unit: 'g' },
@@ -120,6 +123,19 @@ describe('stored listing documents (issue 17)', () => {
     const again = (await call(listing('v20260901', '?limit=1'), { token })).body.products[0];
     expect(again).toEqual(r.body.product);
     expect(again.title).toBe('Renamed');
+  });
+
+  it("keep a media's preview image as given (a video's poster), else its own src, also through a PATCH", async () => {
+    const full = (await call(listing('v20260901', '?limit=10'), { token })).body.products.find(
+      (p: { title: string }) => p.title === 'Full',
+    );
+    expect(full.media.map((m: { content_type: string; preview_image: unknown }) => [m.content_type, m.preview_image])).toEqual([
+      ['IMAGE', { src: 'https://cdn.example.com/m.png' }],
+      ['VIDEO', { src: 'https://cdn.example.com/poster.png' }],
+    ]);
+    const r = await op().call(`/stores/docs/products/${full.id}`, { method: 'PATCH', body: { product: { vendor: 'Patched' } } });
+    expect(r.status).toBe(200);
+    expect(r.body.product.media).toEqual(full.media);
   });
 
   it("follow a change of the store's time zone: the new zone at once, stored again in the background", async () => {

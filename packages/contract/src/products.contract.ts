@@ -179,6 +179,10 @@ export const ZProductInput = z.object({
         alt: z.string().nullish(),
         caption: z.string().nullish(),
         content_type: z.string().nullish(),
+        preview_image: z
+          .object({ src: z.string() })
+          .nullish()
+          .describe("The media's preview (a video's poster); absent: the media's own src."),
       }),
     )
     .nullish(),

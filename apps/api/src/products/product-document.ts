@@ -24,7 +24,9 @@ export interface ProductInput {
   is_gift_card?: boolean | null;
   published_at?: string | null;
   images?: { src: string; alt?: string | null }[] | null;
-  media?: { src: string; alt?: string | null; caption?: string | null; content_type?: string | null }[] | null;
+  media?:
+    | { src: string; alt?: string | null; caption?: string | null; content_type?: string | null; preview_image?: { src: string } | null }[]
+    | null;
   options?: { name: string; values: string[] }[] | null;
   variants?: VariantInput[] | null;
 }
@@ -106,7 +108,7 @@ export function renderProductDocument(input: ProductInput, ids: ProductIds): str
     alt: m.alt ?? '',
     caption: m.caption ?? '',
     content_type: m.content_type ?? 'IMAGE',
-    preview_image: { src: m.src },
+    preview_image: { src: m.preview_image?.src ?? m.src },
   }));
   const options = (input.options ?? []).map((option, i) => {
     const optionId = ids.optionIds[i]!;

@@ -101,7 +101,7 @@ export class ProductsWriteService {
 export function documentToInput(doc: string, publishedAt: Date | string | number | null): ProductInput {
   const d = JSON.parse(doc) as Record<string, unknown> & {
     images: { src: string; alt: string }[];
-    media: { src: string; alt: string; caption: string; content_type: string }[];
+    media: { src: string; alt: string; caption: string; content_type: string; preview_image: { src: string } }[];
     options: { name: string; values: string[] }[];
     variants: (VariantInput & Record<string, unknown>)[];
   };
@@ -110,7 +110,7 @@ export function documentToInput(doc: string, publishedAt: Date | string | number
     ...(scalars as unknown as ProductInput),
     published_at: publishedAt === null ? null : new Date(publishedAt).toISOString(),
     images: images.map(({ src, alt }) => ({ src, alt })),
-    media: media.map(({ src, alt, caption, content_type }) => ({ src, alt, caption, content_type })),
+    media: media.map(({ src, alt, caption, content_type, preview_image }) => ({ src, alt, caption, content_type, preview_image })),
     options: options.map(({ name, values }) => ({ name, values })),
     variants: variants.map(
       ({ id: _id, product_id: _pid, inventory_item_id: _iid, position: _pos, image: _img, ...rest }) => rest as VariantInput,
