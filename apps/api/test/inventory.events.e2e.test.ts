@@ -339,3 +339,32 @@ describe('an inventory item and its variant (spec: inventory item sku, tracked)'
     expect(await listed()).toEqual(after);
   });
 });
+
+describe('an inventory item update beside a replacement of its product (both databases)', () => {
+  it('never deadlocks: each answers 200, or 404 for an item its variant replacement removed, never a 500', async () => {
+    const s = await storeWithApp(t, 'stock-race', ['read_products']);
+    const created = await op().call('/stores/stock-race/products', {
+      body: { product: { title: 'Race', variants: [{ sku: 'R-1', price: '1.00' }] } },
+    });
+    const productId = created.body.product.id as string;
+    const statuses: number[] = [];
+    for (let round = 0; round < 15; round++) {
+      const current = (await s.admin('/products/products.json?limit=1')).body.products[0] as { variants: { inventory_item_id: string }[] };
+      const itemId = current.variants[0]!.inventory_item_id;
+      const [patch, put] = await Promise.all([
+        op().call(`/stores/stock-race/products/${productId}`, {
+          method: 'PATCH',
+          body: { product: { variants: [{ sku: `R-${round}-v`, price: '1.00' }] } },
+        }),
+        op().call(`/stores/stock-race/inventory_items/${itemId}`, { method: 'PUT', body: { inventory_item: { sku: `R-${round}-i` } } }),
+      ]);
+      expect(patch.status, patch.text).toBe(200);
+      expect([200, 404], put.text).toContain(put.status);
+      statuses.push(put.status);
+    }
+    // What the listing shows is one of the two writes, whole: the replaced variant's sku, or the item's.
+    const last = (await s.admin('/products/products.json?limit=1')).body.products[0] as { variants: { sku: string }[] };
+    expect(last.variants[0]!.sku).toMatch(/^R-14-[vi]$/);
+    expect(statuses.length).toBe(15);
+  });
+});

@@ -41,8 +41,17 @@ export class InventoryRepository {
     now: Date,
   ): Promise<InventoryItem | null> {
     return inOutboxTransaction(this.db, async (tx, emitEvent) => {
-      // Lock the row first (a write that changes nothing), so concurrent updates read one after the
-      // other and each moves updated_at past the last (the same SQL on SQLite and PostgreSQL).
+      // The item's product is locked before the item (writes that change nothing), in the order a
+      // product's replacement takes them (the product, then its variants' items), so the two never
+      // wait for each other (a deadlock on PostgreSQL); a change of sku or tracked rewrites the product.
+      const owner = await tx.inventoryItem.findFirst({
+        where: { id, storeId: store.id },
+        select: { variant: { select: { productId: true } } },
+      });
+      if (!owner) return null;
+      await tx.$executeRaw`UPDATE products SET updated_at = updated_at WHERE id = ${owner.variant.productId}`;
+      // Then the item, so concurrent updates read one after the other and each moves updated_at past
+      // the last (the same SQL on SQLite and PostgreSQL). Gone meanwhile (its variant replaced): null.
       const locked = await tx.$executeRaw`UPDATE inventory_items SET updated_at = updated_at WHERE id = ${id} AND store_id = ${store.id}`;
       if (locked === 0) return null;
       const row = await tx.inventoryItem.findUniqueOrThrow({ where: { id } });
