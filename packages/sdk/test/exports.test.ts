@@ -46,4 +46,27 @@ describe('the built package exports at run time every value its declarations nam
       if (entry === 'index') expect(declaredValues('index.d.ts')).toEqual(expect.arrayContaining(['createClient', 'verifyWebhook']));
     });
   }
+
+  it('index: every type the contract exports is exported as a type (the list in src/index.ts keeps up with the contract)', () => {
+    const contractDir = join(__dirname, '..', '..', 'contract', 'src');
+    const contractTypes = readdirSync(contractDir)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .flatMap((f) =>
+        [...readFileSync(join(contractDir, f), 'utf8').matchAll(/^export (?:type|interface) ([A-Za-z0-9_]+)/gm)].map((m) => m[1]!),
+      );
+    const declared = readFileSync(join(dist, 'index.d.ts'), 'utf8');
+    const exportedTypes = new Set(
+      [...declared.matchAll(/^export \{([^}]*)\};?$/gm)].flatMap((m) =>
+        m[1]!.split(',').map((part) =>
+          part
+            .trim()
+            .replace(/^type\s+/, '')
+            .split(/\s+as\s+/)
+            .pop()!,
+        ),
+      ),
+    );
+    expect(contractTypes.length).toBeGreaterThan(50);
+    expect(contractTypes.filter((name) => !exportedTypes.has(name))).toEqual([]);
+  });
 });

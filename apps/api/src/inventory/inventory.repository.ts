@@ -62,7 +62,8 @@ export class InventoryRepository {
       });
       // The variant's sku and inventory_tracker are the item's: the listing shows what the event says.
       if (updated.sku !== row.sku || updated.tracked !== row.tracked) {
-        await writeVariantStockFields(tx, store, updated.variantId, { sku: updated.sku, tracked: updated.tracked }, now);
+        const variant = { id: updated.variantId, productId: owner.variant.productId };
+        await writeVariantStockFields(tx, store, variant, { sku: updated.sku, tracked: updated.tracked }, now);
       }
       await emit(emitEvent, store, 'inventory_items/update', now, (apiVersion) =>
         renderInventoryItemWebhook(updated, { apiVersion, timeZone: store.ianaTimezone }),

@@ -44,7 +44,7 @@ function toRow(p: { id: bigint; doc: string; publishedAt: Date | null; createdAt
  * answer cached before it is never served after its commit (ListingCache). On SQLite this write
  * also takes the one write lock before anything else is read (allocateIds needs it held).
  */
-async function bumpCatalogRevision(tx: Tx, storeId: bigint): Promise<void> {
+export async function bumpCatalogRevision(tx: Tx, storeId: bigint): Promise<void> {
   await tx.$executeRaw`UPDATE stores SET catalog_revision = catalog_revision + 1 WHERE id = ${storeId}`;
 }
 

@@ -1,6 +1,7 @@
 import type { TransactionClient } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
 import { renderListingDocument } from './product-listing';
+import { bumpCatalogRevision } from './products.repository';
 
 /**
  * A variant's `sku` and `inventory_tracker` are its inventory item's `sku` and `tracked` (the spec's
@@ -13,20 +14,18 @@ import { renderListingDocument } from './product-listing';
 export async function writeVariantStockFields(
   tx: TransactionClient,
   store: { id: bigint; ianaTimezone: string },
-  variantId: bigint,
+  variant: { id: bigint; productId: bigint },
   item: { sku: string | null; tracked: boolean },
   now: Date,
 ): Promise<void> {
-  const variant = await tx.productVariant.findUnique({ where: { id: variantId }, select: { productId: true } });
-  if (!variant) return;
-  await tx.productVariant.update({ where: { id: variantId }, data: { sku: item.sku } });
+  await tx.productVariant.update({ where: { id: variant.id }, data: { sku: item.sku } });
   const product = await tx.product.findUnique({
     where: { id: variant.productId },
     select: { doc: true, publishedAt: true, createdAt: true, updatedAt: true },
   });
   if (!product) return;
   const doc = JSON.parse(product.doc) as { variants?: { id: string; sku: string; inventory_tracker: boolean }[] };
-  const entry = doc.variants?.find((v) => v.id === variantId.toString());
+  const entry = doc.variants?.find((v) => v.id === variant.id.toString());
   if (!entry) return;
   entry.sku = item.sku ?? '';
   entry.inventory_tracker = item.tracked;
@@ -41,5 +40,5 @@ export async function writeVariantStockFields(
     data: { doc: text, listingDoc: Buffer.from(listing), listingZone: store.ianaTimezone, updatedAt },
     select: { id: true },
   });
-  await tx.$executeRaw`UPDATE stores SET catalog_revision = catalog_revision + 1 WHERE id = ${store.id}`;
+  await bumpCatalogRevision(tx, store.id);
 }
