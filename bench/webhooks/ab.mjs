@@ -40,11 +40,31 @@ function threads(pid) {
   return out;
 }
 
+/** CPU of every process of this machine's PostgreSQL server so far (ms): 0 when none runs here. */
+function postgresMs() {
+  let ms = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') ms += cpuMs(pid);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ms;
+}
+
 const kind = process.env.AB_DATABASE_URL ? 'postgresql' : 'sqlite';
 if (kind === 'postgresql') process.env.BENCH_DATABASE_URL = process.env.AB_DATABASE_URL;
 const dbInfo = await database(kind);
 await migrate(dbInfo.url);
 const db = createDb(dbInfo.url);
+// AB_SQL: statements run on the database after its migrations (`;`-separated), to measure a schema change before writing its migration.
+for (const statement of (process.env.AB_SQL ?? '')
+  .split(';')
+  .map((x) => x.trim())
+  .filter(Boolean))
+  await db.query(statement, []);
 const receiver = await startReceiver();
 const fixture = await storeWithSubscriptions(db, 'ab', receiver.url, process.env.AB_MANY ? 4 : 1);
 // Bodies for the bare loop: a drain by build B.
@@ -63,8 +83,10 @@ for (let r = 0; r < ROUNDS; r++) {
     const pid = sender.child.pid;
     const t0 = threads(pid);
     const r0 = cpuMs(receiver.pid);
+    const p0 = postgresMs();
     const run = await drain(db, receiver, fixture, BACKLOG);
     const t1 = threads(pid);
+    const p1 = postgresMs();
     const per = (ms) => Math.round((ms * 1000 * 10) / BACKLOG) / 10;
     const mainTid = String(pid);
     const others = [...t1.keys()].filter((tid) => tid !== mainTid);
@@ -75,6 +97,7 @@ for (let r = 0; r < ROUNDS; r++) {
       mainUs: per(t1.get(mainTid) - (t0.get(mainTid) ?? 0)),
       otherThreadsUs: per(others.reduce((n, tid) => n + t1.get(tid) - (t0.get(tid) ?? 0), 0)),
       receiverUs: per(cpuMs(receiver.pid) - r0),
+      postgresUs: kind === 'postgresql' ? per(p1 - p0) : undefined,
       bare: Math.round(bareRun.rate),
     };
     seen[side].push(row);
@@ -86,6 +109,13 @@ await bare.stop();
 for (const side of ['A', 'B'])
   console.log(
     `${side}: median ${median(seen[side].map((x) => x.rate))} deliveries/s, ratio ${median(seen[side].map((x) => x.ratio))}, main thread ${median(seen[side].map((x) => x.mainUs))} µs a delivery (${builds[side].main})`,
+  );
+if (kind === 'postgresql' && process.env.AB_STATS)
+  console.log(
+    await db.query(
+      `SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del, pg_relation_size(relid) AS bytes FROM pg_stat_user_tables WHERE relname LIKE 'webhook%' ORDER BY relname`,
+      [],
+    ),
   );
 await receiver.close();
 await db.close();

@@ -78,11 +78,21 @@ const DUE_OF_SUB = `FROM webhook_deliveries d WHERE d.status = 'pending' AND d.s
 
 /**
  * The live claims with a host, counted per host, app and subscription: the attempts in flight of
- * every sender (every write that ends an attempt clears its lease; on the lease_until index: the
- * live ones are few). Parameters: realNow, implausible.
+ * every sender (every write that ends an attempt clears its lease). Parameters: realNow,
+ * implausible. SQLite: the leased rows themselves, on the lease_until index (the live ones are few).
+ * PostgreSQL: webhook_lease_counts, which triggers keep in step with every statement that sets or
+ * clears a lease (migration 20261127234500_lease_counts): there no index names a lease column, so a
+ * claim rewrites a row without touching any of the table's indexes (docs/webhooks-sender.md).
  */
 const LIVE_ROWS = `SELECT lease_host AS host, app_id, subscription_id, COUNT(*) AS n FROM webhook_deliveries
   WHERE ${LIVE} AND lease_host IS NOT NULL GROUP BY lease_host, app_id, subscription_id`;
+const LIVE_COUNTS = `SELECT host, app_id, subscription_id, SUM(n) AS n FROM webhook_lease_counts
+  WHERE ${LIVE} GROUP BY host, app_id, subscription_id HAVING SUM(n) > 0`;
+/**
+ * PostgreSQL: the counts that count nothing any more (zero, or their claim expired), deleted by each
+ * claim so the table stays the size of the live claims. Parameter: realNow.
+ */
+const SPENT_COUNTS = `DELETE FROM webhook_lease_counts WHERE n <= 0 OR lease_until < ? RETURNING 1`;
 
 interface LiveRow {
   host: string;
@@ -177,7 +187,7 @@ async function walkQueues(
          UNION ALL
          SELECT (SELECT subscription_id FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > subs.id ORDER BY subscription_id LIMIT 1), subs.n + 1
          FROM subs WHERE subs.id IS NOT NULL AND subs.n < ?
-       )${withLive ? `, live AS (${LIVE_ROWS})` : ''}
+       )${withLive ? `, live AS (${LIVE_COUNTS}), spent AS (${SPENT_COUNTS})` : ''}
        SELECT 'queue' AS kind, subs.id AS subscription_id, s.app_id, s.address, s.status AS subscription_status,
               (SELECT d.next_attempt_at ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT 1) AS oldest_due,
               ${inOne ? `(SELECT COUNT(*) FROM (SELECT 1 ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT ?) x)` : '0'} AS due
@@ -185,7 +195,14 @@ async function walkQueues(
        LEFT JOIN webhook_subscriptions s ON s.id = subs.id
        WHERE subs.id IS NOT NULL${upTo === null ? '' : ' AND subs.id <= ?'}
        ${withLive ? `UNION ALL SELECT 'live', subscription_id, app_id, host, NULL, NULL, n FROM live` : ''}`,
-      [after, limit, ...(withLive ? liveParams : []), ...due, ...(inOne ? [...due, countCap] : []), ...(upTo === null ? [] : [upTo])],
+      [
+        after,
+        limit,
+        ...(withLive ? [...liveParams, req.realNow] : []),
+        ...due,
+        ...(inOne ? [...due, countCap] : []),
+        ...(upTo === null ? [] : [upTo]),
+      ],
     );
   const countDue = async (subscriptionId: bigint): Promise<number> => {
     const [row] = await q<{ n: bigint }>(

@@ -163,6 +163,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a claim on PostgreSQL', () => {
     const reads: number[] = [];
     const byStatement = new Map<string, number>();
     const recordReads: number[] = [];
+    const hotBefore = await rowUpdates(db);
     const sender = await track(
       inProcessSender(db, { PLATFORM_SENDER_CONCURRENCY: String(IN_HAND) }, undefined, (sql) =>
         countingRecordReads(countingReads(sql, reads, byStatement), recordReads),
@@ -186,12 +187,22 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a claim on PostgreSQL', () => {
       'every delivery recorded as delivered',
     );
     await sender.stop(); // no claim's snapshot keeps the old row versions from the VACUUM
+
+    // A claim's write of a delivery (its lease) touches no index: the row's new version is written
+    // beside the old one with no index entry (a HOT update), because no index names a lease column
+    // and the table keeps room on its pages (migration 20261127234500_lease_counts). Each delivery
+    // is claimed once and recorded once (a record changes status: indexed), so at least one of
+    // each delivery's updates is HOT. The live claims were counted in webhook_lease_counts
+    // meanwhile, and nothing is counted in flight once every attempt is recorded.
+    const hotAfter = await waitForStats(db, hotBefore, BACKLOG * 2);
+    expect(hotAfter.hot - hotBefore.hot, `HOT updates of ${hotAfter.updates - hotBefore.updates}`).toBeGreaterThanOrEqual(BACKLOG);
+    expect(await db.query(`SELECT host, n FROM webhook_lease_counts WHERE n <> 0 AND lease_until > now()`)).toEqual([]);
     await db.query('VACUUM (INDEX_CLEANUP ON) webhook_deliveries');
     const entries = await db.query<{ name: string; n: number }>(
       `SELECT relname AS name, reltuples::int AS n FROM pg_class WHERE relname LIKE 'webhook_deliveries%idx' ORDER BY relname`,
     );
+    // (No index of lease_until here: the live claims are counted in webhook_lease_counts.)
     expect(Object.fromEntries(entries.map((e) => [e.name, Number(e.n)]))).toEqual({
-      webhook_deliveries_lease_until_idx: 0,
       webhook_deliveries_status_next_attempt_at_idx: 0,
       webhook_deliveries_status_subscription_id_next_attempt_at_i_idx: 0,
       webhook_deliveries_store_id_app_id_id_idx: BACKLOG,
@@ -199,3 +210,23 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a claim on PostgreSQL', () => {
     });
   });
 });
+
+/** Row updates of webhook_deliveries so far, and how many of them were HOT (PostgreSQL's cumulative counters). */
+async function rowUpdates(db: { query: <T>(sql: string, params?: unknown[]) => Promise<T[]> }): Promise<{ updates: number; hot: number }> {
+  await db.query('SELECT pg_stat_clear_snapshot()');
+  const [row] = await db.query<{ updates: bigint; hot: bigint }>(
+    `SELECT n_tup_upd AS updates, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`,
+  );
+  return { updates: Number(row?.updates ?? 0), hot: Number(row?.hot ?? 0) };
+}
+
+/** The counters once the sender's sessions (closed) have reported at least `updates` more row updates than `before`. */
+async function waitForStats(
+  db: { query: <T>(sql: string, params?: unknown[]) => Promise<T[]> },
+  before: { updates: number },
+  updates: number,
+): Promise<{ updates: number; hot: number }> {
+  let now = await rowUpdates(db);
+  await waitFor(async () => (now = await rowUpdates(db)).updates - before.updates >= updates, `${updates} row updates reported`);
+  return now;
+}

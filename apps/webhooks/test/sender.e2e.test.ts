@@ -24,9 +24,9 @@ const track = closedAfterEach();
 
 const attemptsOf = (webhookId: string) =>
   database.db.prisma.webhookDelivery
-    .findUniqueOrThrow({ where: { webhookId } })
+    .findFirstOrThrow({ where: { webhookId } })
     .then((d) => database.db.prisma.webhookAttempt.findMany({ where: { deliveryId: d.id }, orderBy: { number: 'asc' } }));
-const deliveryOf = (webhookId: string) => database.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { webhookId } });
+const deliveryOf = (webhookId: string) => database.db.prisma.webhookDelivery.findFirstOrThrow({ where: { webhookId } });
 
 describe('webhook sender (decisions §11)', () => {
   it('sends the exact body bytes with the seven headers, X-Platform-Triggered-At in the store zone and a hex HMAC (§11.3)', async () => {
