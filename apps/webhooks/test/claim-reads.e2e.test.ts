@@ -191,11 +191,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a claim on PostgreSQL', () => {
     // A claim's write of a delivery (its lease) touches no index: the row's new version is written
     // beside the old one with no index entry (a HOT update), because no index names a lease column
     // and the table keeps room on its pages (migration 20261127234500_lease_counts). Each delivery
-    // is claimed once and recorded once (a record changes status: indexed), so at least one of
-    // each delivery's updates is HOT. The live claims were counted in webhook_lease_counts
-    // meanwhile, and nothing is counted in flight once every attempt is recorded.
+    // is claimed once and recorded once (a record changes status: indexed, never HOT); nearly every
+    // claim is HOT (not one whose page lost its room to another row's new version first: 1,999 of
+    // 2,000 in one run). With a lease column indexed, none was. The live claims were counted in
+    // webhook_lease_counts meanwhile, and nothing is counted in flight once every attempt is recorded.
     const hotAfter = await waitForStats(db, hotBefore, BACKLOG * 2);
-    expect(hotAfter.hot - hotBefore.hot, `HOT updates of ${hotAfter.updates - hotBefore.updates}`).toBeGreaterThanOrEqual(BACKLOG);
+    expect(hotAfter.hot - hotBefore.hot, `HOT updates of ${hotAfter.updates - hotBefore.updates}`).toBeGreaterThanOrEqual(BACKLOG * 0.9);
     expect(await db.query(`SELECT host, n FROM webhook_lease_counts WHERE n <> 0 AND lease_until > now()`)).toEqual([]);
     await db.query('VACUUM (INDEX_CLEANUP ON) webhook_deliveries');
     const entries = await db.query<{ name: string; n: number }>(
