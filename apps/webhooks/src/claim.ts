@@ -80,8 +80,8 @@ const DUE_OF_SUB = `FROM webhook_deliveries d WHERE d.status = 'pending' AND d.s
  * The live claims with a host, counted per host, app and subscription: the attempts in flight of
  * every sender (every write that ends an attempt clears its lease). Parameters: realNow,
  * implausible. SQLite: the leased rows themselves, on the lease_until index (the live ones are few).
- * PostgreSQL: webhook_lease_counts, which triggers keep in step with every statement that sets or
- * clears a lease (migration 20261127234500_lease_counts): there no index names a lease column, so a
+ * PostgreSQL: the ledger webhook_lease_counts, to which triggers append what every statement that
+ * sets, moves or clears a lease changes (migration 20261127234500_lease_counts): there no index names a lease column, so a
  * claim rewrites a row without touching any of the table's indexes (docs/webhooks-sender.md).
  */
 const LIVE_ROWS = `SELECT lease_host AS host, app_id, subscription_id, COUNT(*) AS n FROM webhook_deliveries
@@ -89,10 +89,18 @@ const LIVE_ROWS = `SELECT lease_host AS host, app_id, subscription_id, COUNT(*) 
 const LIVE_COUNTS = `SELECT host, app_id, subscription_id, SUM(n) AS n FROM webhook_lease_counts
   WHERE ${LIVE} GROUP BY host, app_id, subscription_id HAVING SUM(n) > 0`;
 /**
- * PostgreSQL: the counts that count nothing any more (zero, or their claim expired), deleted by each
- * claim so the table stays the size of the live claims. Parameter: realNow.
+ * PostgreSQL: each claim folds the ledger of webhook_lease_counts (the triggers only append to it):
+ * every row this statement sees is replaced by one row per claim, subscription, host and
+ * lease_until with a non-zero sum, and the groups whose claims expired a lease time ago are dropped
+ * (not at once: a sender whose clock runs ahead must not drop what the others still count). Rows
+ * the triggers append meanwhile are not seen, so not touched: the sums stay what they are. Only
+ * claims delete rows, one at a time (the advisory lock), and the triggers wait for no row, so the
+ * ledger puts no lock between a claim and a record. Parameter: the oldest lease_until kept.
  */
-const SPENT_COUNTS = `DELETE FROM webhook_lease_counts WHERE n <= 0 OR lease_until < ? RETURNING 1`;
+const FOLD_COUNTS = `gone AS (DELETE FROM webhook_lease_counts RETURNING owner, subscription_id, host, app_id, lease_until, n),
+  folded AS (INSERT INTO webhook_lease_counts (owner, subscription_id, host, app_id, lease_until, n)
+    SELECT owner, subscription_id, host, MIN(app_id), lease_until, SUM(n) FROM gone WHERE lease_until >= ?
+    GROUP BY owner, subscription_id, host, lease_until HAVING SUM(n) <> 0 RETURNING 1)`;
 
 interface LiveRow {
   host: string;
@@ -187,7 +195,7 @@ async function walkQueues(
          UNION ALL
          SELECT (SELECT subscription_id FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > subs.id ORDER BY subscription_id LIMIT 1), subs.n + 1
          FROM subs WHERE subs.id IS NOT NULL AND subs.n < ?
-       )${withLive ? `, live AS (${LIVE_COUNTS}), spent AS (${SPENT_COUNTS})` : ''}
+       )${withLive ? `, live AS (${LIVE_COUNTS}), ${FOLD_COUNTS}` : ''}
        SELECT 'queue' AS kind, subs.id AS subscription_id, s.app_id, s.address, s.status AS subscription_status,
               (SELECT d.next_attempt_at ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT 1) AS oldest_due,
               ${inOne ? `(SELECT COUNT(*) FROM (SELECT 1 ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT ?) x)` : '0'} AS due
@@ -198,7 +206,7 @@ async function walkQueues(
       [
         after,
         limit,
-        ...(withLive ? [...liveParams, req.realNow] : []),
+        ...(withLive ? [...liveParams, new Date(req.realNow.getTime() - req.leaseMs)] : []),
         ...due,
         ...(inOne ? [...due, countCap] : []),
         ...(upTo === null ? [] : [upTo]),

@@ -13,10 +13,11 @@ import { deliveries, fileDatabase, storeAndApp, subscription } from './helpers';
 
 const database = fileDatabase();
 
-/** Live counts per claim, subscription and host, as the triggers kept them. */
+/** Live counts per claim, subscription and host, summed over the ledger the triggers append to. */
 async function counted(db: Db): Promise<Record<string, number>> {
-  const rows = await db.query<{ owner: string; subscription_id: bigint; host: string; n: number }>(
-    `SELECT owner, subscription_id, host, n FROM webhook_lease_counts WHERE n <> 0 AND lease_until > now() ORDER BY owner, subscription_id, host`,
+  const rows = await db.query<{ owner: string; subscription_id: bigint; host: string; n: bigint }>(
+    `SELECT owner, subscription_id, host, SUM(n) AS n FROM webhook_lease_counts WHERE lease_until > now()
+     GROUP BY owner, subscription_id, host HAVING SUM(n) <> 0 ORDER BY owner, subscription_id, host`,
   );
   return Object.fromEntries(rows.map((r) => [`${r.owner}/${r.subscription_id}/${r.host}`, Number(r.n)]));
 }
@@ -102,6 +103,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live-claim counts on PostgreS
     await db.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ?`, [a2]);
     await expectInStep({ [`c1/${a.id}/${a.id}.example`]: 1 });
 
+    // A lease extended (only lease_until moves): counted until its new expiry, not its old one.
+    await db.query(`UPDATE webhook_deliveries SET lease_owner = 'c5', lease_until = ?, lease_host = 'z.example' WHERE id = ?`, [
+      new Date(Date.now() + 1000),
+      a6,
+    ]);
+    await db.query(`UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?`, [until, a6]);
+    await new Promise((r) => setTimeout(r, 1500));
+    await expectInStep({ [`c1/${a.id}/${a.id}.example`]: 1, [`c5/${a.id}/z.example`]: 1 });
+    await db.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ?`, [a6]);
+
     // An expired claim counts nothing; a row inserted with a lease is counted.
     await db.query(`UPDATE webhook_deliveries SET lease_owner = 'c3', lease_until = ?, lease_host = 'x.example' WHERE id = ?`, [
       new Date(Date.now() - 1000),
@@ -120,6 +131,55 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live-claim counts on PostgreS
     await db.query(`DELETE FROM webhook_deliveries WHERE store_id = ?`, [f.storeId]);
     await expectInStep({});
     // No live count went below zero on the way.
-    expect(await db.query(`SELECT owner, n FROM webhook_lease_counts WHERE n < 0 AND lease_until > now()`)).toEqual([]);
+    expect(
+      await db.query(
+        `SELECT owner FROM webhook_lease_counts WHERE lease_until > now() GROUP BY owner, subscription_id, host HAVING SUM(n) < 0`,
+      ),
+    ).toEqual([]);
+  });
+
+  it("never makes a statement wait for a claim's transaction: a record clears a lease while a claim that folded the ledger is open", async () => {
+    const { db } = database;
+    const f = await storeAndApp(db);
+    const sub = await subscription(db, f, 'https://c.example/hook');
+    await deliveries(db, f, sub, 2);
+    const [d1, d2] = (
+      await db.query<{ id: bigint }>(`SELECT id FROM webhook_deliveries WHERE subscription_id = ? ORDER BY id`, [sub.id])
+    ).map((r) => r.id);
+    const until = new Date(Date.now() + 60_000);
+    await db.query(`UPDATE webhook_deliveries SET lease_owner = 'f1', lease_until = ?, lease_host = 'c.example' WHERE id IN (?, ?)`, [
+      until,
+      d1,
+      d2,
+    ]);
+    // A record of one attempt ended meanwhile: its -1 is in the ledger beside the claim's +2.
+    await db.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ?`, [d1]);
+    let waited = false;
+    await db.prisma.$transaction(async (tx) => {
+      // What a claim does to the ledger (claim.ts, FOLD_COUNTS), left open as a claim is until its commit.
+      await tx.$queryRawUnsafe(
+        `WITH gone AS (DELETE FROM webhook_lease_counts RETURNING owner, subscription_id, host, app_id, lease_until, n)
+         INSERT INTO webhook_lease_counts (owner, subscription_id, host, app_id, lease_until, n)
+         SELECT owner, subscription_id, host, MIN(app_id), lease_until, SUM(n) FROM gone GROUP BY owner, subscription_id, host, lease_until HAVING SUM(n) <> 0`,
+      );
+      // Another connection records the other attempt: it must finish, not wait for a lock.
+      let done = false;
+      const record = db
+        .query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ?`, [d2])
+        .finally(() => (done = true));
+      while (!done) {
+        const [row] = await db.query<{ n: bigint }>(
+          `SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (Number(row?.n) > 0) {
+          waited = true;
+          break;
+        }
+      }
+      if (waited) void record.catch(() => undefined);
+      else await record;
+    });
+    expect(waited).toBe(false);
+    expect(await counted(db)).toEqual({});
   });
 });

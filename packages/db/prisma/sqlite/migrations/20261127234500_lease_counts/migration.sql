@@ -1,5 +1,5 @@
 -- This is an empty migration.
 -- PostgreSQL's migration of the same name moves the count of live claims off webhook_deliveries'
--- indexes (a table of counts kept by triggers), so that a claim rewrites a delivery's row without
+-- indexes (a ledger that triggers append to), so that a claim rewrites a delivery's row without
 -- touching its indexes. SQLite updates only the indexes whose columns change, and keeps counting
 -- the live claims on the index of lease_until.
