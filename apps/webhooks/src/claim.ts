@@ -90,16 +90,23 @@ const LIVE_COUNTS = `SELECT host, app_id, subscription_id, SUM(n) AS n FROM webh
   WHERE ${LIVE} GROUP BY host, app_id, subscription_id HAVING SUM(n) > 0`;
 /**
  * PostgreSQL: each claim folds the ledger of webhook_lease_counts (the triggers only append to it):
- * every row this statement sees is replaced by one row per claim, subscription, host and
- * lease_until with a non-zero sum, and the groups whose claims expired a lease time ago are dropped
- * (not at once: a sender whose clock runs ahead must not drop what the others still count). Rows
+ * the rows of each group (claim, subscription, host, lease_until) that has more than one row or sums
+ * to zero are replaced by one row with their sum, when it is not zero; a group whose claims expired
+ * an hour ago on the database's clock goes (one sender's clock running ahead drops nothing: a
+ * recorded, failed or taken-over lease sums to zero long before). A group of one live row is left
+ * as it is, so a claim rewrites what was appended since the last one, not the whole ledger. Rows
  * the triggers append meanwhile are not seen, so not touched: the sums stay what they are. Only
  * claims delete rows, one at a time (the advisory lock), and the triggers wait for no row, so the
- * ledger puts no lock between a claim and a record. Parameter: the oldest lease_until kept.
+ * ledger puts no lock between a claim and a record. Exported for its test.
  */
-const FOLD_COUNTS = `gone AS (DELETE FROM webhook_lease_counts RETURNING owner, subscription_id, host, app_id, lease_until, n),
+export const FOLD_COUNTS = `gone AS (DELETE FROM webhook_lease_counts WHERE id IN (
+    SELECT id FROM (
+      SELECT id, lease_until, COUNT(*) OVER w AS k, SUM(n) OVER w AS s FROM webhook_lease_counts
+      WINDOW w AS (PARTITION BY owner, subscription_id, host, lease_until)
+    ) g WHERE k > 1 OR s = 0 OR lease_until < now() - interval '1 hour'
+  ) RETURNING owner, subscription_id, host, app_id, lease_until, n),
   folded AS (INSERT INTO webhook_lease_counts (owner, subscription_id, host, app_id, lease_until, n)
-    SELECT owner, subscription_id, host, MIN(app_id), lease_until, SUM(n) FROM gone WHERE lease_until >= ?
+    SELECT owner, subscription_id, host, MIN(app_id), lease_until, SUM(n) FROM gone WHERE lease_until >= now() - interval '1 hour'
     GROUP BY owner, subscription_id, host, lease_until HAVING SUM(n) <> 0 RETURNING 1)`;
 
 interface LiveRow {
@@ -203,14 +210,7 @@ async function walkQueues(
        LEFT JOIN webhook_subscriptions s ON s.id = subs.id
        WHERE subs.id IS NOT NULL${upTo === null ? '' : ' AND subs.id <= ?'}
        ${withLive ? `UNION ALL SELECT 'live', subscription_id, app_id, host, NULL, NULL, n FROM live` : ''}`,
-      [
-        after,
-        limit,
-        ...(withLive ? [...liveParams, new Date(req.realNow.getTime() - req.leaseMs)] : []),
-        ...due,
-        ...(inOne ? [...due, countCap] : []),
-        ...(upTo === null ? [] : [upTo]),
-      ],
+      [after, limit, ...(withLive ? liveParams : []), ...due, ...(inOne ? [...due, countCap] : []), ...(upTo === null ? [] : [upTo])],
     );
   const countDue = async (subscriptionId: bigint): Promise<number> => {
     const [row] = await q<{ n: bigint }>(

@@ -21,7 +21,11 @@ export interface DeliveriesVacuum {
   close(): Promise<void>;
 }
 
-export const VACUUM_STATEMENT = 'VACUUM (SKIP_LOCKED, INDEX_CLEANUP ON) webhook_deliveries';
+/**
+ * The ledger of live claims (webhook_lease_counts, migration 20261127234500_lease_counts) goes with
+ * it: each claim folds what was appended since the last one, leaving as many dead rows.
+ */
+export const VACUUM_STATEMENT = 'VACUUM (SKIP_LOCKED, INDEX_CLEANUP ON) webhook_deliveries, webhook_lease_counts';
 
 export function createDeliveriesVacuum(url: string, every: number, warn: (error: unknown) => void): DeliveriesVacuum {
   if (every <= 0) return { recorded: () => undefined, close: async () => undefined };

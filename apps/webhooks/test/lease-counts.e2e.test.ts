@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Db } from '@platform/db';
+import { FOLD_COUNTS } from '../src/claim';
 import { deliveries, fileDatabase, storeAndApp, subscription } from './helpers';
 
 const database = fileDatabase();
@@ -157,11 +158,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live-claim counts on PostgreS
     let waited = false;
     await db.prisma.$transaction(async (tx) => {
       // What a claim does to the ledger (claim.ts, FOLD_COUNTS), left open as a claim is until its commit.
-      await tx.$queryRawUnsafe(
-        `WITH gone AS (DELETE FROM webhook_lease_counts RETURNING owner, subscription_id, host, app_id, lease_until, n)
-         INSERT INTO webhook_lease_counts (owner, subscription_id, host, app_id, lease_until, n)
-         SELECT owner, subscription_id, host, MIN(app_id), lease_until, SUM(n) FROM gone GROUP BY owner, subscription_id, host, lease_until HAVING SUM(n) <> 0`,
-      );
+      await tx.$queryRawUnsafe(`WITH ${FOLD_COUNTS} SELECT 1`);
       // Another connection records the other attempt: it must finish, not wait for a lock.
       let done = false;
       const record = db
@@ -181,5 +178,38 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live-claim counts on PostgreS
     });
     expect(waited).toBe(false);
     expect(await counted(db)).toEqual({});
+  });
+
+  it('are folded by a claim into one row per live group, a folded row left alone, and emptied by a TRUNCATE', async () => {
+    const { db } = database;
+    const f = await storeAndApp(db);
+    const sub = await subscription(db, f, 'https://d.example/hook');
+    await deliveries(db, f, sub, 3);
+    const [d1, d2, d3] = (
+      await db.query<{ id: bigint }>(`SELECT id FROM webhook_deliveries WHERE subscription_id = ? ORDER BY id`, [sub.id])
+    ).map((r) => r.id);
+    const until = new Date(Date.now() + 60_000);
+    await db.query(`UPDATE webhook_deliveries SET lease_owner = 'g1', lease_until = ?, lease_host = 'd.example' WHERE id IN (?, ?, ?)`, [
+      until,
+      d1,
+      d2,
+      d3,
+    ]);
+    await db.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ?`, [d1]);
+    const ledger = () => db.query<{ id: bigint; n: number }>(`SELECT id, n FROM webhook_lease_counts WHERE owner = 'g1' ORDER BY id`);
+    expect((await ledger()).map((r) => Number(r.n))).toEqual([3, -1]);
+    const fold = () => db.query(`WITH ${FOLD_COUNTS} SELECT 1`);
+    await fold();
+    const folded = await ledger();
+    expect(folded.map((r) => Number(r.n))).toEqual([2]);
+    await fold();
+    expect(await ledger()).toEqual(folded); // the same row: nothing appended, nothing rewritten
+    await db.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id IN (?, ?)`, [d2, d3]);
+    await fold();
+    expect(await ledger()).toEqual([]); // summed to zero: gone
+    await db.query(`UPDATE webhook_deliveries SET lease_owner = 'g1', lease_until = ?, lease_host = 'd.example' WHERE id = ?`, [until, d1]);
+    expect(await counted(db)).toEqual({ [`g1/${sub.id}/d.example`]: 1 });
+    await db.query('TRUNCATE webhook_attempts, webhook_deliveries');
+    expect(await db.query(`SELECT id FROM webhook_lease_counts`)).toEqual([]);
   });
 });

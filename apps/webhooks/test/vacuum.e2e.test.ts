@@ -24,35 +24,39 @@ const database = fileDatabase(async (db) => {
   await setClock(db, new Date('2026-11-22T04:05:01.000Z'));
   // Only the sender's VACUUMs count here.
   await db.query('ALTER TABLE webhook_deliveries SET (autovacuum_enabled = false)');
+  await db.query('ALTER TABLE webhook_lease_counts SET (autovacuum_enabled = false)');
 });
 const track = closedAfterEach();
 
-const vacuums = async () =>
+const vacuums = async (table = 'webhook_deliveries') =>
   Number(
-    (await database.db.query<{ n: bigint }>(`SELECT vacuum_count AS n FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`))[0]
-      ?.n ?? 0,
+    (await database.db.query<{ n: bigint }>(`SELECT vacuum_count AS n FROM pg_stat_user_tables WHERE relname = ?`, [table]))[0]?.n ?? 0,
   );
 const recorded = async () =>
   Number((await database.db.query<{ n: bigint }>(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'delivered'`))[0]?.n ?? 0);
 
 describe.runIf(process.env.TEST_DATABASE_URL)('the sender on PostgreSQL', () => {
-  it('vacuums webhook_deliveries after every PLATFORM_SENDER_VACUUM_EVERY recorded deliveries, and never with 0', async () => {
+  it('vacuums webhook_deliveries and the ledger of live claims after every PLATFORM_SENDER_VACUUM_EVERY recorded deliveries, and never with 0', async () => {
     const { db } = database;
     const r = track(await receiver());
     const f = await storeAndApp(db);
     const sub = await subscription(db, f, `${r.url}/hook`);
 
     const before = await vacuums();
+    const ledgerBefore = await vacuums('webhook_lease_counts');
     const off = await track(inProcessSender(db, { PLATFORM_SENDER_VACUUM_EVERY: '0' }));
     await deliveries(db, f, sub, 300);
     await waitFor(async () => (await recorded()) === 300, 'the first 300 recorded');
     await off.close();
     expect(await vacuums()).toBe(before);
+    expect(await vacuums('webhook_lease_counts')).toBe(ledgerBefore);
 
     await track(inProcessSender(db, { PLATFORM_SENDER_VACUUM_EVERY: '100' }));
     await deliveries(db, f, sub, 300);
     await waitFor(async () => (await recorded()) === 600, 'the next 300 recorded');
     await waitFor(async () => (await vacuums()) > before, 'a VACUUM by the sender');
+    // The ledger of live claims (PostgreSQL's in-flight counts) with it: each claim leaves what it folded dead.
+    expect(await vacuums('webhook_lease_counts')).toBeGreaterThan(ledgerBefore);
     const [row] = await db.query<{ dead: bigint }>(
       `SELECT n_dead_tup AS dead FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`,
     );

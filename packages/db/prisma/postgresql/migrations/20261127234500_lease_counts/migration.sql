@@ -14,12 +14,13 @@
 --     INSERT, UPDATE and DELETE of webhook_deliveries append, per claim (its unique owner),
 --     subscription, receiving host and lease_until, +1 for each lease that names a host after the
 --     statement and -1 for each that named one before (a row whose lease did not change nets 0 and
---     appends nothing). The triggers only append: no statement ever waits for a row of the ledger,
---     so the ledger adds no lock between a claim and a record. The in-flight count of a host, app
---     or subscription is the sum of its rows whose lease_until is live. Claims (one at a time, under
---     their advisory lock) fold the ledger: the rows they read are replaced by one row per group
---     with a non-zero sum, and the groups expired a lease time ago are dropped
---     (apps/webhooks/src/claim.ts).
+--     appends nothing). A TRUNCATE of webhook_deliveries empties it. The triggers only append: no
+--     statement ever waits for a row of the ledger, so the ledger adds no lock between a claim and
+--     a record. The in-flight count of a host, app or subscription is the sum of its rows whose
+--     lease_until is live. Claims (one at a time, under their advisory lock) fold the ledger: the
+--     groups appended to since are replaced by one row each with their sum, and the groups expired
+--     an hour ago go (FOLD_COUNTS in apps/webhooks/src/claim.ts). Its dead rows are vacuumed by the
+--     senders beside webhook_deliveries, and by autovacuum after every 1,000.
 -- The models keep declaring the two indexes as before (Prisma schemas have no partial indexes
 -- either, migration 20261126143000_partial_delivery_indexes).
 --
@@ -47,7 +48,7 @@ CREATE TABLE "webhook_lease_counts" (
     "lease_until" TIMESTAMP(3) NOT NULL,
     "n" INTEGER NOT NULL,
     CONSTRAINT "webhook_lease_counts_pkey" PRIMARY KEY ("id")
-)\003B
+) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000)\003B
 
 INSERT INTO "webhook_lease_counts" ("owner", "subscription_id", "host", "app_id", "lease_until", "n")
 SELECT "lease_owner", "subscription_id", "lease_host", MIN("app_id"), "lease_until", COUNT(*)::int
@@ -92,6 +93,13 @@ BEGIN
 END
 $fn$\003B
 
+CREATE FUNCTION "webhook_lease_counts_on_truncate"() RETURNS TRIGGER LANGUAGE plpgsql AS $fn$
+BEGIN
+  DELETE FROM "webhook_lease_counts"\003B
+  RETURN NULL\003B
+END
+$fn$\003B
+
 CREATE TRIGGER "webhook_lease_counts_update" AFTER UPDATE ON "webhook_deliveries"
   REFERENCING OLD TABLE AS "old_rows" NEW TABLE AS "new_rows"
   FOR EACH STATEMENT EXECUTE FUNCTION "webhook_lease_counts_on_update"()\003B
@@ -103,6 +111,9 @@ CREATE TRIGGER "webhook_lease_counts_insert" AFTER INSERT ON "webhook_deliveries
 CREATE TRIGGER "webhook_lease_counts_delete" AFTER DELETE ON "webhook_deliveries"
   REFERENCING OLD TABLE AS "old_rows"
   FOR EACH STATEMENT EXECUTE FUNCTION "webhook_lease_counts_on_delete"()\003B
+
+CREATE TRIGGER "webhook_lease_counts_truncate" AFTER TRUNCATE ON "webhook_deliveries"
+  FOR EACH STATEMENT EXECUTE FUNCTION "webhook_lease_counts_on_truncate"()\003B
 
 END
 ';
