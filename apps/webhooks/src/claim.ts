@@ -81,8 +81,9 @@ const DUE_OF_SUB = `FROM webhook_deliveries d WHERE d.status = 'pending' AND d.s
  * every sender (every write that ends an attempt clears its lease). Parameters: realNow,
  * implausible. SQLite: the leased rows themselves, on the lease_until index (the live ones are few).
  * PostgreSQL: the ledger webhook_lease_counts, to which triggers append what every statement that
- * sets, moves or clears a lease changes (migration 20261127234500_lease_counts): there no index names a lease column, so a
- * claim rewrites a row without touching any of the table's indexes (docs/webhooks-sender.md).
+ * sets, moves or clears a lease changes (migration 20261127234500_lease_counts): there no index
+ * names a lease column, so a claim rewrites a row without touching any of the table's indexes
+ * (docs/webhooks-sender.md).
  */
 const LIVE_ROWS = `SELECT lease_host AS host, app_id, subscription_id, COUNT(*) AS n FROM webhook_deliveries
   WHERE ${LIVE} AND lease_host IS NOT NULL GROUP BY lease_host, app_id, subscription_id`;
