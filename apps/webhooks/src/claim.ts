@@ -69,9 +69,10 @@ const FREE = '(d.lease_until IS NULL OR d.lease_until < ? OR d.lease_until > ?)'
  * index on (status, subscription_id, next_attempt_at, id)), even where the order does not matter
  * (the count): the claim's transaction forbids sorts on PostgreSQL (Sql.exclusive), so the planner
  * cannot take the (status, next_attempt_at) index instead and filter a subscription's rows out of
- * everyone's, which it did on statistics taken while nothing was pending. The oldest is read as
- * `ORDER BY ... LIMIT 1`, not MIN() (so is the walk's next subscription id): on such statistics
- * PostgreSQL computed MIN by aggregating every pending row on every claim.
+ * everyone's, which it did on statistics taken while nothing was pending. The oldest is read as the
+ * first of that order (`LIMIT 1` on SQLite, MIN over the capped rows counted on PostgreSQL: one
+ * scan for both), never as MIN() over a subscription's rows (nor is the walk's next subscription
+ * id): on such statistics PostgreSQL computed MIN by aggregating every pending row on every claim.
  */
 const IN_CLAIM_ORDER = 'ORDER BY d.next_attempt_at, d.id';
 const DUE_OF_SUB = `FROM webhook_deliveries d WHERE d.status = 'pending' AND d.subscription_id = subs.id AND d.next_attempt_at <= ? AND ${FREE}`;
@@ -205,13 +206,13 @@ async function walkQueues(
          FROM subs WHERE subs.id IS NOT NULL AND subs.n < ?
        )${withLive ? `, live AS (${LIVE_COUNTS}), ${FOLD_COUNTS}` : ''}
        SELECT 'queue' AS kind, subs.id AS subscription_id, s.app_id, s.address, s.status AS subscription_status,
-              (SELECT d.next_attempt_at ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT 1) AS oldest_due,
-              ${inOne ? `(SELECT COUNT(*) FROM (SELECT 1 ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT ?) x)` : '0'} AS due
+              ${inOne ? 'c.oldest_due, c.due' : `(SELECT d.next_attempt_at ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT 1) AS oldest_due, 0 AS due`}
        FROM subs
        LEFT JOIN webhook_subscriptions s ON s.id = subs.id
+       ${inOne ? `CROSS JOIN LATERAL (SELECT MIN(x.next_attempt_at) AS oldest_due, COUNT(*) AS due FROM (SELECT d.next_attempt_at ${DUE_OF_SUB} ${IN_CLAIM_ORDER} LIMIT ?) x) c` : ''}
        WHERE subs.id IS NOT NULL${upTo === null ? '' : ' AND subs.id <= ?'}
        ${withLive ? `UNION ALL SELECT 'live', subscription_id, app_id, host, NULL, NULL, n FROM live` : ''}`,
-      [after, limit, ...(withLive ? liveParams : []), ...due, ...(inOne ? [...due, countCap] : []), ...(upTo === null ? [] : [upTo])],
+      [after, limit, ...(withLive ? liveParams : []), ...due, ...(inOne ? [countCap] : []), ...(upTo === null ? [] : [upTo])],
     );
   const countDue = async (subscriptionId: bigint): Promise<number> => {
     const [row] = await q<{ n: bigint }>(

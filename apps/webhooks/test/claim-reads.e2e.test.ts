@@ -12,7 +12,8 @@
  * partial there: a delivered row leaves them (a record writes fewer index entries).
  */
 import { describe, expect, it } from 'vitest';
-import type { Sql } from '../src/sql';
+import { nextDueAt } from '../src/claimed';
+import { createSql, type Query, type Sql } from '../src/sql';
 import {
   clockNow,
   closedAfterEach,
@@ -214,7 +215,96 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a claim on PostgreSQL', () => {
       webhook_deliveries_store_id_status_id_idx: BACKLOG,
     });
   });
+  it('reads each subscription its own part of the claim index, not the parts of the subscriptions before it; so does the idle poll', async () => {
+    const { db } = database;
+    const r = track(await receiver());
+    const f = await storeAndApp(db);
+    // Several subscriptions with a backlog each, all due. The claim index is partial (pending rows
+    // only) and was keyed (status, subscription_id, ...): PostgreSQL drops `status = 'pending'`
+    // from an index scan's conditions when the index's predicate implies it, and a B-tree scan with
+    // no condition on its first column cannot start at a subscription, so each subscription's seek,
+    // count and pick read the index from its first page: on every claim, the walk over n
+    // subscriptions read about n/2 times the whole index (1 ms a subscription at 20,000 rows).
+    await db.query('TRUNCATE webhook_attempts, webhook_deliveries');
+    const subs = [];
+    for (let i = 0; i < SUBSCRIPTIONS; i++) subs.push(await subscription(db, f, `${r.url}/s${i}`));
+    const due = new Date((await clockNow(db)).getTime() - 60_000);
+    for (const s of subs) await deliveries(db, f, s, PER_SUBSCRIPTION, { nextAttemptAt: due });
+    await db.query('VACUUM ANALYZE webhook_deliveries');
+    const pages = async (index: string) =>
+      Number((await db.query<{ n: bigint }>(`SELECT pg_relation_size(?::regclass) / 8192 AS n`, [index]))[0]?.n);
+    const claimIndexPages = await pages(CLAIM_INDEX);
+    // Read from its first page, each subscription's part costs half the index on average.
+    expect((claimIndexPages * SUBSCRIPTIONS) / 2).toBeGreaterThan(2 * SUBSCRIPTIONS * BLOCKS_PER_SUBSCRIPTION);
+
+    const blocks: number[] = [];
+    const sender = await track(
+      inProcessSender(db, { PLATFORM_SENDER_CONCURRENCY: String(IN_HAND), PLATFORM_SENDER_PER_HOST: String(IN_HAND) }, undefined, (sql) =>
+        countingIndexBlocks(sql, CLAIM_INDEX, blocks),
+      ),
+    );
+    await waitFor(() => blocks.length >= CLAIMS, `${CLAIMS} claims`);
+    await sender.close();
+    expect(r.received.length).toBeGreaterThan(0);
+    // Each claim walks every subscription (a seek for its id, its due count and oldest due row) and
+    // picks from those it plans: a few pages of the index each, on a B-tree two or three levels deep.
+    expect(
+      median(blocks),
+      `claim index pages read by ${blocks.length} claims: from ${Math.min(...blocks)} to ${Math.max(...blocks)} (the index has ${claimIndexPages})`,
+    ).toBeLessThan(SUBSCRIPTIONS * BLOCKS_PER_SUBSCRIPTION);
+
+    // The idle poll's "when is the next delivery due" with a backlog due now: it starts after the
+    // due rows (a condition on next_attempt_at), and read all of them while the index led with status.
+    await deliveries(db, f, subs[0]!, 1, { nextAttemptAt: new Date(due.getTime() - 1000) });
+    await db.query(`UPDATE webhook_deliveries SET status = 'pending', attempts = 0`);
+    await db.query('VACUUM ANALYZE webhook_deliveries');
+    const sql = createSql(db);
+    try {
+      const read = await sql.exclusive(async (q) => {
+        const before = await xactBlocks(q, DUE_INDEX);
+        const next = await nextDueAt({ ...sql, own: q }, due);
+        expect(next).toBeUndefined(); // nothing is due after `due`: every row is due at or before it
+        return (await xactBlocks(q, DUE_INDEX)) - before;
+      });
+      // A descent from the root to the leaf after the due rows (the index has about 20 pages of them).
+      expect(read, `pages read of the due index (it has ${await pages(DUE_INDEX)})`).toBeLessThanOrEqual(4);
+    } finally {
+      await sql.close();
+    }
+  });
 });
+
+const SUBSCRIPTIONS = 8;
+const PER_SUBSCRIPTION = 2_000;
+const CLAIMS = 40;
+/** pages of the claim index read per subscription a claim walks: a handful (the seek, the count, the pick) */
+const BLOCKS_PER_SUBSCRIPTION = 16;
+const CLAIM_INDEX = 'webhook_deliveries_status_subscription_id_next_attempt_at_i_idx';
+const DUE_INDEX = 'webhook_deliveries_status_next_attempt_at_idx';
+
+/** Blocks of one relation (an index) this transaction read so far (its session's counters, as READ). */
+async function xactBlocks(q: Query, relation: string): Promise<number> {
+  return Number((await q<{ n: bigint }>(`SELECT pg_stat_get_xact_blocks_fetched(?::regclass) AS n`, [relation]))[0]?.n ?? 0);
+}
+
+/** `sql` whose exclusive transactions (the claims) each report the blocks of `index` they read. */
+function countingIndexBlocks(sql: Sql, index: string, blocks: number[]): Sql {
+  return {
+    ...sql,
+    exclusive: (fn) =>
+      sql.exclusive(async (q) => {
+        const start = await xactBlocks(q, index);
+        const out = await fn(q);
+        blocks.push((await xactBlocks(q, index)) - start);
+        return out;
+      }),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
 
 /** Row updates of webhook_deliveries so far, and how many of them were HOT (PostgreSQL's cumulative counters). */
 async function rowUpdates(db: { query: <T>(sql: string, params?: unknown[]) => Promise<T[]> }): Promise<{ updates: number; hot: number }> {

@@ -8,7 +8,10 @@ import { createDb, migrate, type Db } from './index';
 // Migration 20261127131500_partial_delivery_indexes_sqlite makes three indexes of
 // webhook_deliveries hold only pending or leased rows. The statements that read them must still
 // reach them, on both SQLite drivers: the sender's, which write `status = 'pending'` as a literal,
-// and the API's through Prisma, which bind 'pending' as a parameter.
+// and the API's through Prisma, which bind 'pending' as a parameter. And each scan starts at its
+// rows: SQLite keeps `status = ?` as the first key of the search (PostgreSQL drops a condition the
+// predicate implies, so there the indexes lead with the column after status: migration
+// 20261128020000_pending_indexes_keyed_after_status).
 
 const INDEX = {
   claim: 'webhook_deliveries_status_subscription_id_next_attempt_at_id_lease_until_idx',
@@ -52,13 +55,20 @@ describe.each(['better-sqlite3', 'libsql'] as const)('SQLite (%s): the partial i
          AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?) ORDER BY next_attempt_at, id LIMIT ?`,
         [1n, now, now, now, 10],
       ),
-    ).toContain(INDEX.claim);
+    ).toContain(`${INDEX.claim} (status=? AND subscription_id=? AND next_attempt_at<?)`);
+    // The walk's seek for the next subscription id starts at it (status is the scan's first key).
+    expect(
+      await plan(
+        `SELECT subscription_id FROM webhook_deliveries WHERE status = 'pending' AND subscription_id > ? ORDER BY subscription_id LIMIT 1`,
+        [1n],
+      ),
+    ).toContain(`${INDEX.claim} (status=? AND subscription_id>?)`);
     expect(
       await plan(
         `SELECT next_attempt_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ? ORDER BY next_attempt_at LIMIT 1`,
         [now],
       ),
-    ).toContain(INDEX.due);
+    ).toContain(`${INDEX.due} (status=? AND next_attempt_at>?)`);
     expect(
       await plan(
         `SELECT lease_host, app_id, subscription_id, COUNT(*) FROM webhook_deliveries

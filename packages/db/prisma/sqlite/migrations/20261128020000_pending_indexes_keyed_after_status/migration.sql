@@ -1,0 +1,5 @@
+-- This is an empty migration.
+-- PostgreSQL's migration of the same name takes the leading status column out of the two partial
+-- indexes of pending deliveries: its planner drops a condition that the index's predicate implies,
+-- and then cannot start a scan at a subscription. SQLite uses `status = 'pending'` as the first key
+-- of the scan (packages/db src/sqlite-partial-indexes.test.ts), so its indexes stay as they are.
