@@ -1,5 +1,5 @@
 import { planClaims, receivingHost, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain';
-import { claimedColumns, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
+import { toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
 import { pendingFence, type Query, type Sql } from './sql';
 
 /**
@@ -328,25 +328,43 @@ async function take(
     // on the row as updated, in case the API failed the delivery meanwhile (its writes do not take
     // the claim lock). The pick is computed once (MATERIALIZED) and the rows are updated by primary
     // key whatever the statistics say (pendingFence); each subscription's part is an index scan in
-    // the claim's order that stops after k + hold rows.
+    // the claim's order that stops after k + hold rows. The subscription, its app and its store are
+    // read once per subscription of the plan, not once per delivery (three index lookups a row
+    // were a fifth of the statement); a delivery whose app or store is not its subscription's (the
+    // outbox writes none) reads its own.
     const rows = await q<ClaimedRow>(
-      `WITH plan AS (SELECT * FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[]) AS p(sub, k, hold, host)),
+      `WITH plan AS MATERIALIZED (
+         SELECT p.sub, p.k, p.hold, p.host, s.app_id AS sub_app, s.store_id AS sub_store, s.address, s.status AS subscription_status,
+                a.app_secret, st.handle, st.iana_timezone, st.merchant_id
+         FROM unnest(?::bigint[], ?::int[], ?::int[], ?::text[]) AS p(sub, k, hold, host)
+         LEFT JOIN webhook_subscriptions s ON s.id = p.sub
+         LEFT JOIN apps a ON a.id = s.app_id
+         LEFT JOIN stores st ON st.id = s.store_id
+       ),
        picked AS MATERIALIZED (
-         SELECT d.id, d.app_id, d.store_id, plan.sub, CASE WHEN d.rn <= plan.k THEN plan.host END AS host FROM plan CROSS JOIN LATERAL (
+         SELECT d.id, CASE WHEN d.rn <= plan.k THEN plan.host END AS host, plan.address, plan.subscription_status,
+                CASE WHEN d.app_id = plan.sub_app THEN plan.app_secret ELSE oa.app_secret END AS app_secret,
+                CASE WHEN d.store_id = plan.sub_store THEN plan.handle ELSE os.handle END AS handle,
+                CASE WHEN d.store_id = plan.sub_store THEN plan.iana_timezone ELSE os.iana_timezone END AS iana_timezone,
+                CASE WHEN d.store_id = plan.sub_store THEN plan.merchant_id ELSE os.merchant_id END AS merchant_id
+         FROM plan CROSS JOIN LATERAL (
            SELECT id, app_id, store_id, ROW_NUMBER() OVER (ORDER BY next_attempt_at, id) AS rn FROM (
              SELECT id, app_id, store_id, next_attempt_at FROM webhook_deliveries
              WHERE status = 'pending' AND subscription_id = plan.sub AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
              ORDER BY next_attempt_at, id LIMIT plan.k + plan.hold
            ) oldest
          ) d
+         LEFT JOIN LATERAL (SELECT app_secret FROM apps WHERE id = d.app_id AND d.app_id IS DISTINCT FROM plan.sub_app) oa ON true
+         LEFT JOIN LATERAL (
+           SELECT handle, iana_timezone, merchant_id FROM stores WHERE id = d.store_id AND d.store_id IS DISTINCT FROM plan.sub_store
+         ) os ON true
        )
        UPDATE webhook_deliveries u SET lease_owner = ?, lease_until = ?, lease_host = picked.host
        FROM picked
-       LEFT JOIN webhook_subscriptions s ON s.id = picked.sub
-       LEFT JOIN apps a ON a.id = picked.app_id
-       LEFT JOIN stores st ON st.id = picked.store_id
        WHERE u.id = picked.id AND ${pendingFence('u')}
-       RETURNING ${claimedColumns('u')}`,
+       RETURNING u.id, u.subscription_id, u.app_id, u.store_id, u.webhook_id, u.topic, u.api_version, u.body, u.triggered_at,
+         u.next_attempt_at, u.attempts, u.lease_host, u.trace_id, picked.address, picked.subscription_status, picked.app_secret,
+         picked.handle, picked.iana_timezone, picked.merchant_id`,
       [
         plan.map((p) => p.subscriptionId.toString()),
         plan.map((p) => p.count),
