@@ -19,8 +19,10 @@ import { pendingFence, type Query, type Sql } from './sql';
  * senders together.
  *
  * Finding the work without scanning a backlog: the subscriptions with pending deliveries are walked
- * one index seek each (a recursive "next subscription id" query on (status, subscription_id,
- * next_attempt_at)), and each one's due count and oldest due time are read on the same index. A walk
+ * one index seek each (a recursive "next subscription id" query on the partial index of pending rows
+ * (status, subscription_id, next_attempt_at, id), without status on PostgreSQL: migration
+ * 20261128020000_pending_indexes_keyed_after_status), and each one's due count and oldest due time
+ * are read on the same index. A walk
  * covers at most WALK_LIMIT subscriptions and the next claim goes on from where it stopped.
  */
 export interface ClaimRequest {
@@ -66,7 +68,7 @@ const LIVE = 'lease_until > ? AND lease_until <= ?';
 const FREE = '(d.lease_until IS NULL OR d.lease_until < ? OR d.lease_until > ?)';
 /**
  * A subscription's due deliveries that nobody holds, read in the claim's order (the order of the
- * index on (status, subscription_id, next_attempt_at, id)), even where the order does not matter
+ * claim index: next_attempt_at, id within a subscription), even where the order does not matter
  * (the count): the claim's transaction forbids sorts on PostgreSQL (Sql.exclusive), so the planner
  * cannot take the (status, next_attempt_at) index instead and filter a subscription's rows out of
  * everyone's, which it did on statistics taken while nothing was pending. The oldest is read as the
