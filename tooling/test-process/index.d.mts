@@ -3,6 +3,11 @@ import type { ChildProcess } from 'node:child_process';
 export declare const REPO_ROOT: string;
 export declare const API_MAIN: string;
 export declare const SENDER_MAIN: string;
+/**
+ * Where the manual clock of a test deployment starts (PLATFORM_CLOCK_START): a fixed instant, so no
+ * expectation about versions, expiries or dates depends on the day the tests run.
+ */
+export declare const TEST_CLOCK_START: string;
 /** The line the API prints once it listens, its origin captured. */
 export declare const API_BASE_URL: RegExp;
 

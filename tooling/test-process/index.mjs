@@ -10,6 +10,13 @@ export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..
 export const API_MAIN = join(REPO_ROOT, 'apps/api/dist/main.js');
 export const SENDER_MAIN = join(REPO_ROOT, 'apps/webhooks/dist/main.js');
 
+/**
+ * Where the manual clock of a test deployment starts (PLATFORM_CLOCK_START): a fixed instant, so no
+ * expectation about versions, expiries or dates depends on the day the tests run. On this instant
+ * v20260901 is the latest stable version, v20241201 the oldest supported one, v20261201 unreleased.
+ */
+export const TEST_CLOCK_START = '2026-11-22T12:00:00Z';
+
 /** What every API started here shares: loopback on a free port, no demo store, no sender, warnings only. */
 const API_DEFAULTS = { HOST: '127.0.0.1', PORT: '0', PLATFORM_SEED_DEMO: 'false', PLATFORM_SENDER: 'off', LOG_LEVEL: 'warn' };
 /** The line the API prints once it listens, its origin captured. */

@@ -54,7 +54,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   // (contract fast-parse.ts: same answers, zod's messages); once per process, idempotent.
   precompileContractBodies();
   const db = options.db ?? createDb(config.databaseUrl, { sqliteDriver: config.sqliteDriver });
-  const clock = new ClockService(db, config.clock);
+  const clock = new ClockService(db, config.clock, config.clockStart);
   await clock.sync();
 
   const logger = platformLogger('api', config.logLevel);

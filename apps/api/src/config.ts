@@ -15,6 +15,8 @@ export interface Config {
    */
   previousSecret: { value: string; until: Date } | undefined;
   clock: 'system' | 'manual';
+  /** Where a manual clock starts when no process has read it yet (PLATFORM_CLOCK_START; unset: real time). */
+  clockStart: Date | undefined;
   webhookAllowPrivate: boolean;
   seedDemo: boolean;
   /** The demo store's token when given (the start command generates one for development). */
@@ -141,7 +143,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const parsed = parseEnv(ZApiEnv, source);
   if (!parsed.ok) throw new ConfigError(parsed.problems);
   const e = parsed.value;
-  const { databaseUrl, sqliteDriver, clock, baseDomain, webhookAllowPrivate, logLevel, migrate } = sharedSettingsOf(e);
+  const { databaseUrl, sqliteDriver, clock, clockStart, baseDomain, webhookAllowPrivate, logLevel, migrate } = sharedSettingsOf(e);
   return {
     databaseUrl,
     host: e.HOST,
@@ -151,6 +153,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     secret: e.PLATFORM_SECRET,
     previousSecret: previousSecretOf(e).value,
     clock,
+    clockStart,
     webhookAllowPrivate,
     seedDemo: e.PLATFORM_SEED_DEMO,
     demoToken: e.PLATFORM_DEMO_TOKEN,

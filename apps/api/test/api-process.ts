@@ -1,4 +1,4 @@
-import { API_MAIN, startApi, startProgram, type ApiProgram, type Program } from '@platform/test-process';
+import { API_MAIN, startApi, startProgram, TEST_CLOCK_START, type ApiProgram, type Program } from '@platform/test-process';
 import { OPERATOR_TOKEN } from './harness';
 
 /** The built API as the start command runs it: its own process, so its memory and its event loop are its own. */
@@ -10,6 +10,7 @@ export function startApiProcess(databaseUrl: string, env: Record<string, string>
     PLATFORM_OPERATOR_TOKEN: OPERATOR_TOKEN,
     PLATFORM_SECRET: 'test-secret-for-cursors-0123456789',
     PLATFORM_CLOCK: 'manual',
+    PLATFORM_CLOCK_START: TEST_CLOCK_START,
     ...env,
   });
 }

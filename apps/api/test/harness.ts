@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers in tests are arbitrary JSON, read field by field */
 import type { Db } from '@platform/db';
 import { emptyTestDatabase, migratedTestDatabase, type TestDatabase } from '@platform/db/testing';
+import { TEST_CLOCK_START } from '@platform/test-process';
 import { request } from 'undici';
 import { createPlatform, type Platform } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
@@ -38,6 +39,7 @@ export function testConfig(url: string, env: Record<string, string> = {}) {
     PLATFORM_OPERATOR_TOKEN: OPERATOR_TOKEN,
     PLATFORM_SECRET: 'test-secret-for-cursors-0123456789',
     PLATFORM_CLOCK: 'manual',
+    PLATFORM_CLOCK_START: TEST_CLOCK_START,
     PLATFORM_SEED_DEMO: 'false',
     PLATFORM_SENDER: 'off',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -139,6 +141,12 @@ export function operator(t: Served) {
         ids.push(...(r.body.products as { id: string }[]).map((p) => p.id));
       }
       return ids;
+    },
+    /** The service's clock (decisions §10): what expectations about expiries and dates are computed from. */
+    async now() {
+      const r = await call(at('/clock'), { token: OPERATOR_TOKEN });
+      if (r.status !== 200) throw new Error(`clock ${r.status} ${r.text}`);
+      return new Date(r.body.now as string);
     },
     async advanceClock(seconds: number) {
       const r = await call(at('/clock'), { token: OPERATOR_TOKEN, body: { advance_seconds: seconds } });

@@ -11,18 +11,19 @@ export interface SenderClock {
   sync(): Promise<void>;
 }
 
-export function createSenderClock(sql: Sql, mode: 'system' | 'manual'): SenderClock {
+export function createSenderClock(sql: Sql, mode: 'system' | 'manual', start?: Date): SenderClock {
   if (mode === 'system') return { now: () => new Date(), sync: async () => undefined };
-  let nowMs = Date.now();
+  let nowMs = start?.getTime() ?? Date.now();
   const read = async () => (await sql.query<{ now_ms: bigint }>('SELECT now_ms FROM platform_clock WHERE id = 1'))[0];
   return {
     now: () => new Date(nowMs),
     async sync() {
       let row = await read();
       if (!row) {
-        // The first process to read the manual clock starts it at its real time (as the API does).
+        // The first process to read the manual clock starts it at PLATFORM_CLOCK_START, or at its
+        // real time (as the API does).
         await sql.query('INSERT INTO platform_clock (id, now_ms, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING', [
-          BigInt(Date.now()),
+          BigInt(start?.getTime() ?? Date.now()),
           new Date(),
         ]);
         row = await read();

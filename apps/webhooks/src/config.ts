@@ -6,6 +6,8 @@ export interface SenderConfig {
   sqliteDriver: 'libsql' | 'better-sqlite3';
   /** decisions §10: `manual` reads the shared instant of the `platform_clock` row. */
   clock: 'system' | 'manual';
+  /** Where a manual clock starts when no process has read it yet (PLATFORM_CLOCK_START; unset: real time). */
+  clockStart: Date | undefined;
   /** decisions §11.2: http:// and private, loopback or link-local targets only when true. */
   allowPrivate: boolean;
   /** decisions §1.2: X-Platform-Shop-Domain is `{handle}.{baseDomain}`. */
@@ -73,6 +75,7 @@ export function loadSenderConfig(source: NodeJS.ProcessEnv = process.env): Sende
     databaseUrl: shared.databaseUrl,
     sqliteDriver: shared.sqliteDriver,
     clock: shared.clock,
+    clockStart: shared.clockStart,
     allowPrivate: shared.webhookAllowPrivate,
     baseDomain: shared.baseDomain,
     leaseMs: e.PLATFORM_SENDER_LEASE_MS,

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     vacuumEvery: config.vacuumEvery,
     warn: (error) => logger.warn({ err: error }, 'VACUUM of webhook_deliveries failed (autovacuum still runs)'),
   });
-  const clock = createSenderClock(sql, config.clock);
+  const clock = createSenderClock(sql, config.clock, config.clockStart);
   const metrics = createSenderMetrics(sql, clock, { processMetrics: config.metricsPort > 0 });
   const agent = createDeliveryAgent({
     allowPrivate: config.allowPrivate,

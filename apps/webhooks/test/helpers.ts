@@ -271,7 +271,7 @@ export function inProcessSender(
     ...env,
   });
   const sql = wrapSql(createSql(db, { vacuumEvery: config.vacuumEvery }));
-  const clock = createSenderClock(sql, config.clock);
+  const clock = createSenderClock(sql, config.clock, config.clockStart);
   const agent = createDeliveryAgent({
     allowPrivate: config.allowPrivate,
     connectTimeoutMs: config.connectTimeoutMs,

@@ -12,6 +12,7 @@ import { redactUrl } from './provider';
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const DOMAIN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
 
 type Read<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -99,6 +100,15 @@ export const ZSharedEnv = z.object({
   }),
   PLATFORM_SQLITE_DRIVER: env.oneOf(['libsql', 'better-sqlite3'], 'better-sqlite3'),
   PLATFORM_CLOCK: env.oneOf(['system', 'manual'], 'system'),
+  // Where a manual clock starts when no process has read it yet (tests pin it; unset: real time).
+  PLATFORM_CLOCK_START: envVariable<Date | undefined>(undefined, (raw) => {
+    const value = given(raw);
+    if (value === undefined) return accept(undefined);
+    const at = new Date(value);
+    return INSTANT.test(value) && Number.isFinite(at.getTime())
+      ? accept(at)
+      : refuse(`must be an ISO 8601 time with an offset or Z, such as 2026-11-22T12:00:00Z (got '${value}')`);
+  }),
   PLATFORM_WEBHOOK_ALLOW_PRIVATE: env.bool(false),
   LOG_LEVEL: env.oneOf(LOG_LEVELS, 'info'),
   PLATFORM_MIGRATE: env.oneOf(['auto', 'check'], 'auto'),
@@ -126,6 +136,8 @@ export interface SharedSettings {
   sqliteDriver: 'libsql' | 'better-sqlite3';
   /** decisions §10: `manual` is the instant stored in the `platform_clock` row. */
   clock: 'system' | 'manual';
+  /** Where the manual clock starts when the `platform_clock` row does not exist yet (unset: real time). */
+  clockStart: Date | undefined;
   /** decisions §1.2: stores are `{handle}.{baseDomain}`. */
   baseDomain: string;
   /** decisions §11.2: http:// and private, loopback or link-local webhook targets only when true. */
@@ -141,6 +153,7 @@ export function sharedSettingsOf(e: z.output<typeof ZSharedEnv>): SharedSettings
     databaseUrl: e.DATABASE_URL,
     sqliteDriver: e.PLATFORM_SQLITE_DRIVER,
     clock: e.PLATFORM_CLOCK,
+    clockStart: e.PLATFORM_CLOCK_START,
     baseDomain: e.PLATFORM_BASE_DOMAIN,
     webhookAllowPrivate: e.PLATFORM_WEBHOOK_ALLOW_PRIVATE,
     logLevel: e.LOG_LEVEL,

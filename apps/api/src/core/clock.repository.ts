@@ -7,15 +7,18 @@ import { isUniqueViolation } from './prisma-errors';
  * once rather than at the senders' next poll.
  */
 export class ClockRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly start?: Date,
+  ) {}
 
-  /** The shared instant in ms; the first process to read it starts it at its real time. */
+  /** The shared instant in ms; the first process to read it starts it at `start`, or at its real time. */
   async read(): Promise<number> {
     const row = await this.db.prisma.platformClock.findUnique({ where: { id: 1 } });
     if (row) return Number(row.nowMs);
     try {
       return Number(
-        (await this.db.prisma.platformClock.create({ data: { id: 1, nowMs: BigInt(Date.now()), updatedAt: new Date() } })).nowMs,
+        (await this.db.prisma.platformClock.create({ data: { id: 1, nowMs: BigInt(this.start?.getTime() ?? Date.now()), updatedAt: new Date() } })).nowMs,
       );
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;

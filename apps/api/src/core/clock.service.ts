@@ -5,19 +5,21 @@ import { ClockRepository } from './clock.repository';
 /**
  * decisions §10: the service's clock. `system` is real time. `manual` (tests) is an instant kept in
  * the database that stands still until POST /platform/v1/clock moves it, so every process of a
- * deployment (API replicas, senders) reads the same time. It starts at the real time of the first
- * process that reads it. Durations about processes (leases, rate-limit buckets) use real time.
+ * deployment (API replicas, senders) reads the same time. It starts at PLATFORM_CLOCK_START, or at
+ * the real time of the first process that reads it. Durations about processes (leases, rate-limit buckets) use real time.
  */
 export class ClockService implements Clock {
-  private nowMs = Date.now();
+  private nowMs: number;
   private readonly clock: Clock;
   private readonly repository: ClockRepository;
 
   constructor(
     db: Db,
     readonly mode: 'system' | 'manual',
+    start?: Date,
   ) {
-    this.repository = new ClockRepository(db);
+    this.nowMs = start?.getTime() ?? Date.now();
+    this.repository = new ClockRepository(db, start);
     this.clock = mode === 'manual' ? createManualClock(() => this.nowMs) : { now: () => new Date() };
   }
 

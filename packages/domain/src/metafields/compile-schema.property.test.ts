@@ -114,10 +114,12 @@ describe('schema checks of records (decisions §8.11)', () => {
           if (verdict !== undefined) expect(problem === null, `${schemaText} on ${raw}`).toBe(verdict);
         }
       }),
-      { numRuns: 1500 },
+      // Each run compiles up to three schemas with Ajv (about 6 ms on 2 cores): 400 runs take about
+      // 3 s on a quiet machine, room for a loaded one under the 30 s bound (1,500 did not, issue 42).
+      { numRuns: 400 },
     );
     // Most generated schemas compile (the others are refused alike, above).
-    expect(compiled).toBeGreaterThan(1000);
+    expect(compiled).toBeGreaterThan(250);
   });
 
   it('looks up only own properties in records', () => {
