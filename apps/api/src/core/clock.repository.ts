@@ -18,7 +18,11 @@ export class ClockRepository {
     if (row) return Number(row.nowMs);
     try {
       return Number(
-        (await this.db.prisma.platformClock.create({ data: { id: 1, nowMs: BigInt(this.start?.getTime() ?? Date.now()), updatedAt: new Date() } })).nowMs,
+        (
+          await this.db.prisma.platformClock.create({
+            data: { id: 1, nowMs: BigInt(this.start?.getTime() ?? Date.now()), updatedAt: new Date() },
+          })
+        ).nowMs,
       );
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
