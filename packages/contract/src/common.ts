@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { SCOPES } from '@platform/domain/scopes';
+import { documented } from './openapi-json-schema';
+import { ID_RULES, LIMIT_RULES, PAGE_INFO_RULES } from './rules';
 
 /** Every Admin API path is `/admin/openapi/{version}/...` (decisions §1.1); the server resolves the version. */
 export const ADMIN_PATH_PREFIX = '/admin/openapi/:version';
@@ -33,6 +35,22 @@ export const commonResponses = {
 
 /** decisions §3.5: ids are decimal strings of increasing integers. */
 export const ZId = z.string().regex(/^\d+$/, 'must be a decimal id');
+
+/**
+ * The query parameters of every paginated read (decisions §6). Strings on the wire, parsed by the
+ * server, which owns the 400 messages; the document states their rules. `defaultLimit`: the listing's
+ * page when `limit` is not given.
+ */
+export function pageQuery(query: () => z.ZodString = () => z.string(), defaultLimit = 50) {
+  return {
+    limit: documented(query(), LIMIT_RULES).optional().describe(`Records per page, 1..1000, default ${defaultLimit}.`),
+    since_id: documented(query(), ID_RULES).optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
+    page_info: documented(query(), PAGE_INFO_RULES).optional(),
+  };
+}
+
+/** decisions §6.4. */
+export const FIELDS_DESCRIPTION = 'Comma-separated top-level field names; unknown names are ignored, id is always included.';
 
 /** decisions §3.3: ISO 8601 with an offset or `Z` (responses use the store's offset, second precision). */
 export const ZIsoTime = z.string().datetime({ offset: true, message: 'must be an ISO 8601 time with an offset or Z' });

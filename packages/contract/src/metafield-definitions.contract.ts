@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { OWNER_RESOURCES } from '@platform/domain/limits';
+import { FIELDS_DESCRIPTION, pageQuery, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { documented } from './openapi-json-schema';
+import { ID_RULES, namespaceRules } from './rules';
 import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
@@ -81,18 +84,18 @@ export type MetafieldDefinitionUpdate = z.infer<typeof ZMetafieldDefinitionUpdat
 
 /** Query values stay strings: the server parses them and owns the 400 messages (decisions §6). */
 export const ZListMetafieldDefinitionsQuery = z.object({
-  owner_resource: queryText().optional().describe('Only definitions of this resource type.'),
-  namespace: queryText().optional().describe('Only definitions of this namespace (either spelling of an app namespace).'),
-  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: queryText().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
-  page_info: queryText()
+  owner_resource: documented(queryText(), { enum: [...OWNER_RESOURCES] })
     .optional()
-    .describe('Subsequent-page mode: the opaque cursor from the link header; every filter except limit and fields is then ignored.'),
-  fields: queryText().optional().describe('Comma-separated top-level field names; unknown names are ignored, id is always included.'),
+    .describe('Only definitions of this resource type.'),
+  namespace: documented(queryText(), namespaceRules(true))
+    .optional()
+    .describe('Only definitions of this namespace (either spelling of an app namespace).'),
+  ...pageQuery(queryText),
+  fields: queryText().optional().describe(FIELDS_DESCRIPTION),
 });
 export type ListMetafieldDefinitionsQuery = z.infer<typeof ZListMetafieldDefinitionsQuery>;
 
-const ZIdQuery = z.object({ id: queryText().optional().describe('The definition id (required; a missing or non-decimal id is a 400).') });
+const ZIdQuery = z.object({ id: documented(queryText().describe('The definition id.'), ID_RULES) });
 
 const read = { scope: 'read_metafields' } satisfies Omit<AdminRouteMetadata, 'auth'>;
 const write = { scope: 'write_metafields' } satisfies Omit<AdminRouteMetadata, 'auth'>;
@@ -133,7 +136,7 @@ export const metafieldDefinitionsContract = c.router(
       method: 'DELETE',
       path: '/metafield_definition.json',
       query: ZIdQuery.extend({
-        delete_all_associated_metafields: queryText()
+        delete_all_associated_metafields: documented(queryText(), { enum: ['true', 'false'] })
           .optional()
           .describe('true: the values go too; false (default): they stay, without a definition (decisions §8.4).'),
       }),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { FIELDS_DESCRIPTION, pageQuery, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { documented } from './openapi-json-schema';
+import { ID_RULES, KEY_RULES, namespaceRules } from './rules';
 import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
@@ -75,12 +77,12 @@ export const ZMetafieldsSet = objectOf({
 export type MetafieldsSet = z.infer<typeof ZMetafieldsSet>;
 
 export const ZListMetafieldsQuery = z.object({
-  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: queryText().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
-  page_info: queryText().optional().describe('Subsequent-page mode: the opaque cursor from the link header.'),
-  fields: queryText().optional().describe('Comma-separated top-level field names; id is always included.'),
-  namespace: queryText().optional().describe('Only values of this namespace (either spelling of `$app:`).'),
-  key: queryText().optional().describe('Only values of this key.'),
+  ...pageQuery(queryText),
+  fields: queryText().optional().describe(FIELDS_DESCRIPTION),
+  namespace: documented(queryText(), namespaceRules(true))
+    .optional()
+    .describe('Only values of this namespace (either spelling of `$app:`).'),
+  key: documented(queryText(), KEY_RULES).optional().describe('Only values of this key.'),
 });
 export type ListMetafieldsQuery = z.infer<typeof ZListMetafieldsQuery>;
 
@@ -160,9 +162,11 @@ export const ZOperatorMetafield = ZMetafield.extend({
 export type OperatorMetafield = z.infer<typeof ZOperatorMetafield>;
 
 export const ZOperatorMetafieldsQuery = z.object({
-  valid: queryText().optional().describe('true or false; absent lists both.'),
-  limit: queryText().optional().describe('Records per page, 1..1000, default 1000.'),
-  since_id: queryText().optional().describe('Records whose id is greater than this (the link header carries it).'),
+  valid: documented(queryText(), { enum: ['true', 'false'] })
+    .optional()
+    .describe('Absent lists both.'),
+  limit: pageQuery(queryText, 1000).limit,
+  since_id: documented(queryText(), ID_RULES).optional().describe('Records whose id is greater than this (the link header carries it).'),
 });
 export type OperatorMetafieldsQuery = z.infer<typeof ZOperatorMetafieldsQuery>;
 

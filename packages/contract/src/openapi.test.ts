@@ -36,10 +36,10 @@ const routes = [...Object.entries(contract.admin), ...Object.entries(contract.op
 );
 
 describe(generateOpenApiDocument.name, () => {
-  it('is an OpenAPI 3.0 document titled Platform Admin API', () => {
-    expect(document.openapi).toMatch(/^3\.0\./);
+  it('is an OpenAPI 3.1 document titled Platform Admin API, served relative to its own host', () => {
+    expect(document.openapi).toBe('3.1.0');
     expect(document.info.title).toBe('Platform Admin API');
-    expect(document.servers).toBeUndefined();
+    expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
   });
 
   it.each(routes)('includes $key as $method $path', ({ key, method, path }) => {
@@ -76,20 +76,20 @@ describe(generateOpenApiDocument.name, () => {
   it('declares the traceId header on every response, errors included (decisions §3.2)', () => {
     for (const { method, path } of routes) {
       for (const response of Object.values(document.paths[path]?.[method]?.responses ?? {})) {
-        expect(response.headers?.['traceId']).toEqual({ $ref: '#/components/headers/traceId' });
+        expect(response.headers?.['traceId']).toEqual({ $ref: '#/components/headers/TraceId' });
       }
     }
-    expect(document.components.headers).toHaveProperty('traceId');
+    expect(document.components.headers).toHaveProperty('TraceId.required', true);
   });
 
   it('declares the link header on the listing page only', () => {
-    expect(listProducts?.responses['200']?.headers?.['link']).toEqual({ $ref: '#/components/headers/link' });
+    expect(listProducts?.responses['200']?.headers?.['link']).toEqual({ $ref: '#/components/headers/Link' });
     expect(listProducts?.responses['400']?.headers).not.toHaveProperty('link');
     expect(document.paths['/admin/openapi/{version}/merchants/shop.json']?.['get']?.responses['200']?.headers).not.toHaveProperty('link');
   });
 
   it('declares Retry-After on 429', () => {
-    expect(listProducts?.responses['429']?.headers?.['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    expect(listProducts?.responses['429']?.headers?.['Retry-After']).toEqual({ $ref: '#/components/headers/RetryAfter' });
   });
 
   it('points every error response at one ErrorBody schema {errors: string} (decisions §4)', () => {
@@ -126,7 +126,7 @@ describe(generateOpenApiDocument.name, () => {
       expect(op?.parameters, path).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
       expect(op?.responses['409']?.content?.['application/json'].schema, path).toEqual({ $ref: '#/components/schemas/ErrorBody' });
       const success = Object.entries(op?.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
-      expect(success?.headers?.['Idempotent-Replayed'], path).toEqual({ $ref: '#/components/headers/Idempotent-Replayed' });
+      expect(success?.headers?.['Idempotent-Replayed'], path).toEqual({ $ref: '#/components/headers/IdempotentReplayed' });
     }
     for (const { method, path } of routes.filter((r) => r.method !== 'post' || r.path.startsWith('/admin/oauth/'))) {
       expect(document.paths[path]?.[method]?.parameters ?? [], path).not.toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
@@ -143,7 +143,7 @@ describe(generateOpenApiDocument.name, () => {
 
   it('names the server when given one', () => {
     const withServer = generateOpenApiDocument({ serverUrl: 'https://demo.myplatform.com' }) as Document;
-    expect(withServer.servers).toEqual([{ url: 'https://demo.myplatform.com' }]);
+    expect(withServer.servers).toEqual([{ url: 'https://demo.myplatform.com', description: expect.any(String) }]);
   });
 
   it('survives JSON serialisation unchanged (it is served as /openapi.json)', () => {

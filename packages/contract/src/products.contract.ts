@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { FIELDS_DESCRIPTION, pageQuery, ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
 import { adminRouterOptions, c } from './router';
 
 export const ZProductImage = z.object({
@@ -108,13 +108,8 @@ export type ListedProduct = z.infer<typeof ZListedProduct>;
  * `page_info` gets the exact 400 message of decisions §6.
  */
 export const ZListProductsQuery = z.object({
-  limit: z.string().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: z.string().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
-  page_info: z
-    .string()
-    .optional()
-    .describe('Subsequent-page mode: the opaque cursor from the link header; every filter except limit and fields is then ignored.'),
-  fields: z.string().optional().describe('Comma-separated top-level field names; unknown names are ignored, id is always included.'),
+  ...pageQuery(),
+  fields: z.string().optional().describe(FIELDS_DESCRIPTION),
 });
 export type ListProductsQuery = z.infer<typeof ZListProductsQuery>;
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { DELIVERY_STATUSES, WEBHOOK_TOPICS } from '@platform/domain/limits';
+import { pageQuery, FIELDS_DESCRIPTION, ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { documented } from './openapi-json-schema';
 import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
@@ -53,11 +55,11 @@ export const ZWebhookUpdate = objectOf({
 export type WebhookUpdate = z.infer<typeof ZWebhookUpdate>;
 
 export const ZListWebhooksQuery = z.object({
-  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: queryText().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
-  page_info: queryText().optional().describe('Subsequent-page mode: the opaque cursor from the link header.'),
-  fields: queryText().optional().describe('Comma-separated top-level field names; id is always included.'),
-  topic: queryText().optional().describe('Only subscriptions of this topic.'),
+  ...pageQuery(queryText),
+  fields: queryText().optional().describe(FIELDS_DESCRIPTION),
+  topic: documented(queryText(), { enum: [...WEBHOOK_TOPICS] })
+    .optional()
+    .describe('Only subscriptions of this topic.'),
 });
 export type ListWebhooksQuery = z.infer<typeof ZListWebhooksQuery>;
 
@@ -233,10 +235,10 @@ export const ZWebhookDelivery = z.object({
 export type WebhookDelivery = z.infer<typeof ZWebhookDelivery>;
 
 export const ZListDeliveriesQuery = z.object({
-  status: queryText().optional().describe('pending, delivered or failed; absent lists all.'),
-  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: queryText().optional().describe('Records whose id is greater than this. Default 0.'),
-  page_info: queryText().optional().describe('The opaque cursor from the link header.'),
+  status: documented(queryText(), { enum: [...DELIVERY_STATUSES] })
+    .optional()
+    .describe('Absent lists all.'),
+  ...pageQuery(queryText),
 });
 export type ListDeliveriesQuery = z.infer<typeof ZListDeliveriesQuery>;
 

@@ -12,3 +12,4 @@ export * from './inventory';
 export * from './feedback';
 export * from './json';
 export * from './idempotency';
+export * from './stores';

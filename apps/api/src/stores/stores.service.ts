@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   canonicalTimeZone,
+  checkStoreInput,
   DomainError,
   formatInZone,
   isValidStoreHandle,
@@ -65,7 +66,8 @@ export class StoresService {
     if (!isValidStoreHandle(input.handle)) {
       issues.push({ field: 'handle', message: 'must be 3-63 characters of a-z, 0-9 and -, not starting or ending with -' });
     }
-    if (!input.name.trim()) issues.push({ field: 'name', message: "can't be blank" });
+    // decisions §12.9: a name without control characters, e-mail addresses that are e-mail addresses.
+    issues.push(...checkStoreInput(input));
     const timeZone = input.iana_timezone ?? 'UTC';
     if (!isValidTimeZone(timeZone)) issues.push({ field: 'iana_timezone', message: `'${timeZone}' is not an IANA time zone` });
     const currency = input.currency ?? 'USD';
@@ -111,7 +113,7 @@ export class StoresService {
     if (input.currency !== undefined && !CURRENCY.test(input.currency)) {
       issues.push({ field: 'currency', message: 'must be an ISO 4217 code such as USD' });
     }
-    if (input.name !== undefined && !input.name.trim()) issues.push({ field: 'name', message: "can't be blank" });
+    issues.push(...checkStoreInput(input));
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
     return this.repository.update(
       store.id,

@@ -1,0 +1,95 @@
+import {
+  APP_NAMESPACE_LOOKALIKE,
+  EMAIL,
+  EMAIL_MAX_LENGTH,
+  STORE_NAME,
+  INSTANT,
+  KEY_LENGTH,
+  LIMIT_MAX,
+  MAX_ID,
+  NAMESPACE_LENGTH,
+  STORE_HANDLE,
+} from '@platform/domain/limits';
+import type { JsonSchema } from './openapi-json-schema';
+
+// JSON Schema of the rules the domain's validators enforce, built from the domain's constants. The
+// contract attaches them with `documented` (openapi-json-schema.ts): the server's checks and their
+// messages stay the domain's, the document states the same rules.
+
+/**
+ * A pattern of the decimal integers 0..max, leading zeros allowed (as the server reads them):
+ * `9223372036854775807` gives `^0*(?:[0-9]{1,18}|[1-8][0-9]{18}|9[01][0-9]{17}|...)$`.
+ */
+export function decimalAtMost(max: bigint): string {
+  const digits = max.toString();
+  const branches = digits.length > 1 ? [`[0-9]{1,${digits.length - 1}}`] : [];
+  for (let i = 0; i < digits.length; i++) {
+    const d = Number(digits[i]);
+    const rest = digits.length - i - 1;
+    const tail = rest === 0 ? '' : `[0-9]{${rest}}`;
+    const low = i === 0 && digits.length > 1 ? 1 : 0;
+    if (d > low) branches.push(`${digits.slice(0, i)}[${low}-${d - 1}]${tail}`);
+  }
+  branches.push(digits);
+  return `^0*(?:${branches.join('|')})$`;
+}
+
+/** decisions §3.5: an id, as a decimal string of a 64-bit integer. */
+export const ID_RULES: JsonSchema = { pattern: decimalAtMost(MAX_ID) };
+
+/** decisions §6.1: records per page. Query text on the wire, an integer for the document. */
+export const LIMIT_RULES: JsonSchema = { type: 'integer', minimum: 1, maximum: LIMIT_MAX };
+
+/** decisions §6.2: the cursor the link header carries (`{payload}.{mac}`, base64url). */
+export const PAGE_INFO_RULES: JsonSchema = {
+  pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$',
+  description:
+    'Subsequent-page mode: the opaque cursor of the link header, as it stands. A cursor this service did not issue for this ' +
+    'listing and store is 400 `page_info: is invalid`; with one, every filter except limit and fields is ignored.',
+};
+
+/** decisions §1.5. */
+export const STORE_HANDLE_RULES: JsonSchema = { pattern: STORE_HANDLE.source, minLength: 3, maxLength: 63 };
+
+/** decisions §3.3: a request time (the one ISO 8601 form the service reads). */
+export const TIME_RULES: JsonSchema = { format: 'date-time', pattern: INSTANT.source };
+
+/** Text with something besides white space (the server trims to judge blankness); NUL never (json-shape). */
+export const NOT_BLANK = '^[^\\S\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+
+const NAME = `[A-Za-z0-9_-]{${NAMESPACE_LENGTH.min},${NAMESPACE_LENGTH.max}}`;
+
+/** decisions §12.9: what an operator may store as a store's e-mail address. */
+export const EMAIL_RULES: JsonSchema = { format: 'email', pattern: EMAIL.source, maxLength: EMAIL_MAX_LENGTH };
+
+/** decisions §12.9: a store name (no control characters, not blank). */
+export const STORE_NAME_RULES: JsonSchema = { pattern: STORE_NAME.source };
+
+/** An http(s) URL as the server reads it: absolute, no credentials, spaces, quotes, backslashes or fragment. */
+export function urlRules(schemes: 'https' | 'http(s)', maxLength = 2048): JsonSchema {
+  const scheme = schemes === 'https' ? 'https' : 'https?';
+  return { format: 'uri', maxLength, pattern: `^${scheme}://[A-Za-z0-9.\-\[\]:]+(?:[/?][^\s\\<>"'\`^{}|#@]*)?$` };
+}
+
+/** IANA time zones as this runtime knows them (the server checks a zone with the same Intl), and UTC. */
+export function timeZoneRules(): JsonSchema {
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return zones.length > 0 ? { enum: ['UTC', ...zones.filter((z) => z !== 'UTC')] } : { pattern: '^[A-Za-z][A-Za-z0-9_+\\-/]*$' };
+}
+
+/** decisions §8.2: a key. */
+export const KEY_RULES: JsonSchema = { pattern: `^[A-Za-z0-9_-]{${KEY_LENGTH.min},${KEY_LENGTH.max}}$` };
+
+/**
+ * decisions §8.2: a namespace as a request names it. `$app:x` (the calling app's), a shared name that
+ * does not read as an app's, or (`stored: true`) the stored spelling `app--{app id}--x`, which names
+ * another app's namespace only to be refused for the state of the data (404/403).
+ */
+export function namespaceRules(stored: boolean): JsonSchema {
+  const branches: JsonSchema[] = [
+    { pattern: `^\\$app:${NAME}$` },
+    { pattern: `^${NAME}$`, not: { pattern: APP_NAMESPACE_LOOKALIKE.source } },
+  ];
+  if (stored) branches.push({ pattern: `^app--[1-9][0-9]*--${NAME}$` });
+  return { anyOf: branches };
+}
