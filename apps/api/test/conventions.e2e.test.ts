@@ -70,6 +70,25 @@ describe('responses', () => {
     expect(oauth.body).toMatchObject({ code: 405, message: 'Method Not Allowed: this path takes POST', data: null });
   });
 
+  it('an empty body where one is required is 422 `body: required`, in the same words on every route (issue 43)', async () => {
+    const scopes = ['write_products', 'write_metafields', 'read_inventory', 'read_fulfillments'];
+    const { admin: adminCall } = await storeWithApp(t, 'bodies', scopes);
+    const [product] = await operator(t).createProducts('bodies', [{ title: 'P' }]);
+    const answers = [
+      await adminCall('/metafield_definition.json', { method: 'POST' }),
+      await adminCall('/metafield_definition.json', { method: 'PUT' }),
+      await adminCall('/webhooks.json', { method: 'POST' }),
+      await adminCall('/metafields_set.json', { method: 'POST' }),
+      await adminCall(`/products/${product}/metafields.json`, { method: 'POST' }),
+      await adminCall(`/products/${product}/resource_feedback.json`, { method: 'POST' }),
+      await operator(t).call('/stores', { method: 'POST' }),
+      await operator(t).call('/apps', { method: 'POST' }),
+      await operator(t).call('/stores/bodies', { method: 'PATCH' }),
+      await operator(t).call('/stores/bodies/metaobject_definitions', { method: 'POST' }),
+    ];
+    expect(answers.map((a) => `${a.status} ${a.text}`)).toEqual(answers.map(() => '422 {"errors":"body: required"}'));
+  });
+
   it('the operator API tells nothing, not even which routes exist, without its token (decisions §10)', async () => {
     for (const path of ['/platform/v1/nothing', '/platform/v1/stores/x', '/platform']) {
       const r = await call(`${t.origin}${path}`, { token });

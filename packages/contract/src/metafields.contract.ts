@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { FIELDS_DESCRIPTION, pageQuery, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
 import { documented } from './openapi-json-schema';
-import { ID_RULES, KEY_RULES, namespaceRules } from './rules';
+import { ID_RULES, KEY_RULES, namespaceRules, PRODUCT_ID_RULES } from './rules';
+import { JSON_VALUE_MAX_BYTES, METAFIELD_TYPES } from '@platform/domain/limits';
 import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
@@ -34,35 +35,52 @@ export type Metafield = z.infer<typeof ZMetafield>;
 export const ZListedMetafield = ZMetafield.partial().extend({ id: ZId });
 export type ListedMetafield = z.infer<typeof ZListedMetafield>;
 
+const metafieldType = () => documented(text(), { enum: [...METAFIELD_TYPES] });
+
 export const ZMetafieldInput = objectOf({
-  namespace: text().describe('3-255 characters of letters, digits, - and _, or `$app:` + such a name (decisions §8.2).'),
-  key: text().describe('3-64 characters of letters, digits, - and _.'),
-  type: text()
+  namespace: documented(
+    text().describe('3-255 characters of letters, digits, - and _, or `$app:` + such a name (decisions §8.2).'),
+    namespaceRules(true),
+  ),
+  key: documented(text().describe('3-64 characters of letters, digits, - and _.'), KEY_RULES),
+  type: metafieldType()
     .nullish()
     .transform((v) => v ?? undefined)
     .describe("Required without a definition; with one it may be omitted (or null) and must equal the definition's type."),
-  value: text().describe('From v20260901 it cannot be empty (decisions §2.6).'),
+  value: documented(
+    text().describe(
+      "Text in the type's basic format (decisions §8.8: JSON text for structured types and lists), checked against the " +
+        "definition's rules when one exists. From v20260901 it cannot be empty (decisions §2.6).",
+    ),
+    { minLength: 1, maxLength: JSON_VALUE_MAX_BYTES },
+  ),
 });
 export type MetafieldInput = z.infer<typeof ZMetafieldInput>;
 
 /** Update: the value (and optionally its type); namespace and key identify it and cannot change. */
 export const ZMetafieldUpdate = objectOf({
-  namespace: text().optional(),
-  key: text().optional(),
-  type: text()
+  namespace: documented(text(), namespaceRules(true)).optional().describe("The value's own: another one is 422."),
+  key: documented(text(), KEY_RULES).optional().describe("The value's own: another one is 422."),
+  type: metafieldType()
     .nullish()
     .transform((v) => v ?? undefined)
     .describe('Omitted or null: the stored type.'),
-  value: text(),
+  value: documented(text().describe('Not empty from v20260901 (decisions §2.6); earlier versions take "" too.'), {
+    minLength: 1,
+    maxLength: JSON_VALUE_MAX_BYTES,
+  }),
 });
 export type MetafieldUpdate = z.infer<typeof ZMetafieldUpdate>;
 
 export const ZMetafieldSetEntry = ZMetafieldInput.extend({
-  owner_resource: text().describe('Only products can hold values (decisions §8.1).'),
+  owner_resource: documented(text().describe('Only products can hold values (decisions §8.1).'), { enum: ['products'] }),
   // A JSON number is refused: 1.0000000000000001 would read as product 1 (issue 8, finding 6).
-  owner_id: z
-    .string({ errorMap: () => ({ message: 'must be a product id (a decimal string)' }) })
-    .describe('The product id, a decimal string (gid://platform/Product/{id} is accepted too); a JSON number is refused.'),
+  owner_id: documented(
+    z
+      .string({ errorMap: () => ({ message: 'must be a product id (a decimal string)' }) })
+      .describe('The product id, a decimal string (gid://platform/Product/{id} is accepted too); a JSON number is refused.'),
+    PRODUCT_ID_RULES,
+  ),
 });
 export type MetafieldSetEntry = z.infer<typeof ZMetafieldSetEntry>;
 

@@ -12,6 +12,10 @@ export type JsonSchema = { [keyword: string]: unknown };
  * so that the SDK, which bundles the contract, does not carry that package). The values come from
  * the domain's constants, so the document and the check share one source.
  */
+/**
+ * zod's `.describe()` returns a copy without it: describe first (`documented(z.string().describe(...), rules)`),
+ * or describe a wrapper (`documented(...).optional().describe(...)`).
+ */
 export function documented<T extends ZodTypeAny>(schema: T, rules: JsonSchema): T {
   const holder = schema as T & { metaOpenApi?: JsonSchema };
   holder.metaOpenApi = { ...holder.metaOpenApi, ...rules };

@@ -29,14 +29,15 @@ export const ZOperatorStore = z.object({
 export type OperatorStore = z.infer<typeof ZOperatorStore>;
 
 /** decisions §12.9: store input as the service checks it (the domain's rules, stated here for the document). */
-const storeName = () => documented(z.string(), STORE_NAME_RULES).describe('No control characters (line breaks, tabs); not blank.');
-const timeZone = () => documented(z.string(), timeZoneRules()).describe('An IANA time zone name.');
-const currency = () => documented(z.string(), { pattern: '^[A-Z]{3}$' }).describe('An ISO 4217 code such as USD.');
-const email = (note: string) => documented(z.string(), EMAIL_RULES).describe(`An e-mail address (decisions §12.9). ${note}`);
+const storeName = () => documented(z.string().describe('No control characters (line breaks, tabs); not blank.'), STORE_NAME_RULES);
+const timeZone = () => documented(z.string().describe('An IANA time zone name.'), timeZoneRules());
+const currency = () => documented(z.string().describe('An ISO 4217 code such as USD.'), { pattern: '^[A-Z]{3}$' });
+const email = (note: string) => documented(z.string().describe(`An e-mail address (decisions §12.9). ${note}`), EMAIL_RULES);
 
 export const ZStoreCreate = z.object({
-  handle: documented(z.string(), STORE_HANDLE_RULES).describe(
-    '3-63 characters of a-z, 0-9 and -, not starting or ending with - (decisions §1.5). A handle in use is 422.',
+  handle: documented(
+    z.string().describe('3-63 characters of a-z, 0-9 and -, not starting or ending with - (decisions §1.5). A handle in use is 422.'),
+    STORE_HANDLE_RULES,
   ),
   name: storeName(),
   iana_timezone: timeZone().optional().describe('Default UTC.'),
@@ -164,7 +165,7 @@ export const operatorContract = c.router(
     installApp: {
       method: 'POST',
       path: '/stores/:handle/apps/:appId/install',
-      body: z.object({ scopes: scopeList() }),
+      body: z.object({ scopes: documented(scopeList(), { minItems: 1 }) }),
       responses: { 201: z.object({ code: z.string() }) },
       summary: "The merchant's approval without the browser: an OAuth code for a custom or public app",
     },

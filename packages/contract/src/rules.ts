@@ -1,5 +1,8 @@
 import {
   APP_NAMESPACE_LOOKALIKE,
+  METAFIELD_TYPES,
+  RULE_NAMES,
+  RULE_TYPES,
   EMAIL,
   EMAIL_MAX_LENGTH,
   STORE_NAME,
@@ -17,12 +20,15 @@ import type { JsonSchema } from './openapi-json-schema';
 // messages stay the domain's, the document states the same rules.
 
 /**
- * A pattern of the decimal integers 0..max, leading zeros allowed (as the server reads them):
- * `9223372036854775807` gives `^0*(?:[0-9]{1,18}|[1-8][0-9]{18}|9[01][0-9]{17}|...)$`.
+ * The decimal integers 0..max as a regular expression's body: `9223372036854775807` gives
+ * `[0-9]{1,18}|[1-8][0-9]{18}|9[01][0-9]{17}|...|9223372036854775807`. Without `leadingZeros`, a
+ * number has none (`0`, `7`, `10`), as the server's id parser wants.
  */
-export function decimalAtMost(max: bigint): string {
+export function decimalsUpTo(max: bigint, leadingZeros: boolean): string {
   const digits = max.toString();
-  const branches = digits.length > 1 ? [`[0-9]{1,${digits.length - 1}}`] : [];
+  const shorter = digits.length - 1;
+  const branches =
+    shorter === 0 ? [] : leadingZeros ? [`[0-9]{1,${shorter}}`] : ['0', shorter > 1 ? `[1-9][0-9]{0,${shorter - 1}}` : '[1-9]'];
   for (let i = 0; i < digits.length; i++) {
     const d = Number(digits[i]);
     const rest = digits.length - i - 1;
@@ -31,11 +37,19 @@ export function decimalAtMost(max: bigint): string {
     if (d > low) branches.push(`${digits.slice(0, i)}[${low}-${d - 1}]${tail}`);
   }
   branches.push(digits);
-  return `^0*(?:${branches.join('|')})$`;
+  return `(?:${branches.join('|')})`;
+}
+
+/** A pattern of the decimal integers 0..max, leading zeros allowed (as the server reads `since_id` and `id`). */
+export function decimalAtMost(max: bigint): string {
+  return `^0*${decimalsUpTo(max, true)}$`;
 }
 
 /** decisions §3.5: an id, as a decimal string of a 64-bit integer. */
 export const ID_RULES: JsonSchema = { pattern: decimalAtMost(MAX_ID) };
+
+/** decisions §3.5, §8.9: a product id in a body, without leading zeros, or the product's global id. */
+export const PRODUCT_ID_RULES: JsonSchema = { pattern: `^(?:gid://platform/Product/)?${decimalsUpTo(MAX_ID, false)}$` };
 
 /** decisions §6.1: records per page. Query text on the wire, an integer for the document. */
 export const LIMIT_RULES: JsonSchema = { type: 'integer', minimum: 1, maximum: LIMIT_MAX };
@@ -65,10 +79,12 @@ export const EMAIL_RULES: JsonSchema = { format: 'email', pattern: EMAIL.source,
 /** decisions §12.9: a store name (no control characters, not blank). */
 export const STORE_NAME_RULES: JsonSchema = { pattern: STORE_NAME.source };
 
+/** What follows the scheme of a URL the server takes: host (or IP literal) and port, then path and query. */
+const URL_AFTER_SCHEME = /:\/\/[A-Za-z0-9.\-\[\]:]+(?:[/?][^\s\\<>"'`^{}|#@]*)?$/;
+
 /** An http(s) URL as the server reads it: absolute, no credentials, spaces, quotes, backslashes or fragment. */
 export function urlRules(schemes: 'https' | 'http(s)', maxLength = 2048): JsonSchema {
-  const scheme = schemes === 'https' ? 'https' : 'https?';
-  return { format: 'uri', maxLength, pattern: `^${scheme}://[A-Za-z0-9.\-\[\]:]+(?:[/?][^\s\\<>"'\`^{}|#@]*)?$` };
+  return { format: 'uri', maxLength, pattern: `^${schemes === 'https' ? 'https' : 'https?'}${URL_AFTER_SCHEME.source}` };
 }
 
 /** IANA time zones as this runtime knows them (the server checks a zone with the same Intl), and UTC. */
@@ -83,13 +99,62 @@ export const KEY_RULES: JsonSchema = { pattern: `^[A-Za-z0-9_-]{${KEY_LENGTH.min
 /**
  * decisions §8.2: a namespace as a request names it. `$app:x` (the calling app's), a shared name that
  * does not read as an app's, or (`stored: true`) the stored spelling `app--{app id}--x`, which names
- * another app's namespace only to be refused for the state of the data (404/403).
+ * another app's namespace only to be refused for the state of the data (404/403). `callerApp: false`
+ * for the merchant's view, which has no `$app:` of its own.
  */
-export function namespaceRules(stored: boolean): JsonSchema {
-  const branches: JsonSchema[] = [
-    { pattern: `^\\$app:${NAME}$` },
-    { pattern: `^${NAME}$`, not: { pattern: APP_NAMESPACE_LOOKALIKE.source } },
-  ];
+export function namespaceRules(stored: boolean, callerApp = true): JsonSchema {
+  const branches: JsonSchema[] = [{ pattern: `^${NAME}$`, not: { pattern: APP_NAMESPACE_LOOKALIKE.source } }];
+  // `$app:` names the calling app's namespace: the merchant (operator API) is no app.
+  if (callerApp) branches.unshift({ pattern: `^\\$app:${NAME}$` });
   if (stored) branches.push({ pattern: `^app--[1-9][0-9]*--${NAME}$` });
   return { anyOf: branches };
 }
+
+/** Letters, digits, `-` and `_`, within `length` (metaobject types and handles). */
+export function handleRules(length: { min: number; max: number }): JsonSchema {
+  return { pattern: `^[A-Za-z0-9_-]{${length.min},${length.max}}$` };
+}
+
+/** Free text with something besides white space, at most `max` characters (code points). */
+export function textRules(max: number): JsonSchema {
+  return { pattern: NOT_BLANK, maxLength: max };
+}
+
+/** Decimal text the server reads (`pattern`), or a JSON integer within its digits. */
+export function decimalInputRules(pattern: RegExp, integerDigits: number): JsonSchema {
+  const bound = 10 ** integerDigits - 1;
+  return {
+    anyOf: [
+      { type: 'string', pattern: pattern.source },
+      { type: 'integer', minimum: -bound, maximum: bound },
+    ],
+  };
+}
+
+/**
+ * decisions §8.3, spec "Validation rule object": which rule names a definition of each type takes,
+ * and each name at most once; stated on the definition object (its `type` decides).
+ */
+export function definitionRules(): JsonSchema {
+  return {
+    allOf: METAFIELD_TYPES.map((type) => {
+      const names = RULE_NAMES.filter((name) => RULE_TYPES[name].includes(type));
+      // A type that takes no rule (boolean) takes an empty list only.
+      const list = names.length > 0 ? { type: 'array', items: { properties: { name: { enum: names } } } } : { type: 'array', maxItems: 0 };
+      return {
+        if: { properties: { type: { const: type } }, required: ['type'] },
+        then: { properties: { validations: { anyOf: [{ type: 'null' }, list] } } },
+      };
+    }),
+  };
+}
+
+/** Each rule name at most once in a definition's validations (2020-12's maxContains). */
+export const VALIDATIONS_RULES: JsonSchema = {
+  maxItems: RULE_NAMES.length,
+  allOf: RULE_NAMES.map((name) => ({
+    contains: { properties: { name: { const: name } }, required: ['name'] },
+    minContains: 0,
+    maxContains: 1,
+  })),
+};

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { DELIVERY_STATUSES, WEBHOOK_TOPICS } from '@platform/domain/limits';
+import {
+  COST,
+  DELIVERY_STATUSES,
+  LOCATION_TYPES,
+  MAX_SKU,
+  MAX_WEBHOOK_ADDRESS_LENGTH,
+  WEBHOOK_STATUSES,
+  WEBHOOK_TOPICS,
+} from '@platform/domain/limits';
+import { urlRules } from './rules';
 import { pageQuery, FIELDS_DESCRIPTION, ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
 import { documented } from './openapi-json-schema';
 import { objectOf, queryText, text } from './metafield-messages';
@@ -35,22 +44,33 @@ export type Webhook = z.infer<typeof ZWebhook>;
 export const ZListedWebhook = ZWebhook.partial().extend({ id: ZId });
 export type ListedWebhook = z.infer<typeof ZListedWebhook>;
 
+const topic = () =>
+  documented(text().describe('inventory_items/update needs read_inventory, fulfillment_order/released read_fulfillments.'), {
+    enum: [...WEBHOOK_TOPICS],
+  });
+const address = () =>
+  documented(
+    text().describe('An https:// URL, no user name or password, no fragment, not a private address (decisions §11.2).'),
+    urlRules('https', MAX_WEBHOOK_ADDRESS_LENGTH),
+  );
+const apiVersion = () =>
+  documented(text().describe('A supported version (decisions §2: they move with the clock; another is 422).'), { pattern: '^v\\d{8}$' });
+const webhookStatus = () => documented(text(), { enum: [...WEBHOOK_STATUSES] });
+
 export const ZWebhookCreate = objectOf({
-  topic: text().describe('inventory_items/update (needs read_inventory) or fulfillment_order/released (needs read_fulfillments).'),
-  address: text().describe(
-    'https:// URL, no user name or password, no fragment, at most 2,048 characters, not a private address (decisions §11.2).',
-  ),
-  api_version: text().optional().describe('A supported version (decisions §2); defaults to the version of this request.'),
-  status: text().optional().describe('enabled (default) or disabled.'),
+  topic: topic(),
+  address: address(),
+  api_version: apiVersion().optional().describe('Defaults to the version of this request.'),
+  status: webhookStatus().optional().describe('Default enabled.'),
 });
 export type WebhookCreate = z.infer<typeof ZWebhookCreate>;
 
 /** Every field optional; re-enabling a disabled subscription clears its failure count. */
 export const ZWebhookUpdate = objectOf({
-  topic: text().optional(),
-  address: text().optional(),
-  api_version: text().optional(),
-  status: text().optional(),
+  topic: topic().optional(),
+  address: address().optional(),
+  api_version: apiVersion().optional(),
+  status: webhookStatus().optional(),
 });
 export type WebhookUpdate = z.infer<typeof ZWebhookUpdate>;
 
@@ -177,15 +197,23 @@ export type WebhookPayloads = { [T in WebhookTopic]: z.infer<(typeof webhookPayl
 
 /** decisions §10: the operator's change of an inventory item; every field optional. */
 export const ZInventoryItemUpdate = objectOf({
-  sku: text().optional(),
-  cost: z
-    .union([z.string(), z.number()], { invalid_type_error: 'must be a decimal number' })
+  sku: documented(text(), { maxLength: MAX_SKU }).optional(),
+  cost: documented(z.union([z.string(), z.number()], { invalid_type_error: 'must be a decimal number' }), {
+    anyOf: [
+      { type: 'string', pattern: COST.source },
+      { type: 'integer', minimum: 0, maximum: 9_999_999_999_999 },
+    ],
+  })
     .optional()
-    .describe('Decimal text (or a number).'),
+    .describe('Non-negative decimal text, at most 13 integer and 9 fraction digits (or a number).'),
   tracked: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
-  location_type: text().optional().describe('normal or fulfillment.'),
-  fulfillment_location_id: z
-    .union([z.string(), z.number()], { invalid_type_error: 'must be an id' })
+  location_type: documented(text(), { enum: [...LOCATION_TYPES] }).optional(),
+  fulfillment_location_id: documented(z.union([z.string(), z.number()], { invalid_type_error: 'must be an id' }), {
+    anyOf: [
+      { type: 'string', pattern: '^[1-9][0-9]*$' },
+      { type: 'integer', minimum: 1 },
+    ],
+  })
     .nullable()
     .optional()
     .describe('Required when location_type is fulfillment; cleared when it is normal.'),

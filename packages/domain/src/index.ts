@@ -13,3 +13,4 @@ export * from './feedback';
 export * from './json';
 export * from './idempotency';
 export * from './stores';
+export * from './products';

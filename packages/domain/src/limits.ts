@@ -16,3 +16,4 @@ export { FULFILLMENT_ORDER_STATUSES } from './inventory/release-fulfillment-orde
 export { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency/check-idempotency-key';
 export { EMAIL, EMAIL_MAX_LENGTH, STORE_NAME } from './stores/check-store-input';
 export { LIMIT_MAX, MAX_ID } from './pagination/parse-page-params';
+export * from './products/define-product-fields';

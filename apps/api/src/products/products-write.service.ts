@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, joinIssues, parseIsoInstant } from '@platform/domain';
+import { DomainError, joinIssues, MAX_PRODUCT_HANDLE, MAX_PRODUCTS_PER_CREATE, parseIsoInstant, PRODUCT_DECIMAL } from '@platform/domain';
 import { MAX_RESPONSE_BYTES } from '../http/wire';
 import { ClockService } from '../core/clock.service';
 import { StoresService } from '../stores/stores.service';
 import { mergeProductInput, type ProductInput, type VariantInput } from './product-document';
 import { ProductsRepository } from './products.repository';
 
-const DECIMAL = /^-?\d{1,13}(\.\d{1,9})?$/;
-const MAX_BULK = 1000;
-const MAX_HANDLE = 255;
+const DECIMAL = PRODUCT_DECIMAL;
+const MAX_BULK = MAX_PRODUCTS_PER_CREATE;
+const MAX_HANDLE = MAX_PRODUCT_HANDLE;
 /**
  * decisions §3.4: the answer echoes what was written and no answer exceeds 8 MB, so a write whose
  * echo would is refused before it commits (422), never committed and then refused.

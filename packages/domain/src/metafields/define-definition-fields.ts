@@ -14,3 +14,8 @@ export const DESCRIPTION_MAX_LENGTH = 255;
 
 /** What a namespace's name and a key are made of: letters, digits, `-` and `_`. */
 export const NAME_CHARS = /^[A-Za-z0-9_-]+$/;
+
+/** decisions §8.14: a metaobject definition's type, its name, and a metaobject's handle. */
+export const METAOBJECT_TYPE_LENGTH = { min: 3, max: 255 } as const;
+export const METAOBJECT_NAME_LENGTH = { min: 1, max: 255 } as const;
+export const METAOBJECT_HANDLE_LENGTH = { min: 1, max: 255 } as const;
