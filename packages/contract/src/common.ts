@@ -33,6 +33,19 @@ export const commonResponses = {
   500: ZErrorBody.describe('A bug; the body says only "Internal Server Error" and the log has the traceId.'),
 } as const;
 
+/**
+ * The operator API's (decisions §10): no rate limit, no store status, no scopes, so no 402, 403, 423
+ * or 429 (its keyed POSTs add the 429 of the kept-answers quota, docs/idempotency.md).
+ */
+export const operatorResponses = {
+  400: commonResponses[400],
+  401: ZErrorBody.describe('The operator token is missing or wrong; the operator API answers nothing else without it.'),
+  404: commonResponses[404],
+  413: commonResponses[413],
+  422: commonResponses[422],
+  500: commonResponses[500],
+} as const;
+
 /** decisions §3.5: ids are decimal strings of increasing integers. */
 export const ZId = z.string().regex(/^\d+$/, 'must be a decimal id');
 
@@ -76,6 +89,7 @@ export type AdminRouteMetadata = {
   orScopes?: readonly Scope[];
   paginated?: true;
 };
-export type OperatorRouteMetadata = { auth: 'operator' };
+/** `paginated`: the answer carries a `link` header while more records exist (decisions §6.3). */
+export type OperatorRouteMetadata = { auth: 'operator'; paginated?: true };
 /** decisions §5.2: the OAuth token calls, signed with the app secret (headers appkey, timestamp, sign). */
 export type OAuthRouteMetadata = { auth: 'signed' };

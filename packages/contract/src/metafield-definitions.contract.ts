@@ -11,7 +11,7 @@ import {
   RULE_NAMES,
   RULE_VALUE_MAX_LENGTH,
 } from '@platform/domain/limits';
-import { FIELDS_DESCRIPTION, pageQuery, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { FIELDS_DESCRIPTION, pageQuery, ZId, ZIsoTime, type AdminRouteMetadata, type OperatorRouteMetadata } from './common';
 import { documented } from './openapi-json-schema';
 import { definitionRules, handleRules, ID_RULES, KEY_RULES, namespaceRules, textRules, VALIDATIONS_RULES } from './rules';
 import { objectOf, queryText, text } from './metafield-messages';
@@ -234,6 +234,7 @@ export const operatorMetafieldDefinitionsContract = c.router(
       query: ZMerchantMetafieldDefinitionsQuery,
       responses: { 200: z.object({ metafield_definitions: z.array(ZListedMetafieldDefinition) }) },
       summary: "The merchant admin's view: every definition except PRIVATE ones, paginated like the Admin API",
+      metadata: { paginated: true } satisfies Partial<OperatorRouteMetadata>,
     },
     createMetaobjectDefinition: {
       method: 'POST',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FIELDS_DESCRIPTION, pageQuery, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { FIELDS_DESCRIPTION, pageQuery, ZId, ZIsoTime, type AdminRouteMetadata, type OperatorRouteMetadata } from './common';
 import { documented } from './openapi-json-schema';
 import { ID_RULES, KEY_RULES, namespaceRules, PRODUCT_ID_RULES } from './rules';
 import { JSON_VALUE_MAX_BYTES, METAFIELD_TYPES } from '@platform/domain/limits';
@@ -197,6 +197,7 @@ export const operatorMetafieldsContract = c.router(
       responses: { 200: z.object({ metafields: z.array(ZOperatorMetafield) }) },
       summary: "A store's metafield values with their re-check verdicts, ascending id, keyset-paginated by since_id",
       description: 'A `link` header with rel="next" is sent while more exist. Values of PRIVATE definitions are not shown.',
+      metadata: { paginated: true } satisfies Partial<OperatorRouteMetadata>,
     },
   },
   operatorRouterOptions,

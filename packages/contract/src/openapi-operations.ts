@@ -1,6 +1,5 @@
 import type { AppRoute } from '@ts-rest/core';
 import type { generateOpenApi } from '@ts-rest/open-api';
-import { MAX_WEBHOOKS_PER_APP_AND_STORE } from '@platform/domain/limits';
 import type { AdminRouteMetadata, OAuthRouteMetadata, OperatorRouteMetadata } from './common';
 import { toJsonSchema2020, withoutNul, type JsonSchema } from './openapi-json-schema';
 
@@ -191,5 +190,3 @@ function isRequired(body: unknown): boolean {
   const schema = body as { isOptional?: () => boolean } | null | undefined;
   return typeof schema?.isOptional === 'function' && !schema.isOptional();
 }
-
-export const SUBSCRIPTION_CAP_NOTE = `An app has at most ${MAX_WEBHOOKS_PER_APP_AND_STORE} subscriptions per store (decisions §11.7): one more is 422.`;

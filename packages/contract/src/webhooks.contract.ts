@@ -5,11 +5,12 @@ import {
   LOCATION_TYPES,
   MAX_SKU,
   MAX_WEBHOOK_ADDRESS_LENGTH,
+  MAX_WEBHOOKS_PER_APP_AND_STORE,
   WEBHOOK_STATUSES,
   WEBHOOK_TOPICS,
 } from '@platform/domain/limits';
 import { urlRules } from './rules';
-import { pageQuery, FIELDS_DESCRIPTION, ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { pageQuery, FIELDS_DESCRIPTION, ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata, type OperatorRouteMetadata } from './common';
 import { documented } from './openapi-json-schema';
 import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
@@ -135,7 +136,9 @@ export const webhooksContract = c.router(
       body: objectOf({ webhook: ZWebhookCreate }),
       responses: { 201: one },
       summary: 'Subscribe to a topic',
-      description: 'One subscription per (app, store, topic, address): a duplicate is 422.',
+      description:
+        'One subscription per (app, store, topic, address): a duplicate is 422. ' +
+        `An app has at most ${MAX_WEBHOOKS_PER_APP_AND_STORE} subscriptions per store (decisions §11.7): one more is 422.`,
       metadata: WEBHOOK_SCOPES,
     },
     listWebhooks: {
@@ -301,6 +304,7 @@ export const operatorWebhooksContract = c.router(
       query: ZListDeliveriesQuery,
       responses: { 200: z.object({ deliveries: z.array(ZWebhookDelivery) }) },
       summary: "A store's webhook deliveries with their attempts, ascending id, cursor-paginated",
+      metadata: { paginated: true } satisfies Partial<OperatorRouteMetadata>,
     },
     redeliverWebhookDelivery: {
       method: 'POST',
