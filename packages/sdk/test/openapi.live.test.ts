@@ -47,7 +47,7 @@ type Listing = paths['/admin/openapi/{version}/products/products.json']['get'];
 export type Page = Listing['responses'][200]['content']['application/json'];
 export const ids = (page: Page): string[] => page.products.map((p) => p.id);
 export type Query = NonNullable<Listing['parameters']['query']>;
-export const q: Query = { limit: '10' };
+export const q: Query = { limit: 10 };
 `,
       );
       const args = ['--strict', '--noEmit', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
