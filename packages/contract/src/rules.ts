@@ -80,7 +80,7 @@ export const EMAIL_RULES: JsonSchema = { format: 'email', pattern: EMAIL.source,
 export const STORE_NAME_RULES: JsonSchema = { pattern: STORE_NAME.source };
 
 /** What follows the scheme of a URL the server takes: host (or IP literal) and port, then path and query. */
-const URL_AFTER_SCHEME = /:\/\/[A-Za-z0-9.\-\[\]:]+(?:[/?][^\s\\<>"'`^{}|#@]*)?$/;
+const URL_AFTER_SCHEME = /:\/\/[A-Za-z0-9.\-[\]:]+(?:[/?][^\s\\<>"'`^{}|#@]*)?$/;
 
 /** An http(s) URL as the server reads it: absolute, no credentials, spaces, quotes, backslashes or fragment. */
 export function urlRules(schemes: 'https' | 'http(s)', maxLength = 2048): JsonSchema {

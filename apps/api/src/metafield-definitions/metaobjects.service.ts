@@ -1,6 +1,14 @@
 import { pathId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
-import { DomainError, formatInZone, joinIssues, METAOBJECT_HANDLE_LENGTH, METAOBJECT_NAME_LENGTH, METAOBJECT_TYPE_LENGTH, NAME_CHARS } from '@platform/domain';
+import {
+  DomainError,
+  formatInZone,
+  joinIssues,
+  METAOBJECT_HANDLE_LENGTH,
+  METAOBJECT_NAME_LENGTH,
+  METAOBJECT_TYPE_LENGTH,
+  NAME_CHARS,
+} from '@platform/domain';
 import { ClockService } from '../core/clock.service';
 import { isConflict } from '../core/prisma-errors';
 import { StoresService } from '../stores/stores.service';

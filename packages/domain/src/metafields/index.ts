@@ -78,12 +78,7 @@ export {
   type DefinitionResult,
   type NormalizedDefinition,
 } from './validate-definition';
-export {
-  METAOBJECT_HANDLE_LENGTH,
-  METAOBJECT_NAME_LENGTH,
-  METAOBJECT_TYPE_LENGTH,
-  NAME_CHARS,
-} from './define-definition-fields';
+export { METAOBJECT_HANDLE_LENGTH, METAOBJECT_NAME_LENGTH, METAOBJECT_TYPE_LENGTH, NAME_CHARS } from './define-definition-fields';
 export { validateDefinitionUpdate, type DefinitionPatch, type DefinitionUpdateResult } from './validate-definition-update';
 export {
   APP_NAMESPACE_PREFIX,

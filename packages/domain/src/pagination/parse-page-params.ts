@@ -10,7 +10,10 @@ export const MAX_ID = 9223372036854775807n;
 export const LIMIT_MAX = 1000;
 
 /** decisions §6.1: plain decimal digits in 1..max; absent means `def`, present but empty is refused. */
-export function parseLimit(raw: string | undefined, { def = 50, max = LIMIT_MAX }: { def?: number; max?: number } = {}): ParamResult<number> {
+export function parseLimit(
+  raw: string | undefined,
+  { def = 50, max = LIMIT_MAX }: { def?: number; max?: number } = {},
+): ParamResult<number> {
   if (raw === undefined) return { ok: true, value: def };
   const value = DIGITS.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= 1 && value <= max)) return { ok: false, message: `limit: must be an integer between 1 and ${max}` };
