@@ -31,7 +31,7 @@ export type OperatorStore = z.infer<typeof ZOperatorStore>;
 /** decisions §12.9: store input as the service checks it (the domain's rules, stated here for the document). */
 const storeName = () => documented(z.string().describe('No control characters (line breaks, tabs); not blank.'), STORE_NAME_RULES);
 const timeZone = () => documented(z.string().describe('An IANA time zone name.'), timeZoneRules());
-const currency = () => documented(z.string().describe('An ISO 4217 code such as USD.'), { pattern: '^[A-Z]{3}$' });
+const currency = () => documented(z.string().describe('An ISO 4217 code such as USD.'), { pattern: '^[A-Z]{3}$', examples: ['USD'] });
 const email = (note: string) => documented(z.string().describe(`An e-mail address (decisions §12.9). ${note}`), EMAIL_RULES);
 
 export const ZStoreCreate = z.object({
@@ -82,7 +82,7 @@ const scopeList = () => z.array(documented(z.string(), { enum: [...SCOPES] })).d
 
 export const ZAppCreate = documented(
   z.object({
-    name: documented(z.string(), { pattern: NOT_BLANK }),
+    name: documented(z.string(), { pattern: NOT_BLANK, examples: ['Inventory sync'] }),
     kind: ZAppKind,
     scopes: scopeList(),
     redirect_urls: z.array(documented(z.string(), urlRules('http(s)'))).optional(),

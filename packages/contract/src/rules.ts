@@ -46,13 +46,13 @@ export function decimalAtMost(max: bigint): string {
 }
 
 /** decisions §3.5: an id, as a decimal string of a 64-bit integer. */
-export const ID_RULES: JsonSchema = { pattern: decimalAtMost(MAX_ID) };
+export const ID_RULES: JsonSchema = { pattern: decimalAtMost(MAX_ID), examples: ['42'] };
 
 /** decisions §3.5, §8.9: a product id in a body, without leading zeros, or the product's global id. */
-export const PRODUCT_ID_RULES: JsonSchema = { pattern: `^(?:gid://platform/Product/)?${decimalsUpTo(MAX_ID, false)}$` };
+export const PRODUCT_ID_RULES: JsonSchema = { pattern: `^(?:gid://platform/Product/)?${decimalsUpTo(MAX_ID, false)}$`, examples: ['42'] };
 
 /** decisions §6.1: records per page. Query text on the wire, an integer for the document. */
-export const LIMIT_RULES: JsonSchema = { type: 'integer', minimum: 1, maximum: LIMIT_MAX };
+export const LIMIT_RULES: JsonSchema = { type: 'integer', minimum: 1, maximum: LIMIT_MAX, examples: [50] };
 
 /** decisions §6.2: the cursor the link header carries (`{payload}.{mac}`, base64url). */
 export const PAGE_INFO_RULES: JsonSchema = {
@@ -63,10 +63,10 @@ export const PAGE_INFO_RULES: JsonSchema = {
 };
 
 /** decisions §1.5. */
-export const STORE_HANDLE_RULES: JsonSchema = { pattern: STORE_HANDLE.source, minLength: 3, maxLength: 63 };
+export const STORE_HANDLE_RULES: JsonSchema = { pattern: STORE_HANDLE.source, minLength: 3, maxLength: 63, examples: ['demo'] };
 
 /** decisions §3.3: a request time (the one ISO 8601 form the service reads). */
-export const TIME_RULES: JsonSchema = { format: 'date-time', pattern: INSTANT.source };
+export const TIME_RULES: JsonSchema = { format: 'date-time', pattern: INSTANT.source, examples: ['2026-11-22T12:05:01+08:00'] };
 
 /** Text with something besides white space (the server trims to judge blankness); NUL never (json-shape). */
 export const NOT_BLANK = '^[^\\S\\u0000]*[^\\s\\u0000][^\\u0000]*$';
@@ -74,17 +74,23 @@ export const NOT_BLANK = '^[^\\S\\u0000]*[^\\s\\u0000][^\\u0000]*$';
 const NAME = `[A-Za-z0-9_-]{${NAMESPACE_LENGTH.min},${NAMESPACE_LENGTH.max}}`;
 
 /** decisions §12.9: what an operator may store as a store's e-mail address. */
-export const EMAIL_RULES: JsonSchema = { format: 'email', pattern: EMAIL.source, maxLength: EMAIL_MAX_LENGTH };
+export const EMAIL_RULES: JsonSchema = {
+  format: 'email',
+  pattern: EMAIL.source,
+  maxLength: EMAIL_MAX_LENGTH,
+  examples: ['owner@demo.example'],
+};
 
 /** decisions §12.9: a store name (no control characters, not blank). */
-export const STORE_NAME_RULES: JsonSchema = { pattern: STORE_NAME.source };
+export const STORE_NAME_RULES: JsonSchema = { pattern: STORE_NAME.source, examples: ['Demo store'] };
 
 /** What follows the scheme of a URL the server takes: host (or IP literal) and port, then path and query. */
 const URL_AFTER_SCHEME = /:\/\/[A-Za-z0-9.\-[\]:]+(?:[/?][^\s\\<>"'`^{}|#@]*)?$/;
 
 /** An http(s) URL as the server reads it: absolute, no credentials, spaces, quotes, backslashes or fragment. */
 export function urlRules(schemes: 'https' | 'http(s)', maxLength = 2048): JsonSchema {
-  return { format: 'uri', maxLength, pattern: `^${schemes === 'https' ? 'https' : 'https?'}${URL_AFTER_SCHEME.source}` };
+  const pattern = `^${schemes === 'https' ? 'https' : 'https?'}${URL_AFTER_SCHEME.source}`;
+  return { format: 'uri', maxLength, pattern, examples: ['https://app.example.com/hooks'] };
 }
 
 /** IANA time zones as this runtime knows them (the server checks a zone with the same Intl), and UTC. */
@@ -94,7 +100,7 @@ export function timeZoneRules(): JsonSchema {
 }
 
 /** decisions §8.2: a key. */
-export const KEY_RULES: JsonSchema = { pattern: `^[A-Za-z0-9_-]{${KEY_LENGTH.min},${KEY_LENGTH.max}}$` };
+export const KEY_RULES: JsonSchema = { pattern: `^[A-Za-z0-9_-]{${KEY_LENGTH.min},${KEY_LENGTH.max}}$`, examples: ['size'] };
 
 /**
  * decisions §8.2: a namespace as a request names it. `$app:x` (the calling app's), a shared name that
@@ -107,17 +113,17 @@ export function namespaceRules(stored: boolean, callerApp = true): JsonSchema {
   // `$app:` names the calling app's namespace: the merchant (operator API) is no app.
   if (callerApp) branches.unshift({ pattern: `^\\$app:${NAME}$` });
   if (stored) branches.push({ pattern: `^app--[1-9][0-9]*--${NAME}$` });
-  return { anyOf: branches };
+  return { anyOf: branches, examples: ['custom'] };
 }
 
 /** Letters, digits, `-` and `_`, within `length` (metaobject types and handles). */
 export function handleRules(length: { min: number; max: number }): JsonSchema {
-  return { pattern: `^[A-Za-z0-9_-]{${length.min},${length.max}}$` };
+  return { pattern: `^[A-Za-z0-9_-]{${length.min},${length.max}}$`, examples: ['colour'] };
 }
 
 /** Free text with something besides white space, at most `max` characters (code points). */
 export function textRules(max: number): JsonSchema {
-  return { pattern: NOT_BLANK, maxLength: max };
+  return { pattern: NOT_BLANK, maxLength: max, examples: ['Size'] };
 }
 
 /** Decimal text the server reads (`pattern`), or a JSON integer within its digits. */
