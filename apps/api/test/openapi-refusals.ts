@@ -8,6 +8,8 @@
 interface Refusal {
   /** Operations it applies to (all when absent). */
   operations?: readonly string[];
+  /** Only for requests like this (the refusal is about what the request left to the stored data). */
+  when?: (body: Record<string, unknown>) => boolean;
   message: RegExp;
   reason: string;
 }
@@ -66,14 +68,22 @@ const REFUSALS: readonly Refusal[] = [
       /^status: only a failed delivery can be redelivered|^subscription: |^status: a fulfillment order can be released only while open|^app: is a \w+ app; only a private app's token/,
     reason: "the stored record's status or kind: a delivery not failed, an order already released, an app not private",
   },
+  {
+    operations: ['updateInventoryItem'],
+    message: /^fulfillment_location_id: (applies only when location_type is fulfillment|can't be blank when location_type is fulfillment)$/,
+    when: (body) => {
+      const item = (body['inventory_item'] ?? {}) as Record<string, unknown>;
+      return !('location_type' in item) || !('fulfillment_location_id' in item);
+    },
+    reason: 'the stored location type or id, when the request leaves it out (the document states the rule for what it sends)',
+  },
 ];
 
-/** Whether a 400/422 answer is one of the refusals about the state of the data. */
-export function refusalAboutState(operationId: string, _request: unknown, body: unknown): boolean {
-  const message = typeof body === 'object' && body !== null && 'errors' in body ? String((body as { errors: unknown }).errors) : '';
-  const whole = REFUSALS.some((r) => (!r.operations || r.operations.includes(operationId)) && r.message.test(message));
-  const parts = message.split('; ');
-  return (
-    whole || parts.every((part) => REFUSALS.some((r) => (!r.operations || r.operations.includes(operationId)) && r.message.test(part)))
-  );
+/** Whether a 400/422 answer is one of the refusals about the state of the data (each part of a joined message). */
+export function refusalAboutState(operationId: string, request: { body?: unknown }, answer: unknown): boolean {
+  const message = typeof answer === 'object' && answer !== null && 'errors' in answer ? String((answer as { errors: unknown }).errors) : '';
+  const sent = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+  const applies = (r: Refusal, text: string) =>
+    (!r.operations || r.operations.includes(operationId)) && r.message.test(text) && (!r.when || r.when(sent));
+  return REFUSALS.some((r) => applies(r, message)) || message.split('; ').every((part) => REFUSALS.some((r) => applies(r, part)));
 }

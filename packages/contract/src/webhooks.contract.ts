@@ -198,29 +198,49 @@ export const webhookPayloadSchemas = {
 } as const satisfies Record<WebhookTopic, z.ZodTypeAny>;
 export type WebhookPayloads = { [T in WebhookTopic]: z.infer<(typeof webhookPayloadSchemas)[T]> };
 
-/** decisions §10: the operator's change of an inventory item; every field optional. */
-export const ZInventoryItemUpdate = objectOf({
-  sku: documented(text(), { maxLength: MAX_SKU }).optional(),
-  cost: documented(z.union([z.string(), z.number()], { invalid_type_error: 'must be a decimal number' }), {
-    anyOf: [
-      { type: 'string', pattern: COST.source },
-      { type: 'integer', minimum: 0, maximum: 9_999_999_999_999 },
-    ],
-  })
-    .optional()
-    .describe('Non-negative decimal text, at most 13 integer and 9 fraction digits (or a number).'),
-  tracked: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
-  location_type: documented(text(), { enum: [...LOCATION_TYPES] }).optional(),
-  fulfillment_location_id: documented(z.union([z.string(), z.number()], { invalid_type_error: 'must be an id' }), {
-    anyOf: [
-      { type: 'string', pattern: '^[1-9][0-9]*$' },
-      { type: 'integer', minimum: 1 },
-    ],
-  })
-    .nullable()
-    .optional()
-    .describe('Required when location_type is fulfillment; cleared when it is normal.'),
-});
+/**
+ * decisions §10: the operator's change of an inventory item; every field optional. A location id
+ * belongs with `fulfillment` only: with `normal` it is refused (null clears it), and `fulfillment`
+ * needs one (given here, or stored: the stored row decides what the body leaves out).
+ */
+const LOCATION_RULES = {
+  allOf: [
+    {
+      if: { properties: { location_type: { const: 'normal' } }, required: ['location_type'] },
+      then: { properties: { fulfillment_location_id: { type: 'null' } } },
+    },
+    {
+      if: { properties: { location_type: { const: 'fulfillment' } }, required: ['location_type'] },
+      then: { properties: { fulfillment_location_id: { not: { type: 'null' } } } },
+    },
+  ],
+};
+
+export const ZInventoryItemUpdate = documented(
+  objectOf({
+    sku: documented(text(), { maxLength: MAX_SKU }).optional(),
+    cost: documented(z.union([z.string(), z.number()], { invalid_type_error: 'must be a decimal number' }), {
+      anyOf: [
+        { type: 'string', pattern: COST.source },
+        { type: 'integer', minimum: 0, maximum: 9_999_999_999_999 },
+      ],
+    })
+      .optional()
+      .describe('Non-negative decimal text, at most 13 integer and 9 fraction digits (or a number).'),
+    tracked: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+    location_type: documented(text(), { enum: [...LOCATION_TYPES] }).optional(),
+    fulfillment_location_id: documented(z.union([z.string(), z.number()], { invalid_type_error: 'must be an id' }), {
+      anyOf: [
+        { type: 'string', pattern: '^[1-9][0-9]*$' },
+        { type: 'integer', minimum: 1 },
+      ],
+    })
+      .nullable()
+      .optional()
+      .describe('Required when location_type is fulfillment; cleared when it is normal.'),
+  }),
+  LOCATION_RULES,
+);
 export type InventoryItemUpdate = z.infer<typeof ZInventoryItemUpdate>;
 
 export const ZOperatorFulfillmentOrder = z.object({
