@@ -93,7 +93,7 @@ export const ZMetafieldDefinitionInput = documented(
     validations: validationsInput().nullish(),
     access: ZAccessInput.nullish(),
   }),
-  definitionRules(),
+  definitionRules,
 );
 export type MetafieldDefinitionInput = z.infer<typeof ZMetafieldDefinitionInput>;
 
@@ -117,7 +117,7 @@ export const ZMetafieldDefinitionUpdate = documented(
       .nullish()
       .describe('May be sent, but must equal the stored type.'),
   }),
-  definitionRules(),
+  definitionRules,
 );
 export type MetafieldDefinitionUpdate = z.infer<typeof ZMetafieldDefinitionUpdate>;
 

@@ -3,7 +3,8 @@
 // into the other, and attach document-only rules to zod schemas.
 import type { ZodTypeAny } from 'zod';
 
-export type JsonSchema = { [keyword: string]: unknown };
+/** A JSON Schema (2020-12) or OpenAPI 3.0 schema object, as plain JSON. Internal to the package. */
+type JsonSchema = { [keyword: string]: unknown };
 
 /**
  * A rule the server enforces outside zod (the domain's validators, which own the messages),
@@ -16,9 +17,23 @@ export type JsonSchema = { [keyword: string]: unknown };
  * zod's `.describe()` returns a copy without it: describe first (`documented(z.string().describe(...), rules)`),
  * or describe a wrapper (`documented(...).optional().describe(...)`).
  */
-export function documented<T extends ZodTypeAny>(schema: T, rules: JsonSchema): T {
+export function documented<T extends ZodTypeAny>(schema: T, rules: JsonSchema | (() => JsonSchema)): T {
   const holder = schema as T & { metaOpenApi?: JsonSchema };
-  holder.metaOpenApi = { ...holder.metaOpenApi, ...rules };
+  const before = holder.metaOpenApi;
+  if (typeof rules !== 'function') {
+    holder.metaOpenApi = { ...before, ...rules };
+    return schema;
+  }
+  // Made when the document is generated, not when the contract is imported (the SDK bundles it).
+  let made: JsonSchema | undefined;
+  Object.defineProperty(holder, 'metaOpenApi', {
+    configurable: true,
+    enumerable: false,
+    get: () => (made ??= { ...before, ...rules() }),
+    set: (value: JsonSchema) => {
+      made = value;
+    },
+  });
   return schema;
 }
 

@@ -1,9 +1,11 @@
 import type { AppRoute } from '@ts-rest/core';
 import type { generateOpenApi } from '@ts-rest/open-api';
 import type { AdminRouteMetadata, OAuthRouteMetadata, OperatorRouteMetadata } from './common';
-import { toJsonSchema2020, withoutNul, type JsonSchema } from './openapi-json-schema';
+import { toJsonSchema2020, withoutNul } from './openapi-json-schema';
 
-export type Operation = Parameters<NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>['operationMapper']>>[0];
+type JsonSchema = { [keyword: string]: unknown };
+
+type Operation = Parameters<NonNullable<NonNullable<Parameters<typeof generateOpenApi>[2]>['operationMapper']>>[0];
 type Json = Record<string, unknown>;
 
 const SUCCESS: Record<number, string> = { 200: 'OK', 201: 'Created' };

@@ -30,7 +30,7 @@ export type OperatorStore = z.infer<typeof ZOperatorStore>;
 
 /** decisions §12.9: store input as the service checks it (the domain's rules, stated here for the document). */
 const storeName = () => documented(z.string().describe('No control characters (line breaks, tabs); not blank.'), STORE_NAME_RULES);
-const timeZone = () => documented(z.string().describe('An IANA time zone name.'), timeZoneRules());
+const timeZone = () => documented(z.string().describe('An IANA time zone name.'), timeZoneRules);
 const currency = () => documented(z.string().describe('An ISO 4217 code such as USD.'), { pattern: '^[A-Z]{3}$', examples: ['USD'] });
 const email = (note: string) => documented(z.string().describe(`An e-mail address (decisions §12.9). ${note}`), EMAIL_RULES);
 

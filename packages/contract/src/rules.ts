@@ -13,7 +13,8 @@ import {
   NAMESPACE_LENGTH,
   STORE_HANDLE,
 } from '@platform/domain/limits';
-import type { JsonSchema } from './openapi-json-schema';
+
+type JsonSchema = { [keyword: string]: unknown };
 
 // JSON Schema of the rules the domain's validators enforce, built from the domain's constants. The
 // contract attaches them with `documented` (openapi-json-schema.ts): the server's checks and their
