@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { brotliCompress, brotliDecompress, constants } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, brotliDecompress, brotliDecompressSync, constants } from 'node:zlib';
 
 /**
  * decisions §12.5: a kept answer may hold a credential (a private app's token and secret, a
@@ -26,9 +26,31 @@ export const SEAL_OVERHEAD = HEADER_LENGTH + IV_LENGTH + TAG_LENGTH;
  * took 9 s; gzip level 6, 12 ms for a 20th), measured on this project's 2-core machine.
  */
 const BROTLI_QUALITY = 5;
+/**
+ * Small bodies (most answers) are compressed on the event loop: tens of microseconds, where a trip
+ * through zlib's thread pool cost several times that. Larger ones go to the pool.
+ */
+const ON_THE_LOOP_BYTES = 64 * 1024;
 
-const compress = promisify(brotliCompress);
-const decompress = promisify(brotliDecompress);
+const compressAsync = promisify(brotliCompress);
+const decompressAsync = promisify(brotliDecompress);
+
+function compress(plain: Buffer): Promise<Buffer> | Buffer {
+  const options = {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: plain.length,
+      // A window no larger than the body (10..22 bits): the default 4 MB window's set-up was most of
+      // the cost of compressing a small answer.
+      [constants.BROTLI_PARAM_LGWIN]: Math.min(22, Math.max(10, Math.ceil(Math.log2(plain.length + 1)))),
+    },
+  };
+  return plain.length <= ON_THE_LOOP_BYTES ? brotliCompressSync(plain, options) : compressAsync(plain, options);
+}
+
+function decompress(compressed: Buffer): Promise<Buffer> | Buffer {
+  return compressed.length <= ON_THE_LOOP_BYTES / 4 ? brotliDecompressSync(compressed) : decompressAsync(compressed);
+}
 
 /** What a sealed answer is bound to: the row it is kept in. */
 export interface SealContext {
@@ -65,9 +87,7 @@ export class AnswerSeal {
   }
 
   async seal(body: string, context: SealContext): Promise<Buffer> {
-    const plain = await compress(Buffer.from(body, 'utf8'), {
-      params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body) },
-    });
+    const plain = await compress(Buffer.from(body, 'utf8'));
     const header = Buffer.concat([Buffer.of(FORMAT), this.current.id]);
     const iv = randomBytes(IV_LENGTH);
     const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
