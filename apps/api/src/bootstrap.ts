@@ -111,7 +111,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   installOAuthHttp(fastify, clock);
   // docs/idempotency.md: POSTs with an Idempotency-Key, after the access check, before the handler.
   // decisions §12.5: kept answers sealed with PLATFORM_SECRET; the previous secret still opens them
-  // while it is set (its _UNTIL bounds what it signs for, not what it can open: docs/idempotency.md).
+  // while it is set (its _UNTIL bounds what it is accepted for as a signature, not what it opens).
   const seal = new AnswerSeal([config.secret, ...(config.previousSecret ? [config.previousSecret.value] : [])]);
   installIdempotency(fastify, new IdempotencyService(new IdempotencyRepository(db), clock, seal, config.idempotencyQuota));
 
