@@ -25,6 +25,7 @@ import { createRateLimiter } from './http/rate-limiter';
 import { requestTraceId } from './http/trace-context';
 import { answerClientError, answerConnect, answerFrameworkError } from './http/transport-errors';
 import { installMerchantFormParser } from './merchant/merchant-forms';
+import { installMerchantNotFound, MerchantNotFound, MerchantNotFoundPages } from './merchant/merchant-not-found';
 import { installOAuthHttp } from './oauth/oauth-http';
 
 /** The Retry-After of a 503: PostgreSQL restarts or fails over within seconds. */
@@ -107,6 +108,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const tracing = await startTracing(fastify);
   // Merchant form posts and the raw bytes the OAuth token calls are signed over (docs/oauth.md).
   installMerchantFormParser(fastify);
+  const merchantNotFound = new MerchantNotFound();
+  installMerchantNotFound(fastify, merchantNotFound);
   installOAuthHttp(fastify, clock);
   // docs/idempotency.md: POSTs with an Idempotency-Key, after the access check, before the handler.
   installIdempotency(fastify, new IdempotencyService(new IdempotencyRepository(db), clock));
@@ -120,6 +123,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     },
   );
   await app.init();
+  const notFoundPages = app.get(MerchantNotFoundPages);
+  merchantNotFound.provide((request) => notFoundPages.render(request));
   const metricsListener =
     config.metrics.port > 0 ? await listenForMetrics(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
   return {
