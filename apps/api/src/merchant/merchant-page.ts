@@ -182,8 +182,8 @@ export function noticePage(title: string, paragraphs: (string | Html)[], storeNa
 export const SIGN_IN_WORDS = { link: '10 minutes', session: '8 hours' } as const;
 
 /** How a merchant gets a sign-in link: from the platform team, or on a development machine from `./dev.sh link`. */
-export function signInHelp(handle: string): Html {
-  return html`<h2>How to sign in</h2>
+export function signInHelp(handle: string, heading = 'How to sign in'): Html {
+  return html`<h2>${heading}</h2>
 <p>Open a one-time sign-in link for the store <code>${handle}</code> in this browser. A link works once, within ${SIGN_IN_WORDS.link}; the session it opens lasts ${SIGN_IN_WORDS.session}.</p>
 <ul>
 <li>On a development machine, run <code>./dev.sh link ${handle}</code> in the repository while the API runs: it prints a fresh link.</li>
@@ -204,10 +204,10 @@ export function signInNeededPage(store: { name: string; handle: string }, return
 <h1>${title}</h1>
 <p>${
       ended
-        ? html`You were signed in to the merchant admin of <strong>${store.name}</strong>, and that session has ended (sessions last ${SIGN_IN_WORDS.session}, and end when you sign out).`
+        ? html`You were signed in to the merchant admin of <strong>${store.name}</strong>, and that session has ended (a session lasts ${SIGN_IN_WORDS.session}).`
         : html`This page is for the merchant of <strong>${store.name}</strong>, and you are not signed in.`
     }</p>
-${signInHelp(store.handle)}
+${signInHelp(store.handle, ended ? 'Sign in to continue' : 'How to sign in')}
 <div class="actions"><a class="button primary" href="${returnPath}">I have signed in: continue</a></div>
 </section>`,
   });

@@ -155,7 +155,7 @@ export function newDefinitionPage(ctx: MerchantContext, draft: DefinitionDraft, 
     body: html`${formErrors(errors, 'The definition was not created')}<section class="card"><h1>Create definition</h1>
 <form method="post" action="/admin/metafield_definitions" novalidate>${formToken(ctx)}
 <input type="hidden" name="type" value="${draft.type}">
-<dl><dt>Type</dt><dd>${typeLabel(draft.type)}<br><a href="${change}">Change type</a></dd></dl>
+<dl><dt>Type</dt><dd>${typeLabel(draft.type)}<br><a href="${change}"${errors.has('type') ? html` aria-describedby="type-error"` : ''}>Change type</a></dd></dl>
 ${fieldErrors('type', errors)}
 ${selectField(
   'Owner resource',

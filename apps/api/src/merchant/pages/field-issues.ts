@@ -6,7 +6,8 @@ import { asSentence, ownText } from './words';
  * The API's problems (IssuesError), each under the form field it is shown beside: `fieldOf` maps an
  * issue to a field of the page, or '' for the whole form (every problem is shown somewhere). Beside
  * a field a problem is a sentence (`sentenceOf`: by default the API's phrase without its field,
- * `Is too short (minimum is 3 characters).`); in the whole form's list it keeps its field's name.
+ * `Is too short (minimum is 3 characters).`); in the whole form's list it is the API's message, which
+ * names its field (there is no field beside it to tell).
  */
 export function issuesByField(
   issues: readonly Issue[],
@@ -17,7 +18,7 @@ export function issuesByField(
   for (const issue of issues) {
     const field = fieldOf(issue);
     const list = errors.get(field) ?? [];
-    list.push(field === '' ? asSentence(issue.message) : sentenceOf(issue));
+    list.push(field === '' ? issue.message : sentenceOf(issue));
     errors.set(field, list);
   }
   return errors;
