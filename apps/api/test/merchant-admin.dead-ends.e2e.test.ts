@@ -109,6 +109,13 @@ describe('signed out, or never signed in', () => {
     expectPage(ended, 401, /Your session has ended/);
     expect(ended.text).toContain('<code>./dev.sh link shop</code>');
     expect(ended.text).toContain('href="/admin/products">I have signed in: continue');
+    // A form posted after the session ended is answered the same way, before its body is read.
+    const posted = await call(`${t.origin}/admin/private_apps`, {
+      method: 'POST',
+      rawBody: 'form_token=x&name=Late',
+      headers: { host: storeHost(t, 'shop'), cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectPage(posted, 401, /Your session has ended/);
     const never = await browse('/admin/products');
     expectPage(never, 401, /Sign in to continue/);
     expect(never.text).not.toContain('Your session has ended');

@@ -54,7 +54,7 @@ export class MerchantSessionsService implements OnModuleInit {
         maxBytes,
         admit: async (request) => {
           const store = await this.storeOfHost(request);
-          if (!(await this.current(request, store))) throw new SignInNeeded(store, '/admin');
+          if (!(await this.current(request, store))) throw new SignInNeeded(store, '/admin', this.hadSession(request));
           this.checkOrigin(request);
         },
         refuse: (request, reply, error) => {
