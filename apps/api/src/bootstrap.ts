@@ -26,6 +26,7 @@ import { createRateLimiter } from './http/rate-limiter';
 import { requestTraceId } from './http/trace-context';
 import { answerClientError, answerConnect, answerFrameworkError } from './http/transport-errors';
 import { installMerchantFormParser } from './merchant/merchant-forms';
+import { installMerchantNotFound, MerchantNotFound, MerchantNotFoundPages } from './merchant/merchant-not-found';
 import { installOAuthHttp } from './oauth/oauth-http';
 
 /** The Retry-After of a 503: PostgreSQL restarts or fails over within seconds. */
@@ -108,6 +109,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const tracing = await startTracing(fastify);
   // Merchant form posts and the raw bytes the OAuth token calls are signed over (docs/oauth.md).
   installMerchantFormParser(fastify);
+  const merchantNotFound = new MerchantNotFound();
+  installMerchantNotFound(fastify, merchantNotFound);
   installOAuthHttp(fastify, clock);
   // docs/idempotency.md: POSTs with an Idempotency-Key, after the access check, before the handler.
   // decisions §12.5: kept answers sealed with PLATFORM_SECRET; the previous secret still opens them
@@ -124,6 +127,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     },
   );
   await app.init();
+  const notFoundPages = app.get(MerchantNotFoundPages);
+  merchantNotFound.provide((request) => notFoundPages.render(request));
   const metricsListener =
     config.metrics.port > 0 ? await listenForMetrics(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
   return {
