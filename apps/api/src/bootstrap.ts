@@ -73,7 +73,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
       connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs),
       requireHostHeader: false,
     },
-    trustProxy: config.trustProxy,
+    // decisions §12.6: X-Forwarded-For/-Proto/-Host only on a connection from a listed address.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // While draining after SIGTERM (main.ts), a request arriving on a kept-alive connection is still
     // served (Fastify's default answers it 503), and its connection closed after the answer.
     return503OnClosing: false,
