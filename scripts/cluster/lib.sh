@@ -98,13 +98,8 @@ pg_start() {
 # `fast`: clients are disconnected, the server shuts down cleanly (what an operator's restart does).
 pg_stop() { as_pg "$(pg_bin)/pg_ctl" -D "$CLUSTER_DIR/pg/data" -m "${1:-fast}" -w stop >/dev/null 2>&1 || true; }
 
-# Redis answers each rate-limit check within 100 ms or the replicas take their own buckets
-# (decisions §12.7): on a machine it shares with busy neighbours (this one's test suites) it gets
-# CPU before them, as it would get cores of its own in production. Raising a priority needs root.
 redis_start() {
-  local nice=""
-  [ "$(id -u)" = 0 ] && nice="nice -n -10"
-  $nice redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
     --dir "$CLUSTER_DIR" --pidfile "$CLUSTER_DIR/redis.pid" --logfile "$CLUSTER_DIR/redis.log" >/dev/null
   local i
   for ((i = 0; i < 50; i++)); do

@@ -102,7 +102,9 @@ describe('Redis stalled (SIGSTOP: connections open, nothing answered) under load
       const during = load.answers.filter((a) => a.sentAt > pausedAt && a.sentAt + a.ms < resumedAt).map((a) => a.ms);
       expect(during.length).toBeGreaterThan(20);
       // The 100 ms budget on top of the normal time (before the fix every request waited the 1 s
-      // command timeout): compared with the same load just before, on the same machine.
+      // command timeout): compared with the same load just before, on the same machine (at a load
+      // average of 18 from other suites, the median before was 559 ms and its p99 1.2 s).
+      expect(quantile(during, 0.5)).toBeLessThan(quantile(before, 0.5) + 250);
       expect(quantile(during, 0.99)).toBeLessThan(quantile(before, 0.99) + 400);
     } finally {
       await load.stop();

@@ -67,6 +67,19 @@ describe('forwarded headers and the statistics page (decisions §12.6, §1.4)', 
     }
   });
 
+  it("deploy/haproxy.cfg (docker-compose.yml's) rewrites the same headers as the tested configuration, and guards its statistics page too", () => {
+    const rules = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line.startsWith('http-request '));
+    const tested = readFileSync(join(cluster.dir, 'haproxy.cfg'), 'utf8');
+    const shipped = readFileSync(join(__dirname, '..', '..', '..', 'deploy', 'haproxy.cfg'), 'utf8');
+    expect(rules(tested).length).toBeGreaterThanOrEqual(6);
+    expect(rules(shipped)).toEqual(rules(tested));
+    expect(shipped).toMatch(/^\s*stats auth "stats:\$\{HAPROXY_STATS_PASSWORD\}"$/m);
+  });
+
   it('the statistics page listens on loopback and needs its password', async () => {
     expect(cluster.stats.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
     expect((await call(cluster.stats.url)).status).toBe(401);
