@@ -12,8 +12,25 @@ export TURBO_TELEMETRY_DISABLED=1
 # native addons build against the local Node headers (no header download on a closed network)
 export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 pnpm install --frozen-lockfile
+# The tests use real servers from Debian's packages: Redis (rate-limit buckets, the SDK's token
+# store) and Chromium (the merchant pages). Installed here when missing, as root with apt-get.
+need_debian_packages() {
+  local missing=""
+  command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
+  [ -x /usr/bin/chromium ] || missing="$missing chromium"
+  [ -n "$missing" ] || return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing$missing from Debian's packages (the tests run them; about a minute)..."
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+  else
+    echo "The tests need Debian's packages$missing: install them (sudo apt-get install$missing) and run again." >&2
+    exit 1
+  fi
+}
 case "${1:-}" in
   start) shift; exec pnpm start "$@" ;;
-  test) shift; exec pnpm test "$@" ;;
+  test) shift; need_debian_packages; exec pnpm test "$@" ;;
   *) echo "usage: ./dev.sh start|test" >&2; exit 2 ;;
 esac

@@ -18,6 +18,7 @@ import { BodyGates } from './http/body-gates';
 import { installHttpConventions, rewriteRequestTarget } from './http/conventions';
 import { MAX_BODY_BYTES } from './http/wire';
 import { HttpMetrics } from './http/metrics';
+import { AnswerSeal } from './idempotency/answer-seal';
 import { installIdempotency } from './idempotency/idempotency.hooks';
 import { IdempotencyRepository } from './idempotency/idempotency.repository';
 import { IdempotencyService } from './idempotency/idempotency.service';
@@ -110,7 +111,10 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   installMerchantFormParser(fastify);
   installOAuthHttp(fastify, clock);
   // docs/idempotency.md: POSTs with an Idempotency-Key, after the access check, before the handler.
-  installIdempotency(fastify, new IdempotencyService(new IdempotencyRepository(db), clock));
+  // decisions §12.5: kept answers sealed with PLATFORM_SECRET; the previous secret still opens them
+  // while it is set (its _UNTIL bounds what it is accepted for as a signature, not what it opens).
+  const seal = new AnswerSeal([config.secret, ...(config.previousSecret ? [config.previousSecret.value] : [])]);
+  installIdempotency(fastify, new IdempotencyService(new IdempotencyRepository(db), clock, seal, config.idempotencyQuota));
 
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.register({ db, config, clock, metrics, rateLimiter, gates, access }),

@@ -29,6 +29,16 @@ describe(loadConfig.name, () => {
     });
   });
 
+  it('bounds kept idempotent answers: 64 MB per (app, store) and 256 MB for the operator unless told (decisions §12.5)', () => {
+    expect(loadConfig(REQUIRED).idempotencyQuota).toEqual({ appStoreBytes: 64 * 1024 * 1024, operatorBytes: 256 * 1024 * 1024 });
+    const config = loadConfig({ ...REQUIRED, PLATFORM_IDEMPOTENCY_QUOTA_MB: '0.5', PLATFORM_IDEMPOTENCY_OPERATOR_QUOTA_MB: '1024' });
+    expect(config.idempotencyQuota).toEqual({ appStoreBytes: 512 * 1024, operatorBytes: 1024 * 1024 * 1024 });
+    expect(problemsOf({ ...REQUIRED, PLATFORM_IDEMPOTENCY_QUOTA_MB: '0', PLATFORM_IDEMPOTENCY_OPERATOR_QUOTA_MB: 'lots' })).toEqual([
+      "PLATFORM_IDEMPOTENCY_QUOTA_MB: must be a positive number (got '0')",
+      "PLATFORM_IDEMPOTENCY_OPERATOR_QUOTA_MB: must be a positive number (got 'lots')",
+    ]);
+  });
+
   it('reads the re-check knobs; an interval of 0 turns polling off', () => {
     const config = loadConfig({
       ...REQUIRED,

@@ -41,6 +41,8 @@ export interface Config {
   http: HttpLimits;
   /** docs/performance.md: bytes of answered listing pages kept in memory (0: none). */
   listingCacheBytes: number;
+  /** decisions §12.5: bytes of kept (sealed) answers of Idempotency-Keys per (app, store), and for the operator. */
+  idempotencyQuota: { appStoreBytes: number; operatorBytes: number };
   /** decisions §12.3: the listener that serves /metrics without a token (port 0: none). */
   metrics: { port: number; host: string };
   /** Issue 15: `auto` migrates at start, `check` refuses to start on a schema behind the code. */
@@ -120,6 +122,10 @@ const ZApiEnv = ZSharedEnv.extend({
   PLATFORM_DRAIN_TIMEOUT_MS: env.integer(10_000, 0),
   // docs/performance.md: answered product listing pages kept in memory, per process (0: none).
   PLATFORM_LISTING_CACHE_MB: env.integer(64, 0, 65_536),
+  // decisions §12.5, docs/idempotency.md "Quota": kept answers (compressed and sealed) per (app,
+  // store) and for the operator (all stores); decimals allowed (0.5 = 512 KB).
+  PLATFORM_IDEMPOTENCY_QUOTA_MB: env.positiveNumber(64),
+  PLATFORM_IDEMPOTENCY_OPERATOR_QUOTA_MB: env.positiveNumber(256),
   // decisions §12.3: /metrics on the main listener needs the operator token; this port (0: none)
   // serves it without one, for an internal scraper, on a loopback address unless told otherwise.
   PLATFORM_METRICS_PORT: env.integer(0, 0, 65_535),
@@ -185,6 +191,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     drainTimeoutMs: e.PLATFORM_DRAIN_TIMEOUT_MS,
     metrics: { port: e.PLATFORM_METRICS_PORT, host: e.PLATFORM_METRICS_HOST },
     listingCacheBytes: e.PLATFORM_LISTING_CACHE_MB * 1024 * 1024,
+    idempotencyQuota: {
+      appStoreBytes: Math.ceil(e.PLATFORM_IDEMPOTENCY_QUOTA_MB * 1024 * 1024),
+      operatorBytes: Math.ceil(e.PLATFORM_IDEMPOTENCY_OPERATOR_QUOTA_MB * 1024 * 1024),
+    },
   };
 }
 
