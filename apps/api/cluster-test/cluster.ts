@@ -40,6 +40,8 @@ export interface Cluster {
   log(name: string): string;
   /** HAProxy's view of the replicas: `api1` -> `UP` / `DOWN` / ... */
   servers(): Promise<Record<string, string>>;
+  /** A command of the cluster's Redis, through redis-cli: its answer as text. */
+  redis(...args: string[]): Promise<string>;
   /** The statistics page's address and its `Authorization` header (decisions §12.6: it needs a password). */
   stats: { url: string; authorization: string };
   stop(): Promise<void>;
@@ -141,6 +143,9 @@ export async function startCluster(basePort: number, env: Record<string, string>
     pid: (name) => Number(readFileSync(join(dir, `${name}.pid`), 'utf8').trim()),
     log: (name) => (existsSync(join(dir, `${name}.log`)) ? readFileSync(join(dir, `${name}.log`), 'utf8') : ''),
     stats,
+    async redis(...args) {
+      return (await run('redis-cli', ['-p', settings.REDIS_PORT!, ...args])).stdout;
+    },
     async servers() {
       const csv = (await call(`${stats.url};csv`, { headers: { authorization: stats.authorization } })).text;
       const status: Record<string, string> = {};
