@@ -25,6 +25,7 @@ import { IdempotencyService } from './idempotency/idempotency.service';
 import { createRateLimiter } from './http/rate-limiter';
 import { requestTraceId } from './http/trace-context';
 import { answerClientError, answerConnect, answerFrameworkError } from './http/transport-errors';
+import { EVERY_HOP_WARNING, fastifyTrustProxy } from './http/trusted-proxies';
 import { installMerchantFormParser } from './merchant/merchant-forms';
 import { installMerchantNotFound, MerchantNotFound, MerchantNotFoundPages } from './merchant/merchant-not-found';
 import { installOAuthHttp } from './oauth/oauth-http';
@@ -60,6 +61,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   await clock.sync();
 
   const logger = platformLogger('api', config.logLevel);
+  if (config.trustProxy === 'every-hop') logger.warn(EVERY_HOP_WARNING);
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
     // docs/security.md: a client that stalls its headers or body, or idles, does not keep its socket.
@@ -75,7 +77,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
       connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs),
       requireHostHeader: false,
     },
-    trustProxy: config.trustProxy,
+    // decisions §12.6: X-Forwarded-For/-Proto/-Host only on a connection from a listed address.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // While draining after SIGTERM (main.ts), a request arriving on a kept-alive connection is still
     // served (Fastify's default answers it 503), and its connection closed after the answer.
     return503OnClosing: false,
