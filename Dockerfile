@@ -13,8 +13,9 @@ RUN pnpm install --frozen-lockfile \
   && pnpm install --frozen-lockfile --prod
 
 FROM node:20-bookworm-slim
+# PLATFORM_TRUST_PROXY is the deployment's to set: its balancer's addresses (decisions §12.6).
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 PLATFORM_MIGRATE=check PLATFORM_SENDER=off \
-    PLATFORM_SEED_DEMO=false PLATFORM_DRAIN_DELAY_MS=5000 PLATFORM_TRUST_PROXY=true
+    PLATFORM_SEED_DEMO=false PLATFORM_DRAIN_DELAY_MS=5000
 # jemalloc: the allocator the API and the sender run with (deploy/with-allocator.sh, docs/production.md).
 RUN apt-get update && apt-get install -y --no-install-recommends libjemalloc2 && rm -rf /var/lib/apt/lists/*
 WORKDIR /app

@@ -5,7 +5,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { formatInZone, signWebhookBody } from '@platform/domain';
 import { Agent, request } from 'undici';
-import { createHttp1Client, http1Target } from '../../apps/webhooks/dist/http1.js';
+import { createDeliveryAgent } from '../../apps/webhooks/dist/deliver.js';
 
 /** node:crypto's HMAC, as the sender signs with (and as a hand-written loop would). */
 const nativeHmac = (key, message) => createHmac('sha256', key).update(message).digest();
@@ -25,13 +25,14 @@ const bareHeaders = (b, m) => ({
 
 /**
  * `workers` keep-alive workers POSTing the bodies, headers as the sender's, with undici's
- * `request()` (what a hand-written loop uses), or with `client`: the sender's own HTTP/1.1 client
- * (apps/webhooks/src/http1.ts, built), the floor: what sending alone costs the sender.
+ * `request()` (what a hand-written loop uses), or with `client`: the sender's delivery agent
+ * (apps/webhooks/src/deliver.ts, built: the same undici through its own dispatch handler, the
+ * whole-answer timer, the body cap), the floor: what sending alone costs the sender.
  */
 async function loop(m) {
   const agent = new Agent({ connect: { timeout: 1000 }, headersTimeout: 5000, bodyTimeout: 5000, keepAliveTimeout: 4000 });
-  const client = createHttp1Client({ connectTimeoutMs: 1000, timeoutMs: 5000, keepAliveMs: 4000, bodyLimit: 4096 });
-  const target = http1Target(new URL(`${m.url}/bare`));
+  const client = createDeliveryAgent({ allowPrivate: true, connectTimeoutMs: 1000, timeoutMs: 5000 });
+  const target = `${m.url}/bare`;
   const { bodies, url } = m;
   let next = 0;
   const t0 = performance.now();

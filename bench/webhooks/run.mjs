@@ -3,8 +3,8 @@
 // settings) delivering to a local receiver answering 200 (a process of its own), beside a bare
 // undici keep-alive loop (a process of its own: bare-loop.mjs) POSTing the same signed bodies with the same headers to the same receiver,
 // in the same run, with as many workers as the sender has attempts in flight for that host
-// (PLATFORM_SENDER_PER_HOST); and, as the floor, the same loop through the sender's own HTTP/1.1
-// client (apps/webhooks/src/http1.ts: what sending alone costs the sender). On SQLite, and on PostgreSQL with BENCH_DATABASE_URL or
+// (PLATFORM_SENDER_PER_HOST); and, as the floor, the same loop through the sender's delivery agent
+// (apps/webhooks/src/deliver.ts on the same undici: what sending alone costs the sender). On SQLite, and on PostgreSQL with BENCH_DATABASE_URL or
 // TEST_DATABASE_URL. Goals (issue 17): throughput >= 90% of the bare loop with ONE subscription as
 // with many; commit-to-receipt p50 <= 10 ms and p99 <= 50 ms at 500 events/s written through the
 // outbox with its wake; an idle sender costing no measurable CPU.

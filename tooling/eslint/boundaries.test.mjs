@@ -51,6 +51,37 @@ describe('the architecture kept by lint (docs/architecture.md)', () => {
     assert.match((await lint('webhooks', { 'webhooks/src/a.ts': uses('@platform/api') })).join('\n'), /apps never import each other/);
   });
 
+  it('keeps every never for relative paths too: no file reaches into another package by a path', async () => {
+    // The packages of the fixtures, as in the repository: each folder has its package.json.
+    const packages = {
+      'domain/package.json': '{"name":"@platform/domain"}\n',
+      'contract/package.json': '{"name":"@platform/contract"}\n',
+      'db/package.json': '{"name":"@platform/db"}\n',
+      'sdk/package.json': '{"name":"@platform/sdk"}\n',
+      'api/package.json': '{"name":"@platform/api"}\n',
+      'webhooks/package.json': '{"name":"@platform/webhooks"}\n',
+    };
+    for (const [path, text] of Object.entries(packages)) write(path, text);
+    const target = { 'api/src/app.module.ts': 'export const x = 1;\n', 'db/src/index.ts': 'export const x = 1;\n' };
+    for (const [path, text] of Object.entries(target)) write(path, text);
+    const refused = async (layer, file, path) => {
+      const messages = await lint(layer, { [file]: uses(path) });
+      assert.ok(
+        messages.some((m) => m.startsWith('import-x/no-relative-packages')),
+        `${layer}: ${file} importing ${path}: ${messages.join('; ')}`,
+      );
+    };
+    await refused('sdk', 'sdk/src/index.ts', '../../api/src/app.module');
+    await refused('sdk', 'sdk/src/index.ts', '../../db/src/index');
+    await refused('domain', 'domain/src/a.ts', '../../db/src/index');
+    await refused('contract', 'contract/src/a.ts', '../../api/src/app.module');
+    await refused('db', 'db/src/a.ts', '../../api/src/app.module');
+    await refused('webhooks', 'webhooks/src/a.ts', '../../api/src/app.module');
+    await refused('api', 'api/src/b.ts', '../../db/src/index');
+    // Inside one package, relative paths are how files meet.
+    assert.deepEqual(await lint('api', { 'api/src/c.ts': uses('./app.module') }), []);
+  });
+
   it("a feature never reaches into another feature's repository; its own is fine", async () => {
     const messages = await lint('api', { 'api/src/orders/orders.service.ts': uses('../products/products.repository') });
     assert.match(messages.join('\n'), /another feature's repository/);

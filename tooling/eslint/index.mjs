@@ -5,7 +5,10 @@
 // - contract never imports api, db, sdk or domain's callers; sdk never api or db;
 // - apps never import each other;
 // - in the API, a feature never reaches into another feature's repository;
-// - nowhere an import cycle.
+// - nowhere an import cycle of values (see the rule below for type-only imports).
+// Each never holds for relative paths too: no file reaches into another package by a path
+// (`../../apps/api/src/...`) at all, so a package is only ever imported by its name, where the
+// layer's list judges it.
 import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
@@ -97,7 +100,11 @@ export function layered(layer) {
         '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
         '@typescript-eslint/consistent-type-imports': 'off',
         'no-restricted-imports': ['error', restrictions(layer)],
-        // Type-only imports count too: a cycle of types still ties two files' designs together.
+        // A relative path that leaves the file's package (the nearest package.json) is refused,
+        // whatever the layers: packages meet through their names and `exports` only.
+        'import-x/no-relative-packages': 'error',
+        // import-x skips type-only imports (`import type`, or every specifier `type`) when it
+        // looks for cycles: what this refuses is a cycle of values.
         'import-x/no-cycle': ['error', { ignoreExternal: true }],
       },
     },

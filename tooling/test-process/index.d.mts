@@ -39,6 +39,8 @@ export interface Program {
   waitFor(pattern: RegExp): Promise<RegExpExecArray>;
   /** Resident memory of the process, in bytes (Linux /proc). */
   rss(): number;
+  /** CPU time the process has used, user + system, in ms (in 10 ms steps). */
+  cpuMs(): number;
   /** Sends `signal` (SIGTERM) unless it has exited; resolves with its exit. */
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }

@@ -42,3 +42,21 @@ test('a line never printed rejects when the process exits, with what it printed'
   assert.deepEqual(await p.exited, { code: 3, signal: null });
   assert.equal(p.stdout(), 'half\n');
 });
+
+test('reads the CPU time the process used, not the time it waited', async () => {
+  const p = startProgram(
+    program(
+      'busy',
+      `const used = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+while (used() < 300); console.log('spun'); setTimeout(() => console.log('idle'), 400); setInterval(() => {}, 1000);`,
+    ),
+  );
+  after(() => p.stop('SIGKILL'));
+  await p.waitFor('spun');
+  const spun = p.cpuMs();
+  // The loop ran until the process had used 300 ms of CPU, however long that took.
+  assert.ok(spun >= 290, `${spun} ms`);
+  await p.waitFor('idle');
+  // 400 ms asleep cost next to nothing.
+  assert.ok(p.cpuMs() - spun < 200, `${p.cpuMs() - spun} ms while idle`);
+});

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { env, envVariable, parseEnv, ZSharedEnv, sharedSettingsOf, type LogLevel } from '@platform/db';
+import { readTrustedProxies, type TrustedProxies } from './http/trusted-proxies';
 
 /** decisions §12.4: every variable the service reads, validated once at start. */
 export interface Config {
@@ -27,7 +28,9 @@ export interface Config {
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   logLevel: LogLevel;
-  trustProxy: boolean;
+  /** decisions §12.6: the addresses and CIDRs X-Forwarded-* are believed from (empty: none). */
+  /** decisions §12.6: the balancer's addresses X-Forwarded-* is believed from, or every hop (`true`). */
+  trustProxy: TrustedProxies;
   sqliteDriver: 'libsql' | 'better-sqlite3';
   /** decisions §7.1: the leaky bucket per (app, store). */
   rateLimit: { capacity: number; leakPerSecond: number };
@@ -39,6 +42,8 @@ export interface Config {
   http: HttpLimits;
   /** docs/performance.md: bytes of answered listing pages kept in memory (0: none). */
   listingCacheBytes: number;
+  /** decisions §12.5: bytes of kept (sealed) answers of Idempotency-Keys per (app, store), and for the operator. */
+  idempotencyQuota: { appStoreBytes: number; operatorBytes: number };
   /** decisions §12.3: the listener that serves /metrics without a token (port 0: none). */
   metrics: { port: number; host: string };
   /** Issue 15: `auto` migrates at start, `check` refuses to start on a schema behind the code. */
@@ -101,7 +106,7 @@ const ZApiEnv = ZSharedEnv.extend({
   PLATFORM_DEMO_TOKEN: env.optionalMatching(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 URL-safe characters (A-Z a-z 0-9 _ -)'),
   PLATFORM_SENDER: env.oneOf(['embedded', 'off'], 'embedded'),
   PLATFORM_SHOW_OPERATOR_TOKEN: env.bool(false),
-  PLATFORM_TRUST_PROXY: env.bool(false),
+  PLATFORM_TRUST_PROXY: envVariable<TrustedProxies>([], readTrustedProxies),
   PLATFORM_RATE_LIMIT_CAPACITY: env.positiveNumber(40),
   PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: env.positiveNumber(4),
   // Pause between polls when idle (0: no polling, passes run by hand), values per batch, claim lifetime.
@@ -118,6 +123,10 @@ const ZApiEnv = ZSharedEnv.extend({
   PLATFORM_DRAIN_TIMEOUT_MS: env.integer(10_000, 0),
   // docs/performance.md: answered product listing pages kept in memory, per process (0: none).
   PLATFORM_LISTING_CACHE_MB: env.integer(64, 0, 65_536),
+  // decisions §12.5, docs/idempotency.md "Quota": kept answers (compressed and sealed) per (app,
+  // store) and for the operator (all stores); decimals allowed (0.5 = 512 KB).
+  PLATFORM_IDEMPOTENCY_QUOTA_MB: env.positiveNumber(64),
+  PLATFORM_IDEMPOTENCY_OPERATOR_QUOTA_MB: env.positiveNumber(256),
   // decisions §12.3: /metrics on the main listener needs the operator token; this port (0: none)
   // serves it without one, for an internal scraper, on a loopback address unless told otherwise.
   PLATFORM_METRICS_PORT: env.integer(0, 0, 65_535),
@@ -183,6 +192,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     drainTimeoutMs: e.PLATFORM_DRAIN_TIMEOUT_MS,
     metrics: { port: e.PLATFORM_METRICS_PORT, host: e.PLATFORM_METRICS_HOST },
     listingCacheBytes: e.PLATFORM_LISTING_CACHE_MB * 1024 * 1024,
+    idempotencyQuota: {
+      appStoreBytes: Math.ceil(e.PLATFORM_IDEMPOTENCY_QUOTA_MB * 1024 * 1024),
+      operatorBytes: Math.ceil(e.PLATFORM_IDEMPOTENCY_OPERATOR_QUOTA_MB * 1024 * 1024),
+    },
   };
 }
 

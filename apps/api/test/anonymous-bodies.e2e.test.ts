@@ -10,9 +10,11 @@ import { createOAuthApp, signIn, type OAuthApp } from './oauth.helpers';
  * reading a body, and reads at most its own small limit. An anonymous 8 MB body used to be buffered
  * and parsed first (8 s per request, the event loop blocked, RSS up 450 MB a request).
  *
- * The server runs in its own process (the built start entry), so its memory and event loop are
- * measured alone. "Within 1 s" is the issue's bound; a refusal on the headers takes milliseconds
- * (a 100x margin on a loaded 2-core machine), while parsing 8 MB took 8 s.
+ * The server runs in its own process (the built start entry), so its memory and CPU time are
+ * measured alone. The issue's bound was "within 1 s"; what it means is that no body is read: a
+ * refusal on the headers costs the server milliseconds of CPU, while parsing 8 MB took 8 s of it.
+ * The test counts the server's CPU time per request rather than the wall time, which a loaded
+ * machine stretches at will (issue 42).
  */
 
 const EIGHT_MB = (() => {
@@ -164,7 +166,7 @@ describe('anonymous bodies outside the two APIs (issue 14, finding 1)', () => {
     }
   });
 
-  it('answers an anonymous 8 MB body on every route and method within 1 s, without growing by 50 MB', async () => {
+  it('answers an anonymous 8 MB body on every route and method for under 300 ms of CPU, without growing by 50 MB', async () => {
     // Each route answered once first, with a body of 2 bytes: what a route costs the first time it
     // is called (its code compiled, its caches filled) is not what an 8 MB body costs.
     for (const { path, methods } of routes) {
@@ -176,9 +178,11 @@ describe('anonymous bodies outside the two APIs (issue 14, finding 1)', () => {
       for (const method of new Set([...methods, 'POST'])) {
         // Chunked (no length to refuse by) where a body may be read at all: every method but GET and HEAD.
         for (const chunked of method === 'GET' || method === 'HEAD' ? [false] : [false, true]) {
+          const cpuBefore = api.cpuMs();
           const r = await send(api.port, head(method, path, host), EIGHT_MB, chunked);
-          seen.push(`${method} ${path}${chunked ? ' (chunked)' : ''} -> ${r.status} in ${Math.round(r.ms)} ms`);
-          expect(r.ms, seen.at(-1)).toBeLessThan(1000);
+          const cpu = api.cpuMs() - cpuBefore;
+          seen.push(`${method} ${path}${chunked ? ' (chunked)' : ''} -> ${r.status} in ${Math.round(r.ms)} ms, ${cpu} ms of CPU`);
+          expect(cpu, seen.at(-1)).toBeLessThan(300);
           expect(r.status, seen.at(-1)).toBeLessThan(500);
         }
       }
@@ -197,13 +201,15 @@ describe('anonymous bodies outside the two APIs (issue 14, finding 1)', () => {
   });
 
   it('keeps /healthz answering while three 8 MB token calls arrive at once', async () => {
+    const cpuBefore = api.cpuMs();
     const calls = [1, 2, 3].map(() => send(api.port, head('POST', '/admin/oauth/token/cancel', host), EIGHT_MB));
     const health = await send(api.port, head('GET', '/healthz', '127.0.0.1'), undefined);
     const answers = await Promise.all(calls);
     expect(health.status).toBe(200);
-    expect(health.ms).toBeLessThan(1000);
     for (const r of answers) expect(r).toMatchObject({ status: 413 });
-    for (const r of answers) expect(r.ms).toBeLessThan(1000);
+    // The event loop was never held by a body: the four answers together cost little CPU (one 8 MB
+    // parse took 8 s of it).
+    expect(api.cpuMs() - cpuBefore).toBeLessThan(600);
   });
 });
 
@@ -216,6 +222,7 @@ describe('bodies over a route limit from a caller the headers admit (issue 14, f
   it('refuses a signed-in merchant form of 8 MB (413), also chunked, and still signs out with a real one', async () => {
     const cookie = await signIn(api, 'shop');
     for (const chunked of [false, true]) {
+      const cpuBefore = api.cpuMs();
       const r = await send(
         api.port,
         head('POST', '/admin/sign-out', host, { cookie, 'content-type': 'application/x-www-form-urlencoded' }),
@@ -223,7 +230,7 @@ describe('bodies over a route limit from a caller the headers admit (issue 14, f
         chunked,
       );
       expect(r.status).toBe(413);
-      expect(r.ms).toBeLessThan(1000);
+      expect(api.cpuMs() - cpuBefore).toBeLessThan(300);
     }
   });
 

@@ -29,6 +29,7 @@ describe(loadSenderConfig.name, () => {
       metricsPort: 0,
       vacuumEvery: 10_000,
       logLevel: 'info',
+      proxy: undefined,
     });
     expect(loadSenderConfig({ PLATFORM_SENDER_VACUUM_EVERY: '0' }).vacuumEvery).toBe(0);
   });
@@ -58,5 +59,20 @@ describe(loadSenderConfig.name, () => {
       'PLATFORM_SENDER_VACUUM_EVERY',
     ]);
     expect(problems).toContain("PLATFORM_SENDER_LEASE_MS: must be an integer from 6000 to 86400000 (got '5000')");
+  });
+
+  it('takes an http:// or https:// egress proxy, and names a bad one without echoing it (it may hold a password)', () => {
+    expect(loadSenderConfig({ PLATFORM_WEBHOOK_PROXY: 'http://user:pw@proxy.internal:3128' }).proxy).toBe(
+      'http://user:pw@proxy.internal:3128',
+    );
+    expect(loadSenderConfig({ PLATFORM_WEBHOOK_PROXY: 'https://proxy.internal' }).proxy).toBe('https://proxy.internal');
+    expect(loadSenderConfig({ PLATFORM_WEBHOOK_PROXY: '' }).proxy).toBeUndefined();
+    for (const bad of ['proxy.internal:3128', 'socks5://proxy.internal:1080', 'http://user:secret@proxy.internal:3128/path']) {
+      const problems = problemsOf({ PLATFORM_WEBHOOK_PROXY: bad });
+      expect(problems).toEqual([
+        'PLATFORM_WEBHOOK_PROXY: must be the http:// or https:// URL of an HTTP CONNECT proxy, such as http://proxy.internal:3128',
+      ]);
+      expect(problems.join('')).not.toContain('secret');
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { env, parseEnv, ZSharedEnv, sharedSettingsOf, type LogLevel } from '@platform/db';
+import { env, envVariable, parseEnv, ZSharedEnv, sharedSettingsOf, type LogLevel } from '@platform/db';
 
 /** The sender's settings (docs/webhooks-sender.md lists each variable with its default). */
 export interface SenderConfig {
@@ -10,6 +10,11 @@ export interface SenderConfig {
   clockStart: Date | undefined;
   /** decisions §11.2: http:// and private, loopback or link-local targets only when true. */
   allowPrivate: boolean;
+  /**
+   * PLATFORM_WEBHOOK_PROXY: an HTTP CONNECT proxy (`http://` or `https://`, credentials in the URL
+   * for Basic authentication) every delivery goes through; undefined: deliveries connect directly.
+   */
+  proxy: string | undefined;
   /** decisions §1.2: X-Platform-Shop-Domain is `{handle}.{baseDomain}`. */
   baseDomain: string;
   /** How long a claim lasts (real time); a crashed sender's claims are taken over after it. */
@@ -64,7 +69,32 @@ const ZSenderEnv = ZSharedEnv.extend({
   PLATFORM_SENDER_METRICS_HOST: env.text('127.0.0.1'),
   // PostgreSQL: a VACUUM of webhook_deliveries after this many recorded deliveries, 0 never (vacuum.ts).
   PLATFORM_SENDER_VACUUM_EVERY: env.integer(10_000, 0, 1_000_000_000),
+  // The egress proxy (docs/webhooks-sender.md "Through an egress proxy"). The message never echoes
+  // the value: it may hold a password.
+  PLATFORM_WEBHOOK_PROXY: envVariable<string | undefined>(undefined, (raw) => {
+    if (raw === undefined || raw === '') return { ok: true, value: undefined };
+    return isProxyUrl(raw)
+      ? { ok: true, value: raw }
+      : { ok: false, message: 'must be the http:// or https:// URL of an HTTP CONNECT proxy, such as http://proxy.internal:3128' };
+  }),
 });
+
+/** An http(s) URL with a host and nothing past it but a slash (a proxy is a host and a port). */
+function isProxyUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.hostname !== '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === ''
+  );
+}
 
 export function loadSenderConfig(source: NodeJS.ProcessEnv = process.env): SenderConfig {
   const parsed = parseEnv(ZSenderEnv, source);
@@ -77,6 +107,7 @@ export function loadSenderConfig(source: NodeJS.ProcessEnv = process.env): Sende
     clock: shared.clock,
     clockStart: shared.clockStart,
     allowPrivate: shared.webhookAllowPrivate,
+    proxy: e.PLATFORM_WEBHOOK_PROXY,
     baseDomain: shared.baseDomain,
     leaseMs: e.PLATFORM_SENDER_LEASE_MS,
     maxInFlight: e.PLATFORM_SENDER_CONCURRENCY,

@@ -1,7 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { isPrivateAddress } from '@platform/domain';
-import { createHttp1Client, http1Target, type Http1Target } from './http1';
+import { isLocalhostName, isPrivateAddress } from '@platform/domain';
+import { LRUCache } from 'lru-cache';
+import { dispatchPost, type Target } from './dispatch-post';
+import { createDispatcher } from './dispatcher';
 
 /** decisions §11.6: the receiver's answer is kept up to 4 KB. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -58,10 +60,18 @@ export interface DeliveryAgentOptions {
   allowPrivate: boolean;
   connectTimeoutMs: number;
   timeoutMs: number;
+  /**
+   * PLATFORM_WEBHOOK_PROXY: an HTTP CONNECT proxy every delivery goes through. The proxy resolves
+   * the names then, so it is the fence against private targets; the sender still refuses IP
+   * literals and `localhost` names it can judge itself.
+   */
+  proxy?: string;
   /** where names are resolved (tests pass their own); default the system's resolver */
   resolve?: Resolver;
   /** extra TLS options (tests: a CA of their own; operators use NODE_EXTRA_CA_CERTS) */
   tls?: { ca?: string | Buffer };
+  /** how long an idle connection is kept for the next POST to its origin (default 4 s; tests shorten it) */
+  keepAliveMs?: number;
 }
 
 export interface DeliveryAgent {
@@ -69,20 +79,57 @@ export interface DeliveryAgent {
   close(): Promise<void>;
 }
 
-function describe(error: unknown, timeoutMs: number, connectTimeoutMs: number): string {
+/** undici's SocketError messages, as a person reads them. */
+const SOCKET_ERRORS: Record<string, string> = {
+  'other side closed': 'connection closed by the receiver before a complete answer',
+  closed: 'connection closed by the receiver before a complete answer',
+  // undici's only "bad response" on a request of ours: a 100 Continue, which we never ask for.
+  'bad response': 'bad answer: an interim 100 Continue, which no delivery asks for',
+  'bad upgrade': 'bad answer: the receiver switched protocols (101), which no delivery asks for',
+};
+
+function describe(error: unknown, timeoutMs: number, connectTimeoutMs: number, viaProxy: boolean): string {
   const e = error as { code?: string; message?: string };
   const code = e.code;
-  if (code === 'EPRIVATEADDRESS') return e.message ?? 'refused: private address';
-  if (code === 'CONNECT_TIMEOUT') return `connect timeout: no connection within ${connectTimeoutMs / 1000} s`;
-  if (code === 'TIMEOUT') return `timeout: no complete answer within ${timeoutMs / 1000} s`;
-  if (code === 'BAD_ANSWER') return `bad answer: ${e.message ?? ''}`;
-  if (code === 'BAD_REQUEST') return `refused: ${e.message ?? ''}`;
-  if (code === 'CLOSED') return 'connection closed by the receiver before a complete answer';
-  if (code === 'CLIENT_CLOSED') return 'not sent: the sender is stopping';
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection reset by the receiver';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host not found (${code})`;
-  return `${code ? code + ': ' : ''}${e.message ?? String(error)}`.slice(0, 500);
+  const message = e.message ?? String(error);
+  switch (code) {
+    case 'EPRIVATEADDRESS':
+      return message;
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `connect timeout: no connection within ${connectTimeoutMs / 1000} s`;
+    case 'EXCHANGE_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return `timeout: no complete answer within ${timeoutMs / 1000} s`;
+    case 'UND_ERR_SOCKET':
+      return SOCKET_ERRORS[message] ?? `connection failed: ${message}`;
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return "bad answer: the answer's head is over 16 KiB";
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return 'bad answer: the body is not as long as its Content-Length';
+    case 'UND_ERR_INVALID_ARG':
+      return `refused: ${message}`;
+    case 'UND_ERR_CLOSED':
+    case 'UND_ERR_DESTROYED':
+      return 'not sent: the sender is stopping';
+    case 'UND_ERR_ABORTED': {
+      // ProxyAgent: "Proxy response (403) !== 200 when HTTP Tunneling"
+      const proxyStatus = /^Proxy response \((\d+)\)/.exec(message)?.[1];
+      if (proxyStatus) return `proxy refused the tunnel: HTTP ${proxyStatus}`;
+      break;
+    }
+    case 'ECONNREFUSED':
+      return viaProxy ? 'connection to the proxy refused' : 'connection refused';
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return 'connection reset by the receiver';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `${viaProxy ? 'proxy host' : 'host'} not found (${code})`;
+  }
+  // llhttp's refusals: "Response does not match the HTTP/1.1 protocol (Invalid header value char)"
+  if ((error as Error).name === 'HTTPParserError') return `bad answer: ${message}`;
+  return `${code ? code + ': ' : ''}${message}`.slice(0, 500);
 }
 
 /** Text for a database column: PostgreSQL text cannot hold NUL. */
@@ -91,32 +138,31 @@ function storable(text: string): string {
 }
 
 /**
- * One HTTP agent per sender: keep-alive connections per origin, 1 s to connect, the resolved
- * address checked on every new connection (unless private targets are allowed). `post` never throws:
- * every outcome is an AttemptResult. Redirects are not followed (a 3xx is a failed attempt).
+ * One HTTP agent per sender, on undici (dispatcher.ts): keep-alive connections per origin, 1 s to
+ * connect, 5 s for the whole answer, the first 4 KB of its body kept, the resolved address checked
+ * on every new connection (unless private targets are allowed, or a proxy resolves the names).
+ * `post` never throws: every outcome is an AttemptResult. Redirects are not followed (a 3xx is a
+ * failed attempt).
  */
 export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgent {
-  const { allowPrivate, connectTimeoutMs, timeoutMs } = options;
+  const { allowPrivate, connectTimeoutMs, timeoutMs, proxy } = options;
   // Without a resolver of its own and with private targets allowed, Node's default lookup is used.
   const lookup = !allowPrivate || options.resolve ? guardedLookup(options.resolve ?? systemResolver, !allowPrivate) : undefined;
-  const client = createHttp1Client({
+  const dispatcher = createDispatcher({
     connectTimeoutMs,
     timeoutMs,
-    keepAliveMs: 4000,
-    bodyLimit: RESPONSE_BODY_LIMIT,
-    ...(lookup ? { lookup } : {}),
-    ...(options.tls ? { tls: options.tls } : {}),
+    keepAliveMs: options.keepAliveMs ?? 4000,
+    ...(lookup && proxy === undefined ? { lookup } : {}),
+    ...(proxy !== undefined ? { proxy } : {}),
+    ...(options.tls?.ca !== undefined ? { ca: options.tls.ca } : {}),
   });
+  const viaProxy = proxy !== undefined;
 
-  const targets = new Map<string, Http1Target | string>();
-  /** The address parsed and checked once (a subscription's address is sent to again and again). */
-  function targetOf(address: string): Http1Target | string {
+  /** Addresses parsed and checked once (a subscription's address is sent to again and again). */
+  const targets = new LRUCache<string, Target | string>({ max: TARGET_CACHE_SIZE });
+  function targetOf(address: string): Target | string {
     let target = targets.get(address);
-    if (target === undefined) {
-      target = parseTarget(address, allowPrivate);
-      if (targets.size >= TARGET_CACHE_SIZE) targets.clear();
-      targets.set(address, target);
-    }
+    if (target === undefined) targets.set(address, (target = parseTarget(address, allowPrivate, viaProxy)));
     return target;
   }
 
@@ -137,7 +183,7 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
     const target = targetOf(address);
     if (typeof target === 'string') return result(started, false, null, target, null, undefined);
     try {
-      const answer = await client.post(target, body, headers);
+      const answer = await dispatchPost(dispatcher, target, body, headers, timeoutMs, RESPONSE_BODY_LIMIT);
       const { status } = answer;
       const ok = status >= 200 && status < 300;
       let error: string | null = null;
@@ -151,21 +197,28 @@ export function createDeliveryAgent(options: DeliveryAgentOptions): DeliveryAgen
       const text = answer.body.length === 0 ? '' : storable(answer.body.toString('utf8'));
       return result(started, ok, status, error, text, answer.retryAfter);
     } catch (error) {
-      return result(started, false, null, storable(describe(error, timeoutMs, connectTimeoutMs)), null, undefined);
+      return result(started, false, null, storable(describe(error, timeoutMs, connectTimeoutMs, viaProxy)), null, undefined);
     }
   }
 
+  let closed: Promise<void> | undefined;
   return {
     post,
-    close: () => client.close(),
+    // Once: undici refuses to close a dispatcher twice.
+    close: () => (closed ??= dispatcher.close()),
   };
 }
 
-/** Addresses parsed and checked, kept per agent (cleared when full). */
+/** Addresses parsed and checked, kept per agent (least recently used go first). */
 const TARGET_CACHE_SIZE = 10_000;
 
-/** The address as a Target, or why it is refused (decisions §11.2). */
-function parseTarget(address: string, allowPrivate: boolean): Http1Target | string {
+/**
+ * The address as a Target, or why it is refused (decisions §11.2). An IP literal is never looked
+ * up, so the connect-time check cannot see it: it is checked here. Through a proxy names are not
+ * looked up here either (the proxy resolves them): `localhost` names, which name the proxy's own
+ * machine whatever DNS says, are refused here too.
+ */
+function parseTarget(address: string, allowPrivate: boolean, viaProxy: boolean): Target | string {
   let url: URL;
   try {
     url = new URL(address);
@@ -179,9 +232,10 @@ function parseTarget(address: string, allowPrivate: boolean): Http1Target | stri
         : `the scheme ${url.protocol} is not https`;
     return `refused: ${why}`;
   }
-  const target = http1Target(url);
-  const { host } = target;
-  // An IP literal is never looked up, so the connect-time check cannot see it: check it here.
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) return privateMessage(host, host);
-  return target;
+  if (!allowPrivate && viaProxy && isLocalhostName(host)) {
+    return `refused: ${host} names the machine itself (set PLATFORM_WEBHOOK_ALLOW_PRIVATE=true to allow it)`;
+  }
+  return { origin: url.origin, path: `${url.pathname}${url.search}` };
 }

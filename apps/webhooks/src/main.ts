@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     allowPrivate: config.allowPrivate,
     connectTimeoutMs: config.connectTimeoutMs,
     timeoutMs: config.timeoutMs,
+    ...(config.proxy !== undefined ? { proxy: config.proxy } : {}),
   });
   const sender = createSender({ sql, config, clock, agent, metrics, logger });
   registerPoolMetrics(metrics.registry, db);
@@ -96,6 +97,8 @@ async function main(): Promise<void> {
       pollMs: config.pollMs,
       leaseMs: config.leaseMs,
       allowPrivate: config.allowPrivate,
+      // Its origin only: the URL may hold a password.
+      proxy: config.proxy !== undefined ? new URL(config.proxy).origin : 'none',
       metrics: metricsServer ? `http://${config.metricsHost}:${config.metricsPort}/metrics` : 'off',
     },
     'webhook sender started',

@@ -133,7 +133,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a claim on PostgreSQL', () => {
     const reads: number[] = [];
     const byStatement = new Map<string, number>();
     const env = { PLATFORM_SENDER_CONCURRENCY: String(IN_HAND) };
-    await track(inProcessSender(db, env, undefined, (sql) => countingReads(sql, reads, byStatement)));
+    await track(inProcessSender(db, env, {}, (sql) => countingReads(sql, reads, byStatement)));
     await waitFor(() => r.received.length >= ids.length, 'every delivery of the burst received');
     expect(new Set(r.received.map((x) => x.webhookId))).toEqual(new Set(ids));
 

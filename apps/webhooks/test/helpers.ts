@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createDb, inOutboxTransaction, type Db } from '@platform/db';
@@ -10,7 +11,7 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createSenderClock } from '../src/clock';
 import { loadSenderConfig } from '../src/config';
-import { createDeliveryAgent, type Resolver } from '../src/deliver';
+import { createDeliveryAgent, type DeliveryAgentOptions } from '../src/deliver';
 import { createSenderMetrics } from '../src/metrics';
 import { createSender, type Sender } from '../src/sender';
 import { createSql, type Sql } from '../src/sql';
@@ -163,16 +164,17 @@ export interface Receiver {
 /**
  * A real HTTP receiver on `host` (127.0.0.1 unless given: any 127.x.y.z is a loopback address of its
  * own, so tests can have many receiving hosts), port 0 unless given, answering with `handler`
- * (default 200).
+ * (default 200); HTTPS with `secure`'s certificate and key.
  */
 export async function receiver(
   handler: Handler = (_q, res) => res.writeHead(200).end('ok'),
   port = 0,
   host = '127.0.0.1',
+  secure?: { cert: Buffer; key: Buffer },
 ): Promise<Receiver> {
   const received: Received[] = [];
   const r: Receiver = { url: '', port: 0, received, handler, close: async () => undefined };
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -186,10 +188,11 @@ export async function receiver(
       });
       r.handler(req, res, body);
     });
-  });
+  };
+  const server: Server = secure ? createHttpsServer(secure, onRequest) : createServer(onRequest);
   await new Promise<void>((resolve) => server.listen(port, host, () => resolve()));
   r.port = (server.address() as AddressInfo).port;
-  r.url = `http://${host}:${r.port}`;
+  r.url = `${secure ? 'https' : 'http'}://${host}:${r.port}`;
   r.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
@@ -255,11 +258,15 @@ export async function waitFor<T>(check: () => Promise<T> | T, what: string, time
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** An in-process sender on `url` (the process tests spawn dist/main.js instead). */
+/**
+ * An in-process sender on `db` (the process tests spawn dist/main.js instead), its settings read
+ * from `env` as main.ts reads them (PLATFORM_WEBHOOK_PROXY among them); `agent` gives its HTTP
+ * agent a resolver or a CA of the test's own.
+ */
 export function inProcessSender(
   db: Db,
   env: Record<string, string> = {},
-  resolve?: Resolver,
+  agent: Pick<DeliveryAgentOptions, 'resolve' | 'tls'> = {},
   wrapSql: (sql: Sql) => Sql = (sql) => sql,
 ): Sender & { close(): Promise<void> } {
   const config = loadSenderConfig({
@@ -272,22 +279,23 @@ export function inProcessSender(
   });
   const sql = wrapSql(createSql(db, { vacuumEvery: config.vacuumEvery }));
   const clock = createSenderClock(sql, config.clock, config.clockStart);
-  const agent = createDeliveryAgent({
+  const deliveryAgent = createDeliveryAgent({
     allowPrivate: config.allowPrivate,
     connectTimeoutMs: config.connectTimeoutMs,
     timeoutMs: config.timeoutMs,
-    ...(resolve ? { resolve } : {}),
+    ...(config.proxy !== undefined ? { proxy: config.proxy } : {}),
+    ...agent,
   });
   const metrics = createSenderMetrics(sql, clock);
   const logger = pino({ level: config.logLevel });
-  const sender = createSender({ sql, config, clock, agent, metrics, logger });
+  const sender = createSender({ sql, config, clock, agent: deliveryAgent, metrics, logger });
   void sender.run();
   return Object.assign(sender, {
     metrics,
     async close() {
       await sender.stop();
       await sql.close();
-      await agent.close();
+      await deliveryAgent.close();
     },
   });
 }

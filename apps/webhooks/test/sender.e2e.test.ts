@@ -282,7 +282,7 @@ describe('webhook sender (decisions §11)', () => {
           (e: Error) => cb(e, []),
         );
       };
-      await track(inProcessSender(database.db, strict, resolve));
+      await track(inProcessSender(database.db, strict, { resolve }));
       await waitFor(async () => (await attemptsOf(a!)).length === 1 && (await attemptsOf(b!)).length === 1, 'both attempts');
       const [attemptA] = await attemptsOf(a!);
       const [attemptB] = await attemptsOf(b!);

@@ -66,8 +66,17 @@ export function installIdempotency(fastify: FastifyInstance, service: Idempotenc
       case 'replay':
         return reply.code(start.status).header(IDEMPOTENT_REPLAYED_HEADER, 'true').send(start.body);
       case 'refuse':
-        if (start.error.status === 409) void reply.header('Retry-After', '1');
+        if (start.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(start.retryAfterSeconds));
+        else if (start.error.status === 409) void reply.header('Retry-After', '1');
         return sendError(reply, start.error.status, start.error.message);
+      case 'unreadable':
+        // Not run again (it could write twice): a replica that holds the secret can answer it.
+        request.log.error('kept idempotent answer sealed with a PLATFORM_SECRET this replica does not hold');
+        return sendError(
+          reply.header('Retry-After', '1'),
+          503,
+          'The answer kept for this Idempotency-Key cannot be read here; retry shortly with the same key',
+        );
     }
   });
 

@@ -107,6 +107,7 @@ export class MerchantCatalogService {
         description: d.description,
         stored: value?.row.value,
         invalidReasons: value?.invalidReasons ?? [],
+        invalidIssues: value?.invalidIssues ?? [],
         readOnly: value ? value.readOnly : this.values.writeRefusal(d),
       };
     });
@@ -121,6 +122,7 @@ export class MerchantCatalogService {
         description: null,
         stored: v.row.value,
         invalidReasons: [],
+        invalidIssues: [],
         readOnly: v.readOnly,
       });
     }

@@ -74,8 +74,8 @@ export class MerchantDefinitionsService {
     const names = await this.read.appNames([...new Set(rows.flatMap((r) => (r.appId === null ? [] : [r.appId])))]);
     return rows.map((row) => ({
       row,
-      madeBy: row.appId === null ? 'You (merchant admin)' : (names.get(row.appId) ?? `App #${row.appId.toString()} (removed)`),
-      access: row.accessAdmin ?? `unset (behaves as ${this.definitions.effectiveAccess(row)})`,
+      maker: row.appId === null ? undefined : (names.get(row.appId) ?? `App #${row.appId.toString()} (removed)`),
+      access: this.definitions.effectiveAccess(row),
       noEdit: this.definitions.merchantRefusal(row, 'update'),
       noDelete: this.definitions.merchantRefusal(row, 'delete'),
     }));

@@ -12,6 +12,7 @@ import { MerchantCatalogService } from './merchant-catalog.service';
 import { MerchantController } from './merchant.controller';
 import { MerchantDefinitionsController } from './merchant-definitions.controller';
 import { MerchantDefinitionsService } from './merchant-definitions.service';
+import { MerchantNotFoundPages } from './merchant-not-found';
 import { MerchantProductsController } from './merchant-products.controller';
 import { MerchantReadRepository } from './merchant-read.repository';
 import { MerchantSessionGuard } from './merchant-session.guard';
@@ -35,6 +36,7 @@ import { MerchantSessionsService } from './merchant-sessions.service';
     MerchantAppsService,
     MerchantCatalogService,
     MerchantDefinitionsService,
+    MerchantNotFoundPages,
   ],
   exports: [MerchantSessionsService],
 })

@@ -5,6 +5,7 @@ import {
   prefixIssues,
   storedNamespace,
   valueAccess,
+  VALIDATOR_CACHE_MAX_ENTRIES,
   type DefinitionRow,
 } from './metafield-rules';
 
@@ -102,6 +103,18 @@ describe(MetafieldValidators.name, () => {
     const integer = sut.forType('number_integer');
     expect(integer.ok && integer.validator('123456', { version: 'v20260901' }).ok).toBe(true);
     expect(sut.forType('colour')).toEqual({ ok: false, message: "type: 'colour' is not a supported type" });
+  });
+
+  it('keeps at most 1,000 validators, the least recently used going first', () => {
+    const sut = new MetafieldValidators();
+    const first = sut.forDefinition(definition({ id: 0n }));
+    const second = sut.forDefinition(definition({ id: 1n }));
+    for (let id = 2n; id < 1000n; id++) sut.forDefinition(definition({ id }));
+    expect(sut.forDefinition(definition({ id: 0n }))).toBe(first); // used again: now the most recent
+    sut.forDefinition(definition({ id: 1000n }));
+    expect(sut.size).toBe(VALIDATOR_CACHE_MAX_ENTRIES);
+    expect(sut.forDefinition(definition({ id: 0n }))).toBe(first);
+    expect(sut.forDefinition(definition({ id: 1n }))).not.toBe(second); // evicted, compiled again
   });
 
   it('a stored definition whose rules are not JSON is reported, not thrown', () => {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import {
   expandAppNamespace,
   makeIssue,
@@ -49,18 +50,24 @@ const bytesOf = (compiled: Compiled): number => (compiled.ok ? compiled.validato
  * Compiled validators, cached per definition version (id, rulesRevision, updatedAt) so the write
  * path and the re-check never recompile regexes and schemas for every value (decisions §8.9, §8.12).
  * Writes without a definition use the type's basic check alone, cached per type. Bounded by count
- * and by estimated memory.
+ * and by estimated memory, least recently used first (lru-cache: `max` and `maxSize`).
  */
 @Injectable()
 export class MetafieldValidators {
-  private readonly cache = new Map<string, Compiled>();
-  private bytes = 0;
-  /** The memory bound (a field rather than a constructor parameter: Nest injects the constructor's). */
-  maxBytes = VALIDATOR_CACHE_MAX_BYTES;
+  private cache = validatorCache(VALIDATOR_CACHE_MAX_BYTES);
+
+  /** The memory bound. Setting it starts an empty cache under the new bound (tests lower it). */
+  get maxBytes(): number {
+    return this.cache.maxSize;
+  }
+
+  set maxBytes(bytes: number) {
+    this.cache = validatorCache(bytes);
+  }
 
   /** The estimated memory the cached validators hold (never above the bound once a call returns). */
   get accountedBytes(): number {
-    return this.bytes;
+    return this.cache.calculatedSize;
   }
 
   get size(): number {
@@ -87,24 +94,22 @@ export class MetafieldValidators {
 
   private cached(key: string, make: () => Compiled): Compiled {
     const hit = this.cache.get(key);
-    if (hit !== undefined) {
-      this.cache.delete(key);
-      this.cache.set(key, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     const made = make();
-    const size = bytesOf(made);
-    // One larger than the whole bound (a smaller bound than a definition may hold) is used, not kept.
-    if (size > this.maxBytes) return made;
+    // One larger than the whole bound (a smaller bound than a definition may hold) is used, not
+    // kept: lru-cache's maxEntrySize is its maxSize.
     this.cache.set(key, made);
-    this.bytes += size;
-    while (this.cache.size > VALIDATOR_CACHE_MAX_ENTRIES || this.bytes > this.maxBytes) {
-      const oldest = this.cache.keys().next().value as string;
-      this.bytes -= bytesOf(this.cache.get(oldest)!);
-      this.cache.delete(oldest);
-    }
     return made;
   }
+}
+
+function validatorCache(maxBytes: number): LRUCache<string, Compiled> {
+  return new LRUCache<string, Compiled>({
+    max: VALIDATOR_CACHE_MAX_ENTRIES,
+    maxSize: maxBytes,
+    // lru-cache wants a positive integer size.
+    sizeCalculation: (compiled) => Math.max(1, Math.ceil(bytesOf(compiled))),
+  });
 }
 
 function compile(type: string, validations: RuleInput[]): Compiled {
@@ -187,7 +192,7 @@ function readOnlyMessage(
   return `Access denied: metafield ${namespace}.${key} is read-only for ${who} (definition access ${access})`;
 }
 
-/** Prefixes issues with where they are in a bulk request: `metafields[3].value: ...`. */
+/** Prefixes issues with where they are in a bulk request: `metafields[3].value: ...` (each keeps its rule). */
 export function prefixIssues(issues: readonly Issue[], prefix: string): Issue[] {
-  return prefix === '' ? [...issues] : issues.map((i) => makeIssue(`${prefix}${i.field}`, i.message.slice(i.field.length + 2)));
+  return prefix === '' ? [...issues] : issues.map((i) => makeIssue(`${prefix}${i.field}`, i.message.slice(i.field.length + 2), i.rule));
 }

@@ -4,8 +4,9 @@ import type { Platform } from '../bootstrap';
 import type { ProductInput } from '../products/product-document';
 import { ProductsWriteService } from '../products/products-write.service';
 import { StoresService } from '../stores/stores.service';
+import { DEMO_HANDLE } from './demo-handle';
 
-export const DEMO_HANDLE = 'demo';
+export { DEMO_HANDLE } from './demo-handle';
 const DEMO_PRODUCTS = 1000;
 
 const COLORS = ['Red', 'Green', 'Blue', 'Black'];

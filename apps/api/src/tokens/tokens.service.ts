@@ -42,7 +42,7 @@ export class TokensService {
     if (new Date(row.expires_at).getTime() <= this.clock.now().getTime()) {
       throw new DomainError('TOKEN_EXPIRED', 'The access token has expired; refresh it to get a new one');
     }
-    // The host the request names: Fastify's reading (X-Forwarded-Host only with PLATFORM_TRUST_PROXY),
+    // The host the request names: Fastify's reading (X-Forwarded-Host only from an address of PLATFORM_TRUST_PROXY),
     // the same one the links the service builds use (decisions §1.3, §1.4).
     const host = resolveHost(request.host, this.config.baseDomain);
     if (host.kind === 'store' && host.handle !== row.handle) {

@@ -23,6 +23,7 @@ describe('ERROR_STATUS', () => {
       VALIDATION_FAILED: 422,
       STORE_CLOSED: 423,
       RATE_LIMITED: 429,
+      IDEMPOTENCY_QUOTA_EXCEEDED: 429,
       INTERNAL: 500,
     });
   });

@@ -47,6 +47,9 @@ export const ERROR_STATUS = {
   STORE_CLOSED: 423,
   // Leaky bucket over capacity (decisions §7.2).
   RATE_LIMITED: 429,
+  // The answers kept for a caller's Idempotency-Keys reached their quota in bytes: a new key is not
+  // taken until kept answers expire; Retry-After says when (decisions §12.5, docs/idempotency.md).
+  IDEMPOTENCY_QUOTA_EXCEEDED: 429,
   // A bug; the body says only `Internal Server Error`, the log has the trace id (decisions §4).
   INTERNAL: 500,
 } as const;

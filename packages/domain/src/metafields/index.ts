@@ -1,4 +1,13 @@
-export { formatIssues, makeIssue, InvalidDefinitionError, IssuesError, type Issue, type Result } from './format-issues';
+export {
+  formatIssues,
+  makeIssue,
+  withRule,
+  InvalidDefinitionError,
+  IssuesError,
+  type Issue,
+  type Result,
+  type RuleProblem,
+} from './format-issues';
 export { MERCHANT_MADE_ACCESS, merchantDefinitionIssues } from './check-merchant-definition';
 export { NON_EMPTY_VALUE_SINCE, rejectsEmptyValue } from './compare-version';
 export {

@@ -24,7 +24,7 @@ function hasSpaceOrControl(s: string): boolean {
 }
 
 /** `localhost` and every name under it resolve to the machine itself (RFC 6761), whatever DNS says. */
-function isLocalhostName(host: string): boolean {
+export function isLocalhostName(host: string): boolean {
   const name = host.toLowerCase().replace(/\.$/, '');
   return name === 'localhost' || name.endsWith('.localhost');
 }
