@@ -200,6 +200,21 @@ describe(`upgrade from ${PREVIOUS_REF} to ${IMAGE || 'this tree'}`, () => {
       60_000,
       'both releases answered',
     );
+    // Idempotency-Key across the two releases (CHANGELOG.md, 1.1.0): an answer the previous release
+    // kept is replayed by this one; one this release sealed is "still running" (409) to the previous.
+    const post = (origin: string, key: string) =>
+      operatorAt(origin).call('/stores/roll/products', { headers: { 'idempotency-key': key }, body: { product: { title: key } } });
+    const keptByOld = await post(oldApi.origin, 'kept-by-previous');
+    expect(keptByOld.status).toBe(201);
+    const replayedByNew = await post(newApi.origin, 'kept-by-previous');
+    expect([replayedByNew.status, replayedByNew.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect(replayedByNew.body.product.id).toBe(keptByOld.body.product.id);
+    const sealedByNew = await post(newApi.origin, 'sealed-by-this');
+    expect(sealedByNew.status).toBe(201);
+    const metByOld = await post(oldApi.origin, 'sealed-by-this');
+    expect([metByOld.status, metByOld.headers['retry-after']]).toEqual([409, '1']);
+    const replayedAgain = await post(newApi.origin, 'sealed-by-this');
+    expect([replayedAgain.status, replayedAgain.body.product.id]).toEqual([201, sealedByNew.body.product.id]);
     expect(await oldSender.stop()).toBe(0);
     origins = [newApi.origin];
     const oldStoppedAt = Date.now();
