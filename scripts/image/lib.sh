@@ -75,7 +75,8 @@ debian_base() {
     idie "debootstrap failed: $IMAGE_CACHE/debootstrap.log"
   # apt's downloaded packages are not part of the image
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
-  tar -C "$rootfs" -c . | pm import - "$DEBIAN_BASE" >/dev/null
+  tar -C "$rootfs" -c . | pm import - "$DEBIAN_BASE" >"$IMAGE_CACHE/import.log" 2>&1 ||
+    idie "podman import failed: $IMAGE_CACHE/import.log"
   rm -rf "$rootfs"
   ilog "made $DEBIAN_BASE"
 }
