@@ -63,6 +63,12 @@ describe('a client generated from /openapi.json (examples/openapi-client)', () =
     TYPE_CHECK_TIMEOUT_MS,
   );
 
+  it('gives every property a type: none is widened to unknown by a schema branch without a type', () => {
+    // e.g. `namespace: string | unknown` (= unknown) when anyOf branches carried only patterns.
+    const schema = readFileSync(join(dir, 'schema.d.ts'), 'utf8');
+    expect(schema.split('\n').filter((line) => /^\s*("[^"]+"|[\w$]+)\??: .*\| unknown\b/.test(line))).toEqual([]);
+  });
+
   it('runs the README flow against the real API: pages through link, metafield rule, webhook, feedback, a signed token call', async () => {
     // Each file as tsc -p would emit it, beside its source (the imports name `./client.js`).
     for (const file of SOURCES) {
