@@ -2,7 +2,7 @@ import { toId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
 import type { MetafieldInput, MetafieldsSet, MetafieldUpdate } from '@platform/contract';
 import { DomainError, formatIssues, makeIssue, NON_EMPTY_VALUE_SINCE, type Issue } from '@platform/domain';
-import type { AuthContext } from '../http/request-context';
+import type { AuthContext } from '../access/request-context';
 import { renderMetafield, type RenderedMetafield } from './metafield-render';
 import { storedNamespace, valueAccess, writeDeniedMessage, type DefinitionRow } from './metafield-rules';
 import { MetafieldWritesService, type WriteContext, type WriteEntry } from './metafield-writes.service';

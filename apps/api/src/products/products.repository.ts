@@ -3,24 +3,11 @@ import { allocateIds, insertRows, type Db } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../core/injection';
 import { renderProductDocument, slugify, type ProductInput } from './product-document';
-import { renderListingDocument, type ProductSource } from './product-listing';
+import { renderListingDocument, type ProductRow, type ProductSource } from './product-listing';
 import { buildProductRows, buildReplacedParts, COLUMNS, countParts, type IdPool, type PartsToWrite } from './product-rows';
 
 /** The page queries: one plan whatever the values (the (store_id, id) index), so planned once per connection (docs/performance.md). */
 const PREPARED = { prepare: true };
-
-export interface ProductRow {
-  id: bigint | number | string;
-  title?: string;
-  /** The document without id and times; read only when the listing document cannot be served. */
-  doc: string;
-  /** The product as the listing sends it, rendered at write time in `listing_zone` (null before). */
-  listing_doc?: string | Uint8Array | null;
-  listing_zone?: string | null;
-  published_at: Date | string | number | null;
-  created_at: Date | string | number;
-  updated_at: Date | string | number;
-}
 
 export interface PageQuery {
   storeId: bigint;

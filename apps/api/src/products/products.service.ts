@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Config } from '../config';
 import { InjectConfig } from '../core/injection';
 import { linkHeaderFor, readPageRequest, renderKeysetPage, type PageQuery } from '../http/keyset-pagination';
-import type { StoreContext } from '../http/request-context';
+import type { StoreContext } from '../access/request-context';
 import { ListingCache } from './listing-cache';
 import { renderProduct } from './product-listing';
 import { ProductsRepository } from './products.repository';

@@ -3,7 +3,7 @@ import type { ResourceFeedbackInput } from '@platform/contract';
 import { DomainError, formatInZone, isStaleFeedback, joinIssues, validateFeedback } from '@platform/domain';
 import { ClockService } from '../core/clock.service';
 import { isConflict } from '../core/prisma-errors';
-import type { AuthContext } from '../http/request-context';
+import type { AuthContext } from '../access/request-context';
 import { StoresService } from '../stores/stores.service';
 import { ResourceFeedbackRepository, type FeedbackData, type FeedbackKey, type FeedbackRow } from './resource-feedback.repository';
 

@@ -1,12 +1,11 @@
 import { hashToken, SCOPES } from '@platform/domain';
 import { AppsService } from '../apps/apps.service';
 import type { Platform } from '../bootstrap';
+import { DEMO_HANDLE } from '../config';
 import type { ProductInput } from '../products/product-document';
 import { ProductsWriteService } from '../products/products-write.service';
 import { StoresService } from '../stores/stores.service';
-import { DEMO_HANDLE } from './demo-handle';
 
-export { DEMO_HANDLE } from './demo-handle';
 const DEMO_PRODUCTS = 1000;
 
 const COLORS = ['Red', 'Green', 'Blue', 'Black'];

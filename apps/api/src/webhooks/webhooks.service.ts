@@ -20,7 +20,7 @@ import { InjectConfig } from '../core/injection';
 import { isConflict } from '../core/prisma-errors';
 import { pathId } from '../http/ids';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
-import type { AuthContext } from '../http/request-context';
+import type { AuthContext } from '../access/request-context';
 import { pickFields, webhookJson, type WebhookJson } from './webhook-view';
 import { WebhooksRepository, type SubscriptionChanges } from './webhooks.repository';
 
