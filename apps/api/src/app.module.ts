@@ -6,7 +6,7 @@ import { HealthModule } from './health/health.module';
 import { HttpModule, type EdgeParts } from './http/http.module';
 import { InventoryModule } from './inventory/inventory.module';
 import { MerchantModule } from './merchant/merchant.module';
-import { MetafieldDefinitionsModule } from './metafield-definitions/metafield-definitions.module';
+import { MetafieldDefinitionsModule } from './metafields/metafield-definitions.module';
 import { MetafieldsModule } from './metafields/metafields.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OperatorModule } from './operator/operator.module';

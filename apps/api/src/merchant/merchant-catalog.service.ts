@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, type Issue } from '@platform/domain';
-import { MetafieldDefinitionsService } from '../metafield-definitions/metafield-definitions.service';
+import { MetafieldDefinitionsService } from '../metafields/metafield-definitions.service';
 import { MerchantMetafieldsService, PRODUCT_VALUES_SHOWN } from '../metafields/merchant-metafields.service';
 import type { WriteEntry } from '../metafields/metafield-writes.service';
 import { ResourceFeedbackService } from '../resource-feedback/resource-feedback.service';
-import { MerchantReadRepository, type FeedbackState, type ProductRecord } from './merchant-read.repository';
+import { MerchantReadModel, type FeedbackState, type ProductRecord } from './merchant.read-model';
 import type { FormFields, MerchantContext } from './merchant-session.guard';
 import { changedValue } from './value-form';
 
@@ -58,7 +58,7 @@ export interface ProductList {
 @Injectable()
 export class MerchantCatalogService {
   constructor(
-    private readonly read: MerchantReadRepository,
+    private readonly read: MerchantReadModel,
     private readonly values: MerchantMetafieldsService,
     private readonly definitions: MetafieldDefinitionsService,
     private readonly feedback: ResourceFeedbackService,

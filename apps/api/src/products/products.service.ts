@@ -51,4 +51,19 @@ export class ProductsService {
     if (revision !== undefined) this.cache.set(key, revision, { body, linkQueries: page.linkQueries });
     return { json: body, link: page.link };
   }
+
+  /** Whether the store has the product (decisions §8.9: a value's owner). */
+  async exists(storeId: bigint, productId: bigint): Promise<boolean> {
+    return (await this.repository.existingIds(storeId, [productId])).size > 0;
+  }
+
+  /** The ids among `productIds` that name products of the store. */
+  existing(storeId: bigint, productIds: readonly bigint[]): Promise<Set<bigint>> {
+    return this.repository.existingIds(storeId, [...new Set(productIds)]);
+  }
+
+  /** The product's `updated_at` (decisions §9.5), undefined when the store has no such product. */
+  updatedAt(storeId: bigint, productId: bigint): Promise<Date | undefined> {
+    return this.repository.updatedAt(storeId, productId);
+  }
 }

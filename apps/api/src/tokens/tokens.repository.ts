@@ -33,4 +33,27 @@ export class TokensRepository {
   current(installationId: bigint): Promise<{ id: bigint; expiresAt: Date }[]> {
     return this.db.prisma.accessToken.findMany({ where: { installationId, supersededAt: null }, select: { id: true, expiresAt: true } });
   }
+
+  /** Records the reminder as sent, unless another process did first: true when this one owns the sending. */
+  async claimReminder(tokenId: bigint, at: Date): Promise<boolean> {
+    const claimed = await this.db.prisma.accessToken.updateMany({
+      where: { id: tokenId, reminderSentAt: null },
+      data: { reminderSentAt: at },
+    });
+    return claimed.count === 1;
+  }
+
+  /** The sending failed: the reminder is due again from `retryAt`, one more failure counted. */
+  async unclaimReminder(tokenId: bigint, retryAt: Date): Promise<void> {
+    await this.db.prisma.accessToken.updateMany({
+      where: { id: tokenId },
+      data: { reminderSentAt: null, reminderRetryAt: retryAt, reminderFailures: { increment: 1 } },
+    });
+  }
+
+  /** Whether `tokenHash` names a stored token that has not expired at `now`. */
+  async isLive(tokenHash: string, now: Date): Promise<boolean> {
+    const row = await this.db.prisma.accessToken.findUnique({ where: { tokenHash }, select: { expiresAt: true } });
+    return !!row && row.expiresAt.getTime() > now.getTime();
+  }
 }

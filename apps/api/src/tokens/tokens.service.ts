@@ -48,4 +48,19 @@ export class TokensService {
     const now = this.clock.now().getTime();
     return (await this.repository.current(installationId)).some((t) => t.expiresAt.getTime() > now);
   }
+
+  /** decisions §5.4: marks the token's expiry reminder as sent; false when another process did first. */
+  claimReminder(tokenId: bigint, at: Date): Promise<boolean> {
+    return this.repository.claimReminder(tokenId, at);
+  }
+
+  /** decisions §5.4: the reminder's sending failed; it is due again from `retryAt`. */
+  unclaimReminder(tokenId: bigint, retryAt: Date): Promise<void> {
+    return this.repository.unclaimReminder(tokenId, retryAt);
+  }
+
+  /** Whether `token` is a stored token that has not expired (the demo seed checks the one it was given). */
+  isLive(token: string): Promise<boolean> {
+    return this.repository.isLive(hashToken(token), this.clock.now());
+  }
 }

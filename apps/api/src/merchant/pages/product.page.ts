@@ -1,6 +1,6 @@
 import { formatInZone } from '@platform/domain';
 import type { ValueField } from '../merchant-catalog.service';
-import type { ProductRecord } from '../merchant-read.repository';
+import type { ProductRecord } from '../merchant.read-model';
 import type { FormFields, MerchantContext } from '../merchant-session.guard';
 import { adminPage, formToken, html, when, type Html } from '../merchant-page';
 import { controlOf, listElements, postedRows, SPARE_LIST_ROWS } from '../value-form';
