@@ -5,13 +5,15 @@ import { createPgPool, pgQuery, pgTransactionConnections, type PgTransactionConn
 import { prepareSqliteFile, providerOf, sqliteFilePath, type Provider } from './provider';
 import { betterSqlite3Query, libsqlQuery, type SqliteDriver } from './sqlite';
 import { sqliteAdapterFactory, type SqliteAdapterConnection } from './sqlite-adapter';
-import type { TransactionClient } from './outbox';
 
 /**
  * The Prisma client type for both providers. The two generated clients are not type-compatible
  * (each names its own provider) but come from one model set, so both are typed as the SQLite one.
  */
 export type PrismaClient = SqlitePrismaClient;
+
+/** The client Prisma hands to an interactive `$transaction` callback. */
+export type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 export interface Db {
   prisma: PrismaClient;
