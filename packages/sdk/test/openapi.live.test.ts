@@ -48,6 +48,10 @@ export type Page = Listing['responses'][200]['content']['application/json'];
 export const ids = (page: Page): string[] => page.products.map((p) => p.id);
 export type Query = NonNullable<Listing['parameters']['query']>;
 export const q: Query = { limit: 10 };
+type Create = paths['/admin/openapi/{version}/products/{id}/metafields.json']['post'];
+type CreateBody = NonNullable<Create['requestBody']>['content']['application/json'];
+export const typed: CreateBody = { metafield: { namespace: 'custom', key: 'size', type: 'number_integer', value: '42' } };
+export const untyped: CreateBody = { metafield: { namespace: 'custom', key: 'size', value: 'M' } };
 `,
       );
       const args = ['--strict', '--noEmit', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext'];
