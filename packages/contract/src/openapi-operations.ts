@@ -58,7 +58,8 @@ export const HEADERS = {
   Link: {
     description:
       'Absent on a single page. Otherwise `<url>; rel="next"` and/or `<url>; rel="previous"`, comma-separated; ' +
-      'each URL is absolute and carries page_info (or since_id), limit and (when given) fields. GET it as it stands (decisions §6.3).',
+      'each URL is absolute and carries page_info (or since_id), limit and (when given) fields. GET it as it stands (decisions §6.3), ' +
+      'or pass its query parameters unchanged to the same operation.',
     required: false,
     schema: { type: 'string' },
   },

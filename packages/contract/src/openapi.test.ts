@@ -120,6 +120,20 @@ describe(generateOpenApiDocument.name, () => {
     expect(Object.keys(created?.properties?.['data']?.properties ?? {})).toEqual(['accessToken', 'expireTime', 'scope']);
   });
 
+  it('states in words what a generated client does by hand: the listings with link, the signed token calls and their envelope (issue 46)', () => {
+    const description = document.info.description;
+    const paged = routes.filter(({ method, path }) => document.paths[path]?.[method]?.responses['200']?.headers?.['link']);
+    expect(paged.length).toBeGreaterThanOrEqual(7);
+    for (const { key } of paged) expect(description).toContain(`\`${key}\``);
+    expect(description).toMatch(/GET it as it stands/);
+    for (const { key, method, path } of routes.filter((r) => r.path.startsWith('/admin/oauth/'))) {
+      expect(description).toContain(`\`${key}\``);
+      for (const p of document.paths[path]?.[method]?.parameters ?? []) expect(description).toContain(`\`${p.name}\``);
+    }
+    const created = document.paths['/admin/oauth/token/create']?.['post']?.responses['200']?.content?.['application/json'].schema;
+    expect(description).toContain(`{${Object.keys(created?.properties ?? {}).join(', ')}}`);
+  });
+
   it('declares Idempotency-Key on every POST of the Admin and operator APIs, with 409 and Idempotent-Replayed (docs/idempotency.md)', () => {
     const posts = routes.filter((r) => r.method === 'post' && !r.path.startsWith('/admin/oauth/'));
     expect(posts.length).toBeGreaterThan(10);

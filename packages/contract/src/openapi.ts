@@ -1,6 +1,7 @@
 import { VALUE_FORMAT_IN_WORDS } from '@platform/domain/limits';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { contract } from './contract';
+import { GENERATED_CLIENT_NOTES } from './openapi-client-notes';
 import { describeOperation, HEADERS, PARAMETERS } from './openapi-operations';
 
 type Json = Record<string, unknown>;
@@ -40,7 +41,9 @@ export function generateOpenApiDocument(opts: { serverUrl?: string } = {}): obje
         description:
           'Admin API paths are /admin/openapi/{version}/... and are called with an app access token; ' +
           'operator paths (/platform/v1/...) with the operator token; the OAuth token calls are signed.\n\n' +
-          CONVENTIONS,
+          CONVENTIONS +
+          '\n\n' +
+          GENERATED_CLIENT_NOTES.join('\n\n'),
       },
       // Relative to where the document is served: the API answers on its own host and on every store's host.
       servers: [{ url: opts.serverUrl ?? '/', description: 'This service (the host that served this document).' }],

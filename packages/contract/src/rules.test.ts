@@ -68,6 +68,11 @@ describe('the other rules', () => {
     expect(anyOf(namespaceRules(true, false), '$app:mine')).toBe(false);
   });
 
+  it('namespaces: every branch says it is a string, so a generated client types the field as one, not unknown (issue 46)', () => {
+    for (const rules of [namespaceRules(false), namespaceRules(true), namespaceRules(true, false)])
+      expect((rules['anyOf'] as { type?: string }[]).map((b) => b.type)).toEqual((rules['anyOf'] as unknown[]).map(() => 'string'));
+  });
+
   it('not blank: something besides white space; never NUL', () => {
     expect(['a', ' a ', 'é'].every((v) => matches(NOT_BLANK, v))).toBe(true);
     expect(['', ' ', '\t\n', 'a\u0000'].some((v) => matches(NOT_BLANK, v))).toBe(false);

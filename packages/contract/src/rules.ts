@@ -94,10 +94,11 @@ export const KEY_RULES: JsonSchema = { pattern: `^[A-Za-z0-9_-]{${KEY_LENGTH.min
  * for the merchant's view, which has no `$app:` of its own.
  */
 export function namespaceRules(stored: boolean, callerApp = true): JsonSchema {
-  const branches: JsonSchema[] = [{ pattern: `^${NAME}$`, not: { pattern: APP_NAMESPACE_LOOKALIKE.source } }];
+  // `type` in each branch, not only beside `anyOf`: generators (openapi-typescript) type a branch without one as `unknown`.
+  const branches: JsonSchema[] = [{ type: 'string', pattern: `^${NAME}$`, not: { pattern: APP_NAMESPACE_LOOKALIKE.source } }];
   // `$app:` names the calling app's namespace: the merchant (operator API) is no app.
-  if (callerApp) branches.unshift({ pattern: `^\\$app:${NAME}$` });
-  if (stored) branches.push({ pattern: `^app--[1-9][0-9]*--${NAME}$` });
+  if (callerApp) branches.unshift({ type: 'string', pattern: `^\\$app:${NAME}$` });
+  if (stored) branches.push({ type: 'string', pattern: `^app--[1-9][0-9]*--${NAME}$` });
   return { anyOf: branches, examples: ['custom'] };
 }
 

@@ -13,7 +13,16 @@ export {
 export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient, type QueryOptions } from './client';
 export { parseSqliteDateTime, SQLITE_BUSY_TIMEOUT_MS, type SqliteDriver } from './sqlite';
 export type { SqliteAdapterConnection } from './sqlite-adapter';
-export { migrate, pendingMigrations, prepareSchema, SchemaBehindError, type MigrateMode, type MigrateOptions } from './migrate';
+export {
+  migrate,
+  MigrationLockTimeoutError,
+  pendingMigrations,
+  prepareSchema,
+  SchemaBehindError,
+  type MigrateMode,
+  type MigrateOptions,
+} from './migrate';
+export { DEFAULT_MIGRATE_LOCK_ATTEMPTS, DEFAULT_MIGRATE_LOCK_TIMEOUT_MS } from './migration-script';
 export { MIGRATION_LOCK_KEY } from './migrate-lock';
 export { DatabaseUnavailableError, describeDatabaseError, probeDatabase } from './startup';
 export { ListenError, listenError } from './listen-error';
