@@ -164,13 +164,16 @@ export function valueFormatRules(): JsonSchema {
   // linter cannot tell an optional property apart (Redocly's no-illogical-composition-keywords).
   return {
     anyOf: [
+      // `type: object` in each branch, as namespaceRules' `type: string`: generators type a branch without one as unknown.
       ...METAFIELD_TYPES.map((type) => ({
         title: type,
+        type: 'object',
         properties: { type: { const: type }, value: valueSchemaOf(type) },
         required: ['type'],
       })),
       {
         title: 'type omitted',
+        type: 'object',
         description: "The value's format is the type of its stored definition, or of the stored value (an update).",
         properties: { type: { const: null } },
       },
