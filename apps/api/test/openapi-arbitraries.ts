@@ -8,7 +8,9 @@ import fc from 'fast-check';
  * document-driven test (openapi.property.e2e.test.ts). Each arbitrary draws from the schema's own
  * keywords (enum, pattern, format, bounds, properties) and is then filtered by Ajv against the whole
  * schema, so what it yields is exactly what the document allows: a keyword drawn loosely here
- * (`not`, `if`/`then`, `oneOf`) costs a retry, never a wrong request.
+ * (`not`, `if`/`then`, `oneOf`) costs a retry, never a wrong request. JSON text (a string with
+ * `contentMediaType: application/json`) is drawn from its `contentSchema` and written with
+ * JSON.stringify: Ajv only annotates content, so the draw itself keeps to it.
  */
 
 export type Schema = Record<string, any>;
@@ -55,16 +57,49 @@ const isoInstant = fc
     return `${fraction ? text.slice(0, 23) : text.slice(0, 19)}${offset}`;
   });
 
-function stringOf(schema: Schema): fc.Arbitrary<string> {
+// fast-check reads a pattern into an arbitrary once: an id pattern of 19 alternatives takes about
+// 200 ms, and a property not a branch's own is drawn again in each of the branches around it.
+const PATTERNS = new Map<string, fc.Arbitrary<string>>();
+
+function matching(pattern: string): fc.Arbitrary<string> {
+  let arbitrary = PATTERNS.get(pattern);
+  if (!arbitrary) PATTERNS.set(pattern, (arbitrary = fc.stringMatching(new RegExp(pattern))));
+  return arbitrary;
+}
+
+function stringOf(document: Schema, schema: Schema, validate: ReturnType<typeof schemaValidator>, depth: number): fc.Arbitrary<string> {
   const minLength: number = schema['minLength'] ?? 0;
   const maxLength: number = Math.min(schema['maxLength'] ?? 40, Math.max(minLength, 40) + 20);
   let base: fc.Arbitrary<string>;
-  if (schema['format'] === 'email') base = fc.emailAddress();
+  if (schema['contentMediaType'] === 'application/json' && isSchema(schema['contentSchema'])) {
+    base = arbitraryOf(document, schema['contentSchema'], validate, depth + 1).map((value) => JSON.stringify(value));
+  } else if (schema['format'] === 'email') base = fc.emailAddress();
   else if (schema['format'] === 'date-time') base = isoInstant;
   else if (schema['format'] === 'uri') base = fc.webUrl({ validSchemes: ['https'], withQueryParameters: true });
-  else if (typeof schema['pattern'] === 'string') base = fc.stringMatching(new RegExp(schema['pattern'] as string));
+  else if (typeof schema['pattern'] === 'string') base = matching(schema['pattern'] as string);
   else base = fc.string({ minLength, maxLength, unit: fc.constantFrom('grapheme', 'binary', 'grapheme-ascii') as never });
   return base.filter((s) => [...s].length >= minLength && [...s].length <= (schema['maxLength'] ?? Infinity));
+}
+
+function isSchema(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A branch of anyOf/oneOf drawn with its parent's keywords, as JSON Schema reads them together:
+ * properties one by one (the branch's keywords win), required joined.
+ */
+function withParent(parent: Schema, branch: Schema): Schema {
+  const out: Schema = { ...parent, ...branch };
+  if (isSchema(parent['properties']) && isSchema(branch['properties'])) {
+    const properties: Schema = { ...parent['properties'] };
+    for (const [key, schema] of Object.entries(branch['properties'] as Schema)) properties[key] = { ...properties[key], ...schema };
+    out['properties'] = properties;
+  }
+  if (Array.isArray(parent['required']) && Array.isArray(branch['required'])) {
+    out['required'] = [...new Set([...parent['required'], ...branch['required']])];
+  }
+  return out;
 }
 
 /** An arbitrary of the values `schema` allows, as the document states it. */
@@ -84,7 +119,7 @@ function loose(document: Schema, schema: Schema, validate: ReturnType<typeof sch
   const branches = (schema['anyOf'] ?? schema['oneOf']) as Schema[] | undefined;
   if (Array.isArray(branches)) {
     const { anyOf: _a, oneOf: _o, ...rest } = schema;
-    return fc.oneof(...branches.map((branch) => loose(document, { ...rest, ...resolve(document, branch) }, validate, depth)));
+    return fc.oneof(...branches.map((branch) => loose(document, withParent(rest, resolve(document, branch)), validate, depth)));
   }
   const types: string[] = Array.isArray(schema['type']) ? schema['type'] : schema['type'] ? [schema['type']] : [];
   if (types.length > 1) {
@@ -101,12 +136,18 @@ function loose(document: Schema, schema: Schema, validate: ReturnType<typeof sch
     case 'integer':
       return fc.integer({ min: schema['minimum'] ?? -1_000_000, max: schema['maximum'] ?? 1_000_000 });
     case 'number':
+      // Integers, decimals as clients write them, and now and then any double (JSON.stringify may
+      // write one with an exponent or 17 digits, which metafield values refuse: stated in words).
       return fc.oneof(
-        fc.integer({ min: -1_000_000, max: 1_000_000 }),
-        fc.double({ noNaN: true, noDefaultInfinity: true, min: schema['minimum'] ?? -1e9, max: schema['maximum'] ?? 1e9 }),
+        { weight: 2, arbitrary: fc.integer({ min: -1_000_000, max: 1_000_000 }) },
+        { weight: 2, arbitrary: fc.tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.nat(6)).map(([n, k]) => n / 10 ** k) },
+        {
+          weight: 1,
+          arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true, min: schema['minimum'] ?? -1e9, max: schema['maximum'] ?? 1e9 }),
+        },
       );
     case 'string':
-      return stringOf(schema);
+      return stringOf(document, schema, validate, depth);
     case 'array': {
       const items = schema['items'] ? arbitraryOf(document, schema['items'], validate, depth + 1) : fc.jsonValue({ maxDepth: 1 });
       const minLength: number = schema['minItems'] ?? 0;
@@ -115,7 +156,7 @@ function loose(document: Schema, schema: Schema, validate: ReturnType<typeof sch
     case 'object': {
       const properties = (schema['properties'] ?? {}) as Record<string, Schema>;
       const required: string[] = schema['required'] ?? [];
-      if (depth > 6) return fc.constant({});
+      if (depth > 8) return fc.constant({});
       const record = Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, arbitraryOf(document, s, validate, depth + 1)]));
       return fc.record(record, { requiredKeys: required.filter((k) => k in properties) });
     }

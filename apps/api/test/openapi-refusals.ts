@@ -1,3 +1,5 @@
+import { VALUE_FORMAT_IN_WORDS } from '@platform/domain/limits';
+
 /*
  * decisions §12.9: the 400s and 422s a request the document allows may still get, because they are
  * about the state of the data, not the request's shape; and the few rules the document states in
@@ -8,11 +10,14 @@
 interface Refusal {
   /** Operations it applies to (all when absent). */
   operations?: readonly string[];
-  /** Only for requests like this (the refusal is about what the request left to the stored data). */
-  when?: (body: Record<string, unknown>) => boolean;
+  /** Only for requests like this (the refusal is about what the request left to the stored data), given the refusal's part. */
+  when?: (body: Record<string, unknown>, part: string) => boolean;
   message: RegExp;
   reason: string;
 }
+
+const VALUE_WRITES = ['createProductMetafield', 'updateProductMetafield', 'setMetafields'];
+const VALUE_PART = /^(metafields\[\d+\]\.)?value(\[\d+\])?(\.\w+)?: /;
 
 const REFUSALS: readonly Refusal[] = [
   {
@@ -43,17 +48,30 @@ const REFUSALS: readonly Refusal[] = [
     reason: 'a conflict with a stored record (a key, handle or subscription in use)',
   },
   {
-    operations: ['createProductMetafield', 'setMetafields'],
+    operations: VALUE_WRITES,
     message:
       /^(metafields\[\d+\]\.)?(type: can't be blank \(a value without a definition must name its type\)|type: must be [\w.]+, the type of its definition|owner_id: product \d+ does not exist)$/,
-    reason: 'whether a definition exists and its type, whether the product exists: stored data',
+    reason: 'whether a definition exists and its type (the stored value’s on an update), whether the product exists: stored data',
   },
   {
-    operations: ['createProductMetafield', 'updateProductMetafield', 'setMetafields'],
-    message: /^(metafields\[\d+\]\.)?value(\[\d+\])?: /,
-    reason:
-      "the value's format is its type's (JSON text for structured types and lists, decisions §8.8), the type often the stored " +
-      "definition's, and then the definition's rules: stated in words (info.description), JSON Schema cannot read JSON text",
+    operations: VALUE_WRITES,
+    message: VALUE_PART,
+    when: (body, part) => namedType(body, part) === undefined,
+    reason: 'the request names no type: the format is the stored definition’s type (or, on an update, the stored value’s)',
+  },
+  {
+    operations: VALUE_WRITES,
+    message:
+      /^(metafields\[\d+\]\.)?value(\[\d+\])?(\.\w+)?: (.* \(rule [\w.]+\)|must reference an existing metaobject|cannot be checked: the definition .*)$/,
+    reason: "a stored definition's rules (messages name the rule), a metaobject's existence, a stored definition that no longer compiles",
+  },
+  {
+    // decisions §8.8: the value's format by the type the request names is the document's anyOf;
+    // these are what it says in words (info.description, VALUE_FORMAT_IN_WORDS), each where it applies.
+    operations: VALUE_WRITES,
+    message: VALUE_PART,
+    when: (body, part) => inWords(namedType(body, part), part.replace(/^metafields\[\d+\]\./, '')),
+    reason: `stated in words: ${VALUE_FORMAT_IN_WORDS.join('; ')}`,
   },
   {
     operations: ['createMetafieldDefinition', 'updateMetafieldDefinition'],
@@ -79,11 +97,39 @@ const REFUSALS: readonly Refusal[] = [
   },
 ];
 
+/** The value of one entry of the request (`metafields[3].value: ...` names the entry), and the type it names. */
+function namedType(body: Record<string, unknown>, part: string): string | undefined {
+  const index = /^metafields\[(\d+)\]\./.exec(part)?.[1];
+  const entries = body['metafields'];
+  const entry = (index !== undefined && Array.isArray(entries) ? entries[Number(index)] : body['metafield']) as
+    Record<string, unknown> | undefined;
+  const type = entry?.['type'];
+  return typeof type === 'string' ? type : undefined;
+}
+
+const JSON_TYPES = /^(list\..*|json|weight|volume|dimension|rating|link)$/;
+
+/** Whether a value refusal for `type` is one of the rules the document states in words (VALUE_FORMAT_IN_WORDS). */
+function inWords(type: string | undefined, part: string): boolean {
+  if (type === undefined) return false;
+  if (/^value(\[\d+\])?(\.url)?: is too long \(maximum is \d+ bytes\)$/.test(part)) return true;
+  if (/^(list\.)?(url|link)$/.test(type) && /^value(\[\d+\])?(\.url)?: is not a valid URL$/.test(part)) return true;
+  if (/^value: is not valid JSON \(duplicate key /.test(part)) return JSON_TYPES.test(type);
+  // Numbers in JSON text (measures, list elements) as written: exponent, digits.
+  const number =
+    /^value(\[\d+\])?(\.value)?: (must be a decimal number \(.*\)|must have at most \d+ digits (before|after) the decimal point|must be an integer \(.*\))$/;
+  if (number.test(part)) return /^list\.|^(weight|volume|dimension)$/.test(type);
+  // A rating's value within its own scale.
+  const scale =
+    /^value(\[\d+\])?(: has a (minimum|maximum) of \S+ \(rule scale_(min|max)\)|\.scale_min: must be less than or equal to scale_max)$/;
+  return /rating$/.test(type) && scale.test(part);
+}
+
 /** Whether a 400/422 answer is one of the refusals about the state of the data (each part of a joined message). */
 export function refusalAboutState(operationId: string, request: { body?: unknown }, answer: unknown): boolean {
   const message = typeof answer === 'object' && answer !== null && 'errors' in answer ? String((answer as { errors: unknown }).errors) : '';
   const sent = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
   const applies = (r: Refusal, text: string) =>
-    (!r.operations || r.operations.includes(operationId)) && r.message.test(text) && (!r.when || r.when(sent));
+    (!r.operations || r.operations.includes(operationId)) && r.message.test(text) && (!r.when || r.when(sent, text));
   return REFUSALS.some((r) => applies(r, message)) || message.split('; ').every((part) => REFUSALS.some((r) => applies(r, part)));
 }

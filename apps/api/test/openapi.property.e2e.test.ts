@@ -46,6 +46,10 @@ beforeAll(async () => {
   const value = await admin(`/products/${products[0]}/metafields.json`, {
     body: { metafield: { namespace: 'custom', key: 'size', type: 'single_line_text_field', value: 'M' } },
   });
+  // A value without a definition: an update naming a type reaches that type's format (decisions §8.9).
+  const free = await admin(`/products/${products[0]}/metafields.json`, {
+    body: { metafield: { namespace: 'custom', key: 'free', type: 'single_line_text_field', value: 'x' } },
+  });
   const webhook = await admin('/webhooks.json', {
     body: { webhook: { topic: 'inventory_items/update', address: 'https://hooks.example.com/in' } },
   });
@@ -60,13 +64,14 @@ beforeAll(async () => {
   const custom = await op.call('/apps', {
     body: { app: { name: 'Custom', kind: 'custom', scopes: ['read_products'], store_handle: HANDLE } },
   });
-  for (const r of [definition, value, webhook, deliveries, order, metaobjectDefinition, custom]) expect(r.status, r.text).toBeLessThan(300);
+  for (const r of [definition, value, free, webhook, deliveries, order, metaobjectDefinition, custom])
+    expect(r.status, r.text).toBeLessThan(300);
   Object.assign(known, {
     version: [VERSION],
     handle: [HANDLE],
     appId: [String(app.app.id), String(custom.body.app.id)],
     product_id: products,
-    metafieldId: [String(value.body.metafield.id)],
+    metafieldId: [String(value.body.metafield.id), String(free.body.metafield.id)],
     definitionId: [String(definition.body.definition.id)],
     'products/{id}': products,
     'webhooks/{id}': [String(webhook.body.webhook.id)],
@@ -114,6 +119,32 @@ function queryArbitrary(path: string, parameter: Schema): fc.Arbitrary<unknown> 
   return seeded ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...seeded) }, { weight: 1, arbitrary: own }) : own;
 }
 
+/**
+ * A body: the document's values. So that metafield writes reach the checks of their values: a bulk
+ * set's owner_id is mostly a seeded product (a product id of the document's form), and half the
+ * updates leave out namespace and key, which, when sent, must be the stored value's (a state).
+ */
+function bodyArbitrary(schema: Schema, operationId: string): fc.Arbitrary<unknown> {
+  const own = arbitraryOf(document, schema, validate);
+  const products = known['product_id'] ?? [];
+  const owner = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...products) }, { weight: 1, arbitrary: fc.constant(undefined) });
+  return fc.tuple(own, fc.array(owner, { minLength: 25, maxLength: 25 }), fc.boolean()).map(([body, owners, byPath]) => {
+    const metafield = (body as { metafield?: Record<string, unknown> })?.metafield;
+    if (operationId === 'updateProductMetafield' && byPath && metafield) {
+      const { namespace: _n, key: _k, ...rest } = metafield;
+      return { ...(body as object), metafield: rest };
+    }
+    const entries = (body as { metafields?: unknown })?.metafields;
+    if (!Array.isArray(entries)) return body;
+    const seeded = entries.map((entry, i) =>
+      typeof entry === 'object' && entry !== null && 'owner_id' in entry && owners[i] !== undefined
+        ? { ...entry, owner_id: owners[i] }
+        : entry,
+    );
+    return { ...(body as object), metafields: seeded };
+  });
+}
+
 function requestArbitrary(path: string, method: string, operation: Schema): fc.Arbitrary<Request> {
   const parameters = ((operation['parameters'] ?? []) as Schema[]).map((p) =>
     p['$ref'] ? document.components.parameters[p['$ref'].split('/').pop()] : p,
@@ -124,7 +155,7 @@ function requestArbitrary(path: string, method: string, operation: Schema): fc.A
       requiredKeys: list.filter((p) => p['required']).map((p) => p['name'] as string) as never[],
     }) as fc.Arbitrary<Record<string, unknown>>;
   const bodySpec = operation['requestBody']?.content?.['application/json'];
-  const body = bodySpec ? arbitraryOf(document, bodySpec.schema, validate) : fc.constant(undefined);
+  const body = bodySpec ? bodyArbitrary(bodySpec.schema, operation['operationId']) : fc.constant(undefined);
   const withBody = bodySpec && !operation['requestBody'].required ? fc.option(body, { nil: undefined }) : body;
   return fc
     .record({

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { FIELDS_DESCRIPTION, pageQuery, ZId, ZIsoTime, type AdminRouteMetadata, type OperatorRouteMetadata } from './common';
 import { documented } from './openapi-json-schema';
-import { ID_RULES, KEY_RULES, namespaceRules, PRODUCT_ID_RULES } from './rules';
+import { ID_RULES, KEY_RULES, namespaceRules, PRODUCT_ID_RULES, valueFormatRules } from './rules';
 import { JSON_VALUE_MAX_BYTES, METAFIELD_TYPES } from '@platform/domain/limits';
 import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
 /*
- * decisions §8.9: metafield values on products and the bulk set. Request schemas give shapes only;
- * formats (namespace, key, type, value) are checked by the server with the domain's rule engine,
- * which owns those messages.
+ * decisions §8.9: metafield values on products and the bulk set. The server checks formats
+ * (namespace, key, type, value) with the domain's rule engine, which owns those messages; the
+ * document states them from the domain's constants (`documented`), and a value's format by the
+ * type its request names (`valueFormatRules`, on each request object: the document only).
  */
 
 /** decisions §5.5: values on products need the metafield scope and the product scope. */
@@ -49,12 +50,14 @@ export const ZMetafieldInput = objectOf({
     .describe("Required without a definition; with one it may be omitted (or null) and must equal the definition's type."),
   value: documented(
     text().describe(
-      "Text in the type's basic format (decisions §8.8: JSON text for structured types and lists), checked against the " +
+      "Text in the type's basic format (decisions §8.8: JSON text for structured types and lists; the object's anyOf " +
+        'states it for each type), checked against the ' +
         "definition's rules when one exists. From v20260901 it cannot be empty (decisions §2.6).",
     ),
     { minLength: 1, maxLength: JSON_VALUE_MAX_BYTES },
   ),
 });
+documented(ZMetafieldInput, valueFormatRules);
 export type MetafieldInput = z.infer<typeof ZMetafieldInput>;
 
 /** Update: the value (and optionally its type); namespace and key identify it and cannot change. */
@@ -70,6 +73,7 @@ export const ZMetafieldUpdate = objectOf({
     maxLength: JSON_VALUE_MAX_BYTES,
   }),
 });
+documented(ZMetafieldUpdate, valueFormatRules);
 export type MetafieldUpdate = z.infer<typeof ZMetafieldUpdate>;
 
 export const ZMetafieldSetEntry = ZMetafieldInput.extend({
@@ -82,6 +86,8 @@ export const ZMetafieldSetEntry = ZMetafieldInput.extend({
     PRODUCT_ID_RULES,
   ),
 });
+// `extend` made a new schema: the value's formats are stated on it again.
+documented(ZMetafieldSetEntry, valueFormatRules);
 export type MetafieldSetEntry = z.infer<typeof ZMetafieldSetEntry>;
 
 export const METAFIELDS_SET_MAX = 25;

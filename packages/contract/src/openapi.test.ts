@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the generated document is read as plain JSON */
 import { describe, expect, it } from 'vitest';
 import { contract } from './contract';
+import { METAFIELD_TYPES } from '@platform/domain/limits';
 import { generateOpenApiDocument } from './openapi';
 import { ZProduct } from './products.contract';
 import { ZShop } from './shop.contract';
@@ -216,6 +217,32 @@ describe(generateOpenApiDocument.name, () => {
     expect(value).toMatchObject({ minLength: 1, maxLength: 131072 });
   });
 
+  it('states a metafield value’s format by the type its request names, an anyOf branch a type (decisions §8.8)', () => {
+    const objects = [
+      json(op('/admin/openapi/{version}/products/{id}/metafields.json', 'post')).properties.metafield,
+      json(op('/admin/openapi/{version}/products/{id}/metafields/{metafieldId}.json', 'put')).properties.metafield,
+      json(op('/admin/openapi/{version}/metafields_set.json', 'post')).properties.metafields.items,
+    ];
+    for (const object of objects) {
+      const branches = object.anyOf as any[];
+      // Without a type, the stored definition's (or stored value's) type decides: a branch of its own.
+      expect(branches.map((b) => b.properties.type.const)).toEqual([...METAFIELD_TYPES, null]);
+      const value = (type: string) => branches.find((b) => b.properties.type.const === type).properties.value;
+      const takes = (type: string, s: string) => new RegExp(value(type).pattern, 'u').test(s);
+      expect(value('boolean').enum).toEqual(['true', 'false']);
+      expect(takes('number_integer', '-9007199254740991') && !takes('number_integer', '9007199254740992')).toBe(true);
+      expect(takes('number_decimal', '1234567890123.123456789') && !takes('number_decimal', '1.1234567890')).toBe(true);
+      expect(takes('date', '2024-02-29') && !takes('date', '2023-02-29')).toBe(true);
+      expect(takes('single_line_text_field', 'a b') && !takes('single_line_text_field', 'a\nb')).toBe(true);
+      expect(takes('file_reference', 'gid://platform/Video/7') && !takes('file_reference', 'gid://platform/Video/07')).toBe(true);
+      expect(value('url').maxLength).toBe(2048);
+      expect(value('list.weight')).toMatchObject({ contentMediaType: 'application/json', contentSchema: { type: 'array', maxItems: 128 } });
+      expect(value('list.weight').contentSchema.items.anyOf[0].properties.unit.enum).toEqual(['g', 'kg', 'lb', 'oz']);
+      expect(value('rating').contentSchema.required).toEqual(['value', 'scale_min', 'scale_max']);
+    }
+    expect(document.info.description).toContain('the host of an http or https url as the WHATWG URL parser reads it');
+  });
+
   it('excludes NUL from every request string (a body or query holding one is 400)', () => {
     const unguarded: string[] = [];
     const visit = (schema: any, where: string): void => {
@@ -223,7 +250,9 @@ describe(generateOpenApiDocument.name, () => {
       const types = [schema.type].flat();
       if (types.includes('string') && !('pattern' in schema || 'enum' in schema || 'format' in schema || 'const' in schema))
         unguarded.push(where);
-      for (const [k, v] of Object.entries(schema)) if (typeof v === 'object') visit(v, `${where}/${k}`);
+      // A contentSchema describes the JSON inside a string (a metafield value): its strings are JSON
+      // strings, where NUL is the escape `\u0000`, six characters of the request string.
+      for (const [k, v] of Object.entries(schema)) if (typeof v === 'object' && k !== 'contentSchema') visit(v, `${where}/${k}`);
     };
     for (const { method, path } of routes) {
       const o = op(path, method);

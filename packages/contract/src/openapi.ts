@@ -1,3 +1,4 @@
+import { VALUE_FORMAT_IN_WORDS } from '@platform/domain/limits';
 import { generateOpenApi } from '@ts-rest/open-api';
 import { contract } from './contract';
 import { GENERATED_CLIENT_NOTES } from './openapi-client-notes';
@@ -17,10 +18,13 @@ const CONVENTIONS = [
   'A body over 8 MB is 413. A path of this document with a method it does not take is 405 with `Allow` listing those it takes; ' +
     'any other unknown path is 404.',
   'A request this document allows is refused only for the state of the data: an unknown id or handle (404), a name in use ' +
-    'or an app namespace of another app (422, 403 or 404), a rule of a stored metafield definition, the supported versions of the ' +
-    'clock (404, and 422 for a subscription api_version), or a rule this document states in words because JSON Schema cannot: ' +
-    'the contents of JSON text (metafield values of JSON types and lists, rule values), regular expressions and JSON Schemas a ' +
-    'definition carries, and comparisons between two fields (min at most max).',
+    'or an app namespace of another app (422, 403 or 404), a stored metafield definition (its type, its rules, and the format of ' +
+    'a value whose request names no `type`), the supported versions of the clock (404, and 422 for a subscription api_version), ' +
+    "or a rule this document states in words because JSON Schema cannot. A metafield value's format by the `type` its request " +
+    "names is stated by the request object's `anyOf` (JSON text as `contentMediaType: application/json` with a " +
+    '`contentSchema`); in words only: ' +
+    `${VALUE_FORMAT_IN_WORDS.join('; ')}. In metafield definitions, in words only: rule values (JSON text), the regular ` +
+    'expressions and JSON Schemas a definition carries, and comparisons between two fields (min at most max).',
   'Failures answer `{"errors": "<message>"}`, several problems joined with `; `, field name first; the OAuth token calls answer ' +
     "in their own envelope. Times are ISO 8601 with the offset of the store's iana_timezone.",
 ].join('\n\n');

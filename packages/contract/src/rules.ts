@@ -12,6 +12,8 @@ import {
   MAX_ID,
   NAMESPACE_LENGTH,
   STORE_HANDLE,
+  decimalsUpTo,
+  valueSchemaOf,
 } from '@platform/domain/limits';
 
 type JsonSchema = { [keyword: string]: unknown };
@@ -20,26 +22,8 @@ type JsonSchema = { [keyword: string]: unknown };
 // contract attaches them with `documented` (openapi-json-schema.ts): the server's checks and their
 // messages stay the domain's, the document states the same rules.
 
-/**
- * The decimal integers 0..max as a regular expression's body: `9223372036854775807` gives
- * `[0-9]{1,18}|[1-8][0-9]{18}|9[01][0-9]{17}|...|9223372036854775807`. Without `leadingZeros`, a
- * number has none (`0`, `7`, `10`), as the server's id parser wants.
- */
-export function decimalsUpTo(max: bigint, leadingZeros: boolean): string {
-  const digits = max.toString();
-  const shorter = digits.length - 1;
-  const branches =
-    shorter === 0 ? [] : leadingZeros ? [`[0-9]{1,${shorter}}`] : ['0', shorter > 1 ? `[1-9][0-9]{0,${shorter - 1}}` : '[1-9]'];
-  for (let i = 0; i < digits.length; i++) {
-    const d = Number(digits[i]);
-    const rest = digits.length - i - 1;
-    const tail = rest === 0 ? '' : `[0-9]{${rest}}`;
-    const low = i === 0 && digits.length > 1 ? 1 : 0;
-    if (d > low) branches.push(`${digits.slice(0, i)}[${low}-${d - 1}]${tail}`);
-  }
-  branches.push(digits);
-  return `(?:${branches.join('|')})`;
-}
+/** The decimal integers 0..max as a regular expression's body (the domain's, which its own patterns use too). */
+export { decimalsUpTo };
 
 /** A pattern of the decimal integers 0..max, leading zeros allowed (as the server reads `since_id` and `id`). */
 export function decimalAtMost(max: bigint): string {
@@ -166,3 +150,33 @@ export const VALIDATIONS_RULES: JsonSchema = {
     maxContains: 1,
   })),
 };
+
+/**
+ * decisions §8.8, §8.9: a metafield value's basic format, by the type its request names. One branch
+ * a type, with the value's schema (define-value-schemas.ts in the domain: patterns, enums, lengths,
+ * and for JSON text `contentMediaType` with a `contentSchema`), and one for a request without a
+ * type, whose value's format is the stored definition's (or the stored value's) type: a state the
+ * document cannot know. Stated on the request object, for the document only: the SDK's types stay
+ * zod's (a union of 30 object types would help no caller).
+ */
+export function valueFormatRules(): JsonSchema {
+  // anyOf, not oneOf: the branches exclude one another (each its `type`; the last no type), but a
+  // linter cannot tell an optional property apart (Redocly's no-illogical-composition-keywords).
+  return {
+    anyOf: [
+      // `type: object` in each branch, as namespaceRules' `type: string`: generators type a branch without one as unknown.
+      ...METAFIELD_TYPES.map((type) => ({
+        title: type,
+        type: 'object',
+        properties: { type: { const: type }, value: valueSchemaOf(type) },
+        required: ['type'],
+      })),
+      {
+        title: 'type omitted',
+        type: 'object',
+        description: "The value's format is the type of its stored definition, or of the stored value (an update).",
+        properties: { type: { const: null } },
+      },
+    ],
+  };
+}

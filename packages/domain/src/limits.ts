@@ -6,6 +6,8 @@ export { STORE_HANDLE } from './auth/resolve-host';
 export * from './metafields/define-types';
 export * from './metafields/define-rules';
 export * from './metafields/define-definition-fields';
+export { VALUE_FORMAT_IN_WORDS, valueSchemaOf } from './metafields/define-value-schemas';
+export { decimalsUpTo } from './text/decimal-range-pattern';
 export { APP_NAMESPACE_LOOKALIKE, APP_NAMESPACE_PREFIX } from './metafields/parse-namespace';
 export { INSTANT } from './time/parse-instant';
 export * from './webhooks/define-topics';

@@ -9,13 +9,25 @@ import {
   type IntegerValue,
   type MetaobjectReferenceValue,
 } from './define-values';
+import {
+  DATE_SHAPE,
+  DATE_TIME_SHAPE,
+  DECIMAL_FRACTION_DIGITS,
+  DECIMAL_INTEGER_DIGITS,
+  FILE_GID_TYPES,
+  GID_PREFIX,
+  INTEGER_SHAPE,
+  MAX_SAFE_INTEGER,
+} from './define-value-formats';
+import { MAX_ID } from '../pagination/parse-page-params';
 
 // Scalar formats of decisions §8.8. Each parser returns the parsed value, or the problem text (a
-// string) when the input does not match; the caller adds the field name.
+// string) when the input does not match; the caller adds the field name. The shapes and bounds are
+// define-value-formats.ts's, which also states each whole format as one pattern for the document.
 
-export const MAX_SAFE_INTEGER = 9_007_199_254_740_991;
+export { DECIMAL_FRACTION_DIGITS, DECIMAL_INTEGER_DIGITS, MAX_SAFE_INTEGER };
 
-const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
+const INTEGER = INTEGER_SHAPE;
 export const NOT_AN_INTEGER = 'must be an integer (digits with an optional leading -)';
 export const INTEGER_OUT_OF_RANGE = `must be between -${MAX_SAFE_INTEGER} and ${MAX_SAFE_INTEGER}`;
 
@@ -27,8 +39,6 @@ export function parseIntegerText(s: string): IntegerValue | string {
   return { kind: 'integer', value: n };
 }
 
-export const DECIMAL_INTEGER_DIGITS = 13;
-export const DECIMAL_FRACTION_DIGITS = 9;
 export const NOT_A_DECIMAL = 'must be a decimal number (digits, an optional leading - and an optional fraction)';
 const TOO_MANY_INTEGER_DIGITS = `must have at most ${DECIMAL_INTEGER_DIGITS} digits before the decimal point`;
 const TOO_MANY_FRACTION_DIGITS = `must have at most ${DECIMAL_FRACTION_DIGITS} digits after the decimal point`;
@@ -115,7 +125,7 @@ class ParsedDecimal implements DecimalValue {
   }
 }
 
-const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+const DATE = DATE_SHAPE;
 export const NOT_A_DATE = 'must be a date in the format YYYY-MM-DD';
 export const NOT_A_REAL_DATE = 'is not a valid calendar date';
 
@@ -163,7 +173,7 @@ function daysFromCivil(year: number, month: number, day: number): number {
 }
 
 // ISO 8601 extended format: date `T` hh:mm[:ss[.fraction]] [Z | +hh:mm | -hh:mm]. No offset means UTC.
-const DATE_TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,9}))?)?(Z|[+-][0-9]{2}:[0-9]{2})?$/;
+const DATE_TIME = DATE_TIME_SHAPE;
 export const NOT_A_DATE_TIME = 'must be an ISO 8601 date and time (YYYY-MM-DDThh:mm[:ss[.fraction]][Z|+hh:mm|-hh:mm])';
 export const NOT_A_REAL_DATE_TIME = 'is not a valid date and time';
 
@@ -201,13 +211,11 @@ export function compareInstants(a: DateTimeValue, b: { epochSeconds: number; nan
 
 // Resource ids are decimal strings of increasing integers, stored as 64-bit integers (decisions §3.5).
 const ID = /^[1-9][0-9]{0,18}$/;
-const MAX_ID = '9223372036854775807';
+const MAX_ID_TEXT = MAX_ID.toString();
 
 export function isResourceId(s: string): boolean {
-  return ID.test(s) && (s.length < 19 || s <= MAX_ID);
+  return ID.test(s) && (s.length < 19 || s <= MAX_ID_TEXT);
 }
-
-const GID_PREFIX = 'gid://platform/';
 
 /** `gid://platform/{Type}/{id}` with Type one of `types`; returns the type and id, or undefined. */
 export function parseGid<T extends string>(s: string, types: readonly T[]): { type: T; id: string } | undefined {
@@ -219,7 +227,7 @@ export function parseGid<T extends string>(s: string, types: readonly T[]): { ty
   return types.includes(type) && isResourceId(id) ? { type, id } : undefined;
 }
 
-const FILE_TYPES: readonly FileGidType[] = ['MediaImage', 'Video', 'GenericFile'];
+const FILE_TYPES: readonly FileGidType[] = FILE_GID_TYPES;
 export const NOT_A_FILE_GID =
   'must be a file global id (gid://platform/MediaImage/<id>, gid://platform/Video/<id> or gid://platform/GenericFile/<id>)';
 
