@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's two commands: `./dev.sh start` and `./dev.sh test`.
+# The README's two commands: `./dev.sh start` and `./dev.sh test`; and `./dev.sh link [handle]`, a
+# fresh sign-in link to a store's merchant admin while `./dev.sh start` runs (default: demo).
 # Installs the pinned pnpm when missing (corepack cannot verify signatures on this network),
 # installs dependencies, then runs `pnpm start` or `pnpm test`.
 set -euo pipefail
@@ -9,6 +10,8 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$P
   npm install --global "pnpm@$PNPM_VERSION" >/dev/null
 fi
 export TURBO_TELEMETRY_DISABLED=1
+# A link asks the running API (scripts/sign-in-link.mjs): nothing to install or build first.
+if [ "${1:-}" = link ]; then shift; exec pnpm --silent run sign-in-link "$@"; fi
 # native addons build against the local Node headers (no header download on a closed network)
 export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 pnpm install --frozen-lockfile
@@ -32,5 +35,5 @@ need_debian_packages() {
 case "${1:-}" in
   start) shift; exec pnpm start "$@" ;;
   test) shift; need_debian_packages; exec pnpm test "$@" ;;
-  *) echo "usage: ./dev.sh start|test" >&2; exit 2 ;;
+  *) echo "usage: ./dev.sh start|test|link [handle]" >&2; exit 2 ;;
 esac

@@ -9,7 +9,8 @@
 # variable (PLATFORM_*, LOG_LEVEL) is passed to the API replicas and the senders.
 #
 # Commands on a running cluster (the end-to-end suite uses them), with CLUSTER_DIR set:
-#   scripts/cluster.sh start-api N | stop-pg | start-pg | stop-redis | start-redis | down
+#   scripts/cluster.sh start-api N | stop-pg | start-pg | stop-redis | start-redis | pause-redis |
+#                      resume-redis | down
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/cluster/lib.sh
@@ -25,6 +26,8 @@ if [ "$command" != up ]; then
     start-pg) pg_start ;;
     stop-redis) redis_stop ;;
     start-redis) redis_start ;;
+    pause-redis) redis_pause ;;
+    resume-redis) redis_resume ;;
     down) cluster_down ;;
     *) die "unknown command: $command" ;;
   esac
@@ -64,7 +67,7 @@ cat <<EOF
 
 Cluster is up ($APIS API replicas behind HAProxy, $SENDERS webhook senders, PostgreSQL, Redis)
   URL:             http://127.0.0.1:$LB_PORT   (Admin API: /admin/openapi/<version>/..., reference: /docs)
-  HAProxy stats:   http://127.0.0.1:$STATS_PORT/stats
+  HAProxy stats:   http://127.0.0.1:$STATS_PORT/stats   (user $STATS_USER, password $STATS_PASSWORD)
   Operator token:  $OPERATOR_TOKEN
   Demo token:      $DEMO_TOKEN   (store demo)
   PostgreSQL:      $DATABASE_URL

@@ -3,7 +3,7 @@
 // PLATFORM_SENDER=embedded (the default), a webhook sender beside it (decisions §12.2).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -65,6 +65,7 @@ api.stdout.on('data', (chunk) => {
   if (!apiOutput.includes('Platform Admin API is up')) return;
   senderStarted = true;
   apiOutput = '';
+  writeServerFile();
   if (embedded) {
     run('webhooks', sender);
     console.log(
@@ -74,6 +75,21 @@ api.stdout.on('data', (chunk) => {
     console.log('Webhook sender not started here (PLATFORM_SENDER=off): run `pnpm --filter @platform/webhooks start` for delivery');
   }
 });
+
+// Where the API listens, for `./dev.sh link` (scripts/sign-in-link.mjs), while it runs.
+const serverFile = join(root, 'data', 'dev-server.json');
+let wroteServerFile = false;
+function writeServerFile() {
+  let host = env.HOST || '127.0.0.1';
+  if (host === '0.0.0.0') host = '127.0.0.1';
+  if (host === '::') host = '::1';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${env.PORT || '3000'}`;
+  mkdirSync(dirname(serverFile), { recursive: true, mode: 0o700 });
+  writeFileSync(serverFile, JSON.stringify({ url, pid: process.pid }, null, 2) + '\n', { mode: 0o600 });
+  wroteServerFile = true;
+}
+// Only this start's own file: a second start that could not listen leaves the first one's.
+process.on('exit', () => wroteServerFile && rmSync(serverFile, { force: true }));
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {

@@ -12,6 +12,7 @@ import { defineConfig, type Options } from 'tsup';
  */
 const SOURCES: Record<string, string> = {
   '@platform/contract': '../contract/src/index.ts',
+  '@platform/domain/limits': '../domain/src/limits.ts',
   '@platform/domain/pagination': '../domain/src/pagination/index.ts',
   '@platform/domain/scopes': '../domain/src/auth/define-scopes.ts',
   '@platform/domain/signing': '../domain/src/signing/index.ts',

@@ -39,12 +39,18 @@ as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 # Ports (keep them below Linux's ephemeral range, 32768 and up, where an outgoing connection could
 # hold one): HAProxy BASE, its stats page BASE+1, PostgreSQL BASE+2, Redis BASE+3, API replica N
 # BASE+10+N, sender N's metrics BASE+20+N.
+# LB_SOURCE: the address HAProxy connects to the replicas from, the only one they believe
+# X-Forwarded-* from (decisions §12.6, PLATFORM_TRUST_PROXY). Not 127.0.0.1, which every other
+# local client uses; Linux answers on the whole of 127.0.0.0/8.
 write_env() {
   local base=$1
   cat >"$CLUSTER_DIR/cluster.env" <<EOF
 BASE_PORT=$base
 LB_PORT=$base
+LB_SOURCE=127.0.0.2
 STATS_PORT=$((base + 1))
+STATS_USER=stats
+STATS_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
 PG_PORT=$((base + 2))
 REDIS_PORT=$((base + 3))
 APIS=${CLUSTER_APIS:-2}
@@ -103,6 +109,10 @@ redis_start() {
   die "Redis did not start (see $CLUSTER_DIR/redis.log)"
 }
 
+# SIGSTOP: Redis stalled, its connections open and nothing answered (decisions §12.7); SIGCONT resumes it.
+redis_pause() { kill -STOP "$(cat "$CLUSTER_DIR/redis.pid")"; }
+redis_resume() { kill -CONT "$(cat "$CLUSTER_DIR/redis.pid")"; }
+
 # kill -9: Redis lost at once, as in a crash.
 redis_stop() {
   [ -f "$CLUSTER_DIR/redis.pid" ] || return 0
@@ -115,6 +125,9 @@ redis_stop() {
 # so clients get the API's own 503 with Retry-After, traceId and {"errors"} instead of HAProxy's page.
 # http-server-close: no idle kept-alive connection to a replica that may be draining; a refused
 # connection (a replica stopped or stopping) is retried on another one (retries, redispatch).
+# decisions §12.6: X-Forwarded-For/-Proto/-Host are set from what HAProxy saw (a client's own are
+# replaced, `Forwarded` dropped), and it connects to the replicas from LB_SOURCE, the one address
+# they believe them from. The statistics page is on loopback and needs a password.
 haproxy_config() {
   local n
   {
@@ -134,6 +147,12 @@ defaults
 
 frontend api
   bind 127.0.0.1:$LB_PORT
+  http-request del-header Forwarded
+  http-request set-header X-Forwarded-For %[src]
+  http-request set-header X-Forwarded-Proto https if { ssl_fc }
+  http-request set-header X-Forwarded-Proto http unless { ssl_fc }
+  http-request set-header X-Forwarded-Host %[req.hdr(host)] if { req.hdr(host) -m found }
+  http-request del-header X-Forwarded-Host unless { req.hdr(host) -m found }
   default_backend replicas
 
 listen stats
@@ -141,9 +160,11 @@ listen stats
   stats enable
   stats uri /stats
   stats refresh 1s
+  stats auth $STATS_USER:$STATS_PASSWORD
 
 backend replicas
   balance roundrobin
+  source $LB_SOURCE
   option allbackups
   option httpchk GET /readyz
   http-check expect status 200
@@ -153,6 +174,7 @@ EOF
     for ((n = 1; n <= APIS; n++)); do echo "  server api$n 127.0.0.1:$(api_port "$n") check"; done
     for ((n = 1; n <= APIS; n++)); do echo "  server api$n-unchecked 127.0.0.1:$(api_port "$n") backup"; done
   } >"$CLUSTER_DIR/haproxy.cfg"
+  chmod 600 "$CLUSTER_DIR/haproxy.cfg"
 }
 
 haproxy_start() {
@@ -178,7 +200,7 @@ api_start() {
   rm -f "$CLUSTER_DIR/api$n.exit" "$CLUSTER_DIR/api$n.pid"
   # shellcheck disable=SC2046
   env $(common_env) HOST=127.0.0.1 PORT="$(api_port "$n")" REDIS_URL="$REDIS_URL" PLATFORM_SENDER=off \
-    PLATFORM_OPERATOR_TOKEN="$OPERATOR_TOKEN" PLATFORM_DEMO_TOKEN="$DEMO_TOKEN" PLATFORM_TRUST_PROXY=true \
+    PLATFORM_OPERATOR_TOKEN="$OPERATOR_TOKEN" PLATFORM_DEMO_TOKEN="$DEMO_TOKEN" PLATFORM_TRUST_PROXY="$LB_SOURCE" \
     PLATFORM_DRAIN_DELAY_MS="${PLATFORM_DRAIN_DELAY_MS:-2000}" \
     nohup bash -c '"$3" node "$1" & echo $! >"$2.pid"; wait $!; echo $? >"$2.exit"' _ "$API_MAIN" "$CLUSTER_DIR/api$n" "$WITH_ALLOCATOR" \
     >>"$CLUSTER_DIR/api$n.log" 2>&1 &

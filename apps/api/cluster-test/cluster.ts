@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 
 /** The operator token the replicas get, and the API version called. */
 export const OPERATOR_TOKEN = 'cluster-test-operator-token-0123';
@@ -32,7 +32,7 @@ export interface Cluster {
   /** Replica N's own address (1-based), bypassing HAProxy. */
   replica(n: number): string;
   env: Record<string, string>;
-  /** A command of scripts/cluster.sh on this cluster (start-api N, stop-pg, start-pg, stop-redis, start-redis). */
+  /** A command of scripts/cluster.sh on this cluster (start-api N, stop-pg, start-pg, stop-redis, start-redis, pause-redis, resume-redis). */
   ctl(...args: string[]): Promise<void>;
   /** The pid of api<N> or sender<N>, from its pid file. */
   pid(name: string): number;
@@ -40,12 +40,24 @@ export interface Cluster {
   log(name: string): string;
   /** HAProxy's view of the replicas: `api1` -> `UP` / `DOWN` / ... */
   servers(): Promise<Record<string, string>>;
+  /** A command of the cluster's Redis, through redis-cli: its answer as text. */
+  redis(...args: string[]): Promise<string>;
+  /** The statistics page's address and its `Authorization` header (decisions §12.6: it needs a password). */
+  stats: { url: string; authorization: string };
   stop(): Promise<void>;
 }
 
 export async function call(
   url: string,
-  init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+  init: {
+    method?: string;
+    token?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    timeoutMs?: number;
+    /** Another connection pool (one bound to a local address of its own, say). */
+    dispatcher?: Dispatcher;
+  } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
@@ -63,6 +75,7 @@ export async function call(
     bodyTimeout: init.timeoutMs ?? 60_000,
     // A fresh connection per call, as independent clients: a kept-alive one would pin a replica.
     reset: true,
+    ...(init.dispatcher ? { dispatcher: init.dispatcher } : {}),
   });
   const text = await response.body.text();
   const flat: Record<string, string> = {};
@@ -115,6 +128,10 @@ export async function startCluster(basePort: number, env: Record<string, string>
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   ) as Record<string, string>;
   const base = Number(settings.BASE_PORT);
+  const stats = {
+    url: `http://127.0.0.1:${settings.STATS_PORT}/stats`,
+    authorization: `Basic ${Buffer.from(`${settings.STATS_USER}:${settings.STATS_PASSWORD}`).toString('base64')}`,
+  };
   return {
     dir,
     lb: `http://127.0.0.1:${settings.LB_PORT}`,
@@ -125,8 +142,12 @@ export async function startCluster(basePort: number, env: Record<string, string>
     },
     pid: (name) => Number(readFileSync(join(dir, `${name}.pid`), 'utf8').trim()),
     log: (name) => (existsSync(join(dir, `${name}.log`)) ? readFileSync(join(dir, `${name}.log`), 'utf8') : ''),
+    stats,
+    async redis(...args) {
+      return (await run('redis-cli', ['-p', settings.REDIS_PORT!, ...args])).stdout;
+    },
     async servers() {
-      const csv = (await call(`http://127.0.0.1:${settings.STATS_PORT}/stats;csv`)).text;
+      const csv = (await call(`${stats.url};csv`, { headers: { authorization: stats.authorization } })).text;
       const status: Record<string, string> = {};
       for (const line of csv.split('\n')) {
         const [proxy, server, ...rest] = line.split(',');
@@ -168,4 +189,46 @@ export async function until(check: () => Promise<boolean> | boolean, ms: number,
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`not within ${ms} ms: ${what}`);
+}
+
+export type Timed = Answer & { sentAt: number };
+
+export interface Load {
+  /** Every answer so far, each with when it was sent. */
+  answers: Timed[];
+  /** Calls that got no HTTP answer at all. */
+  errors: string[];
+  /** The pause between one client's calls, in ms (changed while the load runs). */
+  pauseMs: number;
+  stop(): Promise<void>;
+}
+
+/** `clients` clients calling `send` one call after the other, each until `stop`. */
+export function startLoad(clients: number, send: (client: number, i: number) => Promise<Answer>, pauseMs = 0): Load {
+  let stopped = false;
+  const load: Omit<Load, 'stop'> = { answers: [], errors: [], pauseMs };
+  const client = async (n: number) => {
+    for (let i = 0; !stopped; i++) {
+      const sentAt = Date.now();
+      try {
+        load.answers.push({ ...(await send(n, i)), sentAt });
+      } catch (error) {
+        load.errors.push((error as Error).message);
+      }
+      if (load.pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, load.pauseMs));
+    }
+  };
+  const running = Array.from({ length: clients }, (_, n) => client(n));
+  return Object.assign(load, {
+    async stop() {
+      stopped = true;
+      await Promise.all(running);
+    },
+  });
+}
+
+/** The `q` quantile (0..1) of `values`, nearest rank. */
+export function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 }

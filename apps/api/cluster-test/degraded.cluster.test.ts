@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, call, operatorAt, startCluster, until, type Answer, type Cluster } from './cluster';
+import { admin, call, operatorAt, quantile, startCluster, startLoad, until, type Answer, type Cluster } from './cluster';
 
 // Issue 15, item 4: what the cluster does when a dependency goes away, and when a replica is told
 // to stop. Each case ends with the cluster whole again for the next.
@@ -65,6 +65,72 @@ describe('Redis killed (decisions §7.4)', () => {
   });
 });
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Redis stalled (SIGSTOP: connections open, nothing answered) under load (decisions §12.7)', () => {
+  /** EVALs Redis has run (each rate-limit check that asked it). */
+  const evals = async () => Number(/cmdstat_eval:calls=(\d+)/.exec(await cluster.redis('INFO', 'commandstats'))?.[1] ?? 0);
+
+  it('requests take the in-process limit within the budget; /readyz names redis while stalled and stops soon after it answers', async () => {
+    const { token } = await operatorAt(cluster.lb).storeWithApp('stalled-redis');
+    const send = () => listing(cluster.lb, token);
+    // The same load (4 clients without pause) before the stall and during it.
+    const before = startLoad(4, send);
+    await sleep(3000);
+    await until(() => before.answers.length >= 40, 30_000, 'the load answered before the stall');
+    await before.stop();
+    const evalsBefore = await evals();
+    const pausedAt = Date.now();
+    await cluster.ctl('pause-redis');
+    const during = startLoad(4, send);
+    let resumedAt: number;
+    try {
+      await Promise.all(
+        replicas().map((origin) =>
+          until(async () => (await call(`${origin}/readyz`)).body?.degraded?.includes('redis'), 5000, `${origin} names redis`),
+        ),
+      );
+      await sleep(Math.max(0, pausedAt + 3000 - Date.now()));
+      await until(() => during.answers.length >= 40, 30_000, 'the load answered during the stall');
+    } finally {
+      await during.stop();
+      resumedAt = Date.now();
+      await cluster.ctl('resume-redis');
+    }
+    // Each replica reads Redis again soon after, without waiting for a reconnect (a stalled
+    // connection never drops, so none comes: before the fix, never).
+    await Promise.all(
+      replicas().map((origin) =>
+        until(async () => (await call(`${origin}/readyz`)).body?.degraded === undefined, 5000, `${origin} stops naming redis`),
+      ),
+    );
+    // Redis ran what was sent to it while stopped (those PINGs answered first).
+    const askedDuringStall = (await evals()) - evalsBefore;
+
+    const answers = [...before.answers, ...during.answers];
+    expect([...before.errors, ...during.errors]).toEqual([]);
+    expect(answers.filter((a) => a.status !== 200 && a.status !== 429).map((a) => `${a.status} ${a.text}`)).toEqual([]);
+    // The first second of the load (new connections, cold caches) is not "normal time".
+    const normal = before.answers.filter((a) => a.sentAt > before.answers[0]!.sentAt + 1000).map((a) => a.ms);
+    const stalled = during.answers.filter((a) => a.sentAt + a.ms < resumedAt).map((a) => a.ms);
+    const seen = JSON.stringify({
+      askedDuringStall,
+      normal: { n: normal.length, p25: quantile(normal, 0.25), p50: quantile(normal, 0.5), p99: quantile(normal, 0.99) },
+      stalled: { n: stalled.length, p25: quantile(stalled, 0.25), p50: quantile(stalled, 0.5), p99: quantile(stalled, 0.99) },
+    });
+    expect(stalled.length, seen).toBeGreaterThan(20);
+    // Only the checks under way when each replica met the stall waited for Redis (at most one per
+    // client on each replica); the rest did not ask it. Before the fix every request did, and
+    // waited the 1 s command timeout.
+    expect(askedDuringStall, seen).toBeLessThanOrEqual(8);
+    // What a user sees: the budget (100 ms) on top of the normal time, against the same load just
+    // before on the same machine. Other suites only add to the times (at a load average of 18-30
+    // here, medians of 0.3-1 s and a p99 up to 11 s), so the bounds are relative.
+    expect(quantile(stalled, 0.25), seen).toBeLessThan(quantile(normal, 0.25) + 400);
+    expect(quantile(stalled, 0.99), seen).toBeLessThan(quantile(normal, 0.99) + 400);
+  });
+});
+
 describe('PostgreSQL stopped for 30 s, then started again', () => {
   it('requests in between get 503 with Retry-After, traceId and {"errors"}; API and senders recover; nothing committed is lost', async () => {
     const { token } = await operatorAt(cluster.lb).storeWithApp('outage', ['read_products', 'write_products', 'read_inventory']);
@@ -87,15 +153,46 @@ describe('PostgreSQL stopped for 30 s, then started again', () => {
     ).toBe(200);
     const senderPids = [cluster.pid('sender1'), cluster.pid('sender2')];
 
+    // Writes and reads without pause across the stop and the start (decisions §12.7, issue 43
+    // finding 7): queries cut by the shutdown (57P01), connections refused while the server shuts
+    // down or starts up (57P03), then refused outright: each a 503, never a 500.
+    const { token: loadToken } = await operatorAt(cluster.lb).storeWithApp('outage-load');
+    const load = startLoad(4, (n, i) =>
+      n % 2 === 0
+        ? op.call('/stores/outage-load/products', { body: { product: { title: `load ${n}-${i}`, variants: [{ sku: `L-${n}-${i}` }] } } })
+        : listing(cluster.lb, loadToken),
+    );
+    await until(() => load.answers.length >= 20, 30_000, 'the load answered');
+
     await cluster.ctl('stop-pg');
     const stoppedAt = Date.now();
     const during: Answer[] = [];
-    while (Date.now() - stoppedAt < 30_000) {
-      during.push(await listing(cluster.lb, token));
-      during.push(await op.call('/stores/outage/products', { body: { product: { title: 'Lost?' } } }));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+    try {
+      // The edges are what matters; in between the load slows down (every answer is a quick 503).
+      await sleep(2000);
+      load.pauseMs = 100;
+      while (Date.now() - stoppedAt < 30_000) {
+        during.push(await listing(cluster.lb, token));
+        during.push(await op.call('/stores/outage/products', { body: { product: { title: 'Lost?' } } }));
+        await sleep(500);
+      }
+      load.pauseMs = 0;
+      await sleep(300);
+    } finally {
+      await cluster.ctl('start-pg');
     }
-    await cluster.ctl('start-pg');
+    const startedAt = Date.now();
+    await until(() => load.answers.some((a) => a.sentAt > startedAt && a.status === 201), 30_000, 'the load is served again');
+    await sleep(2000);
+    await load.stop();
+    expect(load.errors).toEqual([]);
+    const statuses = new Set(load.answers.map((a) => a.status));
+    expect(statuses.has(503)).toBe(true);
+    expect(load.answers.filter((a) => ![200, 201, 429, 503].includes(a.status)).map((a) => `${a.status} ${a.text}`)).toEqual([]);
+    for (const a of load.answers.filter((answer) => answer.status === 503)) {
+      expect(Number(a.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(typeof a.body?.errors).toBe('string');
+    }
 
     expect(during.length).toBeGreaterThan(20);
     for (const a of during) {

@@ -25,7 +25,9 @@ import { IdempotencyService } from './idempotency/idempotency.service';
 import { createRateLimiter } from './http/rate-limiter';
 import { requestTraceId } from './http/trace-context';
 import { answerClientError, answerConnect, answerFrameworkError } from './http/transport-errors';
+import { EVERY_HOP_WARNING, fastifyTrustProxy } from './core/trusted-proxies';
 import { installMerchantFormParser } from './merchant/merchant-forms';
+import { installMerchantNotFound, MerchantNotFound, MerchantNotFoundPages } from './merchant/merchant-not-found';
 import { installOAuthHttp } from './oauth/oauth-http';
 
 /** The Retry-After of a 503: PostgreSQL restarts or fails over within seconds. */
@@ -59,6 +61,7 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   await clock.sync();
 
   const logger = platformLogger('api', config.logLevel);
+  if (config.trustProxy === 'every-hop') logger.warn(EVERY_HOP_WARNING);
   const adapter = new FastifyAdapter({
     bodyLimit: MAX_BODY_BYTES,
     // docs/security.md: a client that stalls its headers or body, or idles, does not keep its socket.
@@ -74,7 +77,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
       connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutMs),
       requireHostHeader: false,
     },
-    trustProxy: config.trustProxy,
+    // decisions §12.6: X-Forwarded-For/-Proto/-Host only on a connection from a listed address.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // While draining after SIGTERM (main.ts), a request arriving on a kept-alive connection is still
     // served (Fastify's default answers it 503), and its connection closed after the answer.
     return503OnClosing: false,
@@ -108,6 +112,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
   const tracing = await startTracing(fastify);
   // Merchant form posts and the raw bytes the OAuth token calls are signed over (docs/oauth.md).
   installMerchantFormParser(fastify);
+  const merchantNotFound = new MerchantNotFound();
+  installMerchantNotFound(fastify, merchantNotFound);
   installOAuthHttp(fastify, clock);
   // docs/idempotency.md: POSTs with an Idempotency-Key, after the access check, before the handler.
   // decisions §12.5: kept answers sealed with PLATFORM_SECRET; the previous secret still opens them
@@ -124,6 +130,8 @@ export async function createPlatform(config: Config, options: { db?: Db } = {}):
     },
   );
   await app.init();
+  const notFoundPages = app.get(MerchantNotFoundPages);
+  merchantNotFound.provide((request) => notFoundPages.render(request));
   const metricsListener =
     config.metrics.port > 0 ? await listenForMetrics(metrics.registry, config.metrics.host, config.metrics.port) : undefined;
   return {

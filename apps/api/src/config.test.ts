@@ -134,4 +134,23 @@ describe(loadConfig.name, () => {
     });
     expect(config.previousSecret).toEqual({ value: 'previous-0123456789', until: new Date('2030-01-01T00:00:00Z') });
   });
+  it('PLATFORM_TRUST_PROXY: a list of addresses and CIDRs; unset trusts none; `true` every hop; bad entries are refused with what to write (decisions §12.6)', () => {
+    expect(loadConfig(REQUIRED).trustProxy).toEqual([]);
+    expect(loadConfig({ ...REQUIRED, PLATFORM_TRUST_PROXY: '' }).trustProxy).toEqual([]);
+    expect(loadConfig({ ...REQUIRED, PLATFORM_TRUST_PROXY: 'false' }).trustProxy).toEqual([]);
+    expect(loadConfig({ ...REQUIRED, PLATFORM_TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,fd00::/8 ,::1' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'fd00::/8',
+      '::1',
+    ]);
+    const refused = (value: string) => problemsOf({ ...REQUIRED, PLATFORM_TRUST_PROXY: value });
+    expect(loadConfig({ ...REQUIRED, PLATFORM_TRUST_PROXY: 'true' }).trustProxy).toBe('every-hop');
+    for (const value of ['balancer', '10.0.0.256', '10.0.0.0/33', 'fd00::/129', '10.0.0.0/x', '10.0.0.5,evil', 'loopback']) {
+      const problems = refused(value);
+      expect(problems, value).toHaveLength(1);
+      expect(problems[0], value).toMatch(/^PLATFORM_TRUST_PROXY: not an address or CIDR: .*list the balancer's addresses or CIDRs/);
+    }
+    for (const value of ['0.0.0.0/0', '::/0']) expect(refused(value)[0], value).toMatch(/^PLATFORM_TRUST_PROXY: .* trusts every address/);
+  });
 });

@@ -1,7 +1,11 @@
 import type { z } from 'zod';
 import { env, envVariable, parseEnv, ZSharedEnv, sharedSettingsOf, type LogLevel } from '@platform/db';
+import { readTrustedProxies, type TrustedProxies } from './core/trusted-proxies';
 
 /** decisions §12.4: every variable the service reads, validated once at start. */
+/** The demo store's handle (decisions §12: the start command seeds it and prints its sign-in link). */
+export const DEMO_HANDLE = 'demo';
+
 export interface Config {
   databaseUrl: string;
   host: string;
@@ -27,7 +31,9 @@ export interface Config {
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   logLevel: LogLevel;
-  trustProxy: boolean;
+  /** decisions §12.6: the addresses and CIDRs X-Forwarded-* are believed from (empty: none). */
+  /** decisions §12.6: the balancer's addresses X-Forwarded-* is believed from, or every hop (`true`). */
+  trustProxy: TrustedProxies;
   sqliteDriver: 'libsql' | 'better-sqlite3';
   /** decisions §7.1: the leaky bucket per (app, store). */
   rateLimit: { capacity: number; leakPerSecond: number };
@@ -103,7 +109,7 @@ const ZApiEnv = ZSharedEnv.extend({
   PLATFORM_DEMO_TOKEN: env.optionalMatching(/^[A-Za-z0-9_-]{32,}$/, 'must be at least 32 URL-safe characters (A-Z a-z 0-9 _ -)'),
   PLATFORM_SENDER: env.oneOf(['embedded', 'off'], 'embedded'),
   PLATFORM_SHOW_OPERATOR_TOKEN: env.bool(false),
-  PLATFORM_TRUST_PROXY: env.bool(false),
+  PLATFORM_TRUST_PROXY: envVariable<TrustedProxies>([], readTrustedProxies),
   PLATFORM_RATE_LIMIT_CAPACITY: env.positiveNumber(40),
   PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: env.positiveNumber(4),
   // Pause between polls when idle (0: no polling, passes run by hand), values per batch, claim lifetime.

@@ -10,11 +10,11 @@ import {
 } from '@platform/db';
 import { latestStableVersion } from '@platform/domain';
 import { createPlatform } from './bootstrap';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, DEMO_HANDLE, loadConfig, type Config } from './config';
 import { DRAINING } from './health/draining';
 import { RedisConfigError } from './http/rate-limiter';
-import { MerchantSessionsService } from './merchant/merchant-sessions.service';
-import { DEMO_HANDLE, seedDemo } from './seed/demo-seed';
+import { MerchantSessionsService, SIGN_IN_LINK_MINUTES } from './merchant/merchant-sessions.service';
+import { seedDemo } from './seed/demo-seed';
 
 function readConfig(): Config {
   try {
@@ -96,7 +96,10 @@ async function main(): Promise<void> {
   if (seed) {
     // decisions §10: the start command prints a one-time sign-in link to the demo store's merchant pages.
     const signIn = await platform.app.get(MerchantSessionsService).createSignInLink({ protocol: 'http', port }, DEMO_HANDLE);
-    lines.push(`  Merchant admin:  ${signIn.url}   (one-time sign-in link, 10 minutes)`);
+    lines.push(
+      `  Merchant admin:  ${signIn.url}`,
+      `                   one-time sign-in link: works once, within ${SIGN_IN_LINK_MINUTES} minutes; a new one any time: ./dev.sh link (or pnpm sign-in-link)`,
+    );
     if (seed.token && seed.tokenValid) {
       lines.push(
         `  Demo token:      ${seed.token}`,

@@ -45,6 +45,50 @@ describe('responses', () => {
     expect(r.body).toEqual({ errors: 'Not Found' });
   });
 
+  it('a known path with a method it does not take is 405 with Allow, on the Admin, operator and OAuth APIs (decisions §4)', async () => {
+    const cases: [string, string, string, string | undefined][] = [
+      ['DELETE', admin('/products/products.json'), 'GET, HEAD', token],
+      ['PATCH', admin('/metafield_definition.json'), 'GET, HEAD, POST, PUT, DELETE', token],
+      ['POST', admin('/webhooks/1.json'), 'GET, HEAD, PUT, DELETE', token],
+      ['GET', `${t.origin}/platform/v1/apps`, 'POST', OPERATOR_TOKEN],
+      ['GET', `${t.origin}/platform/v1/stores`, 'POST', OPERATOR_TOKEN],
+      ['DELETE', `${t.origin}/platform/v1/stores/conventions`, 'GET, HEAD, PATCH', OPERATOR_TOKEN],
+      ['PUT', `${t.origin}/platform/v1/clock`, 'GET, HEAD, POST', OPERATOR_TOKEN],
+      ['GET', `${t.origin}/admin/oauth/token/create`, 'POST', undefined],
+      ['PUT', `${t.origin}/admin/oauth/token/refresh`, 'POST', undefined],
+      ['HEAD', `${t.origin}/admin/oauth/token/cancel`, 'POST', undefined],
+    ];
+    for (const [method, url, allow, bearer] of cases) {
+      const r = await call(url, { method, token: bearer });
+      expect(r.status, `${method} ${url}`).toBe(405);
+      expect(r.headers.get('allow'), `${method} ${url}`).toBe(allow);
+      expect(r.headers.get('traceId')).toBeTruthy();
+      if (method !== 'HEAD') expect(r.body.errors, `${method} ${url}`).toBe(`Method Not Allowed: this path takes ${allow}`);
+    }
+    // The OAuth token calls answer in their envelope (decisions §5.2), errors beside it.
+    const oauth = await call(`${t.origin}/admin/oauth/token/create`);
+    expect(oauth.body).toMatchObject({ code: 405, message: 'Method Not Allowed: this path takes POST', data: null });
+  });
+
+  it('an empty body where one is required is 422 `body: required`, in the same words on every route (issue 43)', async () => {
+    const scopes = ['write_products', 'write_metafields', 'read_inventory', 'read_fulfillments'];
+    const { admin: adminCall } = await storeWithApp(t, 'bodies', scopes);
+    const [product] = await operator(t).createProducts('bodies', [{ title: 'P' }]);
+    const answers = [
+      await adminCall('/metafield_definition.json', { method: 'POST' }),
+      await adminCall('/metafield_definition.json', { method: 'PUT' }),
+      await adminCall('/webhooks.json', { method: 'POST' }),
+      await adminCall('/metafields_set.json', { method: 'POST' }),
+      await adminCall(`/products/${product}/metafields.json`, { method: 'POST' }),
+      await adminCall(`/products/${product}/resource_feedback.json`, { method: 'POST' }),
+      await operator(t).call('/stores', { method: 'POST' }),
+      await operator(t).call('/apps', { method: 'POST' }),
+      await operator(t).call('/stores/bodies', { method: 'PATCH' }),
+      await operator(t).call('/stores/bodies/metaobject_definitions', { method: 'POST' }),
+    ];
+    expect(answers.map((a) => `${a.status} ${a.text}`)).toEqual(answers.map(() => '422 {"errors":"body: required"}'));
+  });
+
   it('the operator API tells nothing, not even which routes exist, without its token (decisions §10)', async () => {
     for (const path of ['/platform/v1/nothing', '/platform/v1/stores/x', '/platform']) {
       const r = await call(`${t.origin}${path}`, { token });

@@ -2,7 +2,7 @@
 import type { Db } from '@platform/db';
 import { emptyTestDatabase, migratedTestDatabase, type TestDatabase } from '@platform/db/testing';
 import { TEST_CLOCK_START } from '@platform/test-process';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { createPlatform, type Platform } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
 
@@ -81,6 +81,14 @@ export interface Answer<T = any> {
   text: string;
 }
 
+/**
+ * The tests' connections: idle ones are dropped after 1 s, well before the server closes them
+ * (PLATFORM_KEEP_ALIVE_TIMEOUT_MS, 5 s). undici's default keeps one up to a second before the
+ * server's hint, and on a loaded machine a test that spent seconds building a large body then wrote
+ * it into a connection the server was closing at that moment (EPIPE, ECONNRESET: issue 42).
+ */
+const testAgent = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
+
 export async function call<T = any>(
   url: string,
   init: { method?: string; token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
@@ -94,7 +102,7 @@ export async function call<T = any>(
     headers['content-type'] ??= 'application/json; charset=utf-8';
   }
   // undici's request (not fetch) so tests can send a Host header of a store's domain.
-  const response = await request(url, { method: (init.method ?? (body ? 'POST' : 'GET')) as 'GET', headers, body });
+  const response = await request(url, { method: (init.method ?? (body ? 'POST' : 'GET')) as 'GET', headers, body, dispatcher: testAgent });
   const text = await response.body.text();
   const status = response.statusCode;
   if (status >= 500) serverErrors.push(`${init.method ?? 'GET'} ${url} -> ${status} ${text}`);

@@ -47,8 +47,10 @@ describe('private apps (decisions §5.4)', () => {
   it("refuses a blank name and an unknown scope with the API's messages beside the fields (422), creating nothing", async () => {
     const r = await m.post('/admin/private_apps', { name: '', 'scope.read_everything': 'on' });
     expectPage(r, 422, /The app was not created/);
-    expect(errorsBeside(r, 'name')).toBe("name: can't be blank");
-    expect(errorsBeside(r, 'scopes')).toMatch(/^scopes: .*read_everything/);
+    // Beside its field, a problem is a sentence without the field's name (issue 47).
+    expect(errorsBeside(r, 'name')).toBe("Can't be blank.");
+    expect(errorsBeside(r, 'scopes')).toMatch(/^\S.*read_everything.*\.$/);
+    expect(errorsBeside(r, 'scopes')).not.toMatch(/^scopes:/);
     expect(await t.db.prisma.app.count({ where: { name: '' } })).toBe(0);
   });
 

@@ -1,23 +1,31 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate run in Chromium: the DOM types describe them.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type FileBrowser } from './browser';
-import { call, operator, startPlatform, VERSION, type TestPlatform } from './harness';
+import { call, OPERATOR_TOKEN, operator, startPlatform, VERSION, type TestPlatform } from './harness';
 import { adminApi, operatorPrivateApp } from './merchant-admin.helpers';
 import { expectAccessible, expectTidyLayout, screenshot, tabTo, watch } from './merchant-browser';
 import { createOAuthApp, installWithToken } from './oauth.helpers';
 import { at, feedbackApi, setClock, START } from './resource-feedback.helpers';
 
 /**
- * The merchant admin of issue 18 in Chromium, as a merchant uses it: sign in, create a definition
- * (refused first, with the rule's message beside the field) with the keyboard alone, edit a value,
+ * The merchant admin of issues 18 and 47 in Chromium, as a merchant uses it: sign in, create a
+ * definition (its type by name, then its rule fields; refused by the domain first, each problem a
+ * sentence beside its field) with the keyboard alone, edit a value,
  * see it flagged after a rule change and fix it, create a private app, copy its token and call the
  * Admin API with it, refresh it (the old token works 5 more minutes on the manual clock, then not),
- * delete it, uninstall an app. Every page: axe finds no serious or critical violation, no request
+ * delete it, uninstall an app; an unknown admin path and a missing product lead on, an ended session
+ * says so and a link from `./dev.sh link` signs in again. Every page: axe finds no serious or critical violation, no request
  * leaves the origin, no CSP violation; at 390 px nothing overflows and no word breaks in two.
  * Store hosts are `demo.localhost:<port>`: Chromium resolves *.localhost to loopback.
  */
+
+const ROOT = join(__dirname, '..', '..', '..');
+const run = promisify(execFile);
 
 let t: TestPlatform;
 let browser: FileBrowser;
@@ -131,7 +139,17 @@ describe('the merchant admin in Chromium (issue 18)', () => {
       expect(await page.getByRole('link', { name: text }).count(), text).toBe(1);
     }
     const nav = page.getByRole('navigation', { name: 'Merchant admin' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Products', 'Metafield definitions', 'Apps']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Products', 'Metafield definitions', 'Invalid values', 'Apps']);
+    // One meaning per word (issue 47): the private app is under Private apps on both pages, not "installed".
+    for (const path of ['/admin', '/admin/apps']) {
+      await open(page, path);
+      const privateApps = page.locator('section', { has: page.getByRole('heading', { name: 'Private apps', exact: true }) });
+      expect(await privateApps.getByText('Catalog Helper').count(), path).toBeGreaterThan(0);
+      const installed = page.locator('section', { has: page.getByRole('heading', { name: 'Installed apps', exact: true }) });
+      expect(await installed.getByText('Review Widgets').count(), path).toBeGreaterThan(0);
+      expect(await installed.getByText('Catalog Helper').count(), path).toBe(0);
+    }
+    await open(page, '/admin');
     await screenshot(page, 'home');
     MAIN_PAGES.push(['home', '/admin']);
 
@@ -146,45 +164,63 @@ describe('the merchant admin in Chromium (issue 18)', () => {
     MAIN_PAGES.push(['products', '/admin/products']);
   });
 
-  it("creates a definition with the keyboard alone: refused with the rule's message first, then listed", async () => {
+  it('creates a definition with the keyboard alone: its type by name, then its rule fields; refused by the domain in sentences first, then listed', async () => {
     await open(page, '/admin/metafield_definitions');
-    expect(await page.getByText("Read-only: This definition's access (admin: MERCHANT_READ) does not let you update it").count()).toBe(1);
-    expect(await page.getByRole('cell', { name: 'Secret', exact: true }).count()).toBe(0);
-    expect(await page.getByRole('cell', { name: 'Material', exact: true }).count()).toBe(1);
+    expect(await page.getByText('Read-only: Catalog Helper lets you view it, not change it.').count()).toBe(1);
+    expect(await page.getByRole('cell', { name: /^Secret/ }).count()).toBe(0);
+    expect(await page.getByRole('cell', { name: /^Material/ }).count()).toBe(1);
+    expect(await page.getByRole('cell', { name: 'Single line text single_line_text_field' }).count()).toBe(2);
     await screenshot(page, 'definitions');
     MAIN_PAGES.push(['definitions', '/admin/metafield_definitions']);
 
     await tabTo(page, 'a[href^="/admin/metafield_definitions/new"]');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Create definition' }).waitFor();
+    await tabTo(page, '#type');
+    // The types by their names; Single line text is the first.
+    expect(await page.locator('#type option:checked').textContent()).toBe('Single line text');
+    await expectAccessible(page);
+    await screenshot(page, 'definition-type');
+    MAIN_PAGES.push(['definition-type', '/admin/metafield_definitions/new']);
+    await tabTo(page, 'button.primary');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Maximum characters').waitFor();
+    // Only the rules of the type, each a field of its own (no "Rule N" slots, no JSON to type).
+    expect(await page.getByLabel('Maximum decimal places').count()).toBe(0);
+    expect(await page.getByText('Advanced', { exact: true }).count()).toBe(1);
     await tabTo(page, '#name');
     await page.keyboard.type('Subtitle');
     await page.keyboard.press('Tab');
     await page.keyboard.type('specs');
     await page.keyboard.press('Tab');
     await page.keyboard.type('ab');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type('single_line');
-    await tabTo(page, '[id="rule.0.name"]');
-    await page.keyboard.type('max');
+    await tabTo(page, '[id="rule.min"]');
+    await page.keyboard.type('20');
     await page.keyboard.press('Tab');
     await page.keyboard.type('12');
-    await page.keyboard.press('Control+Enter');
-    await tabTo(page, 'button.primary');
     await page.keyboard.press('Enter');
     await page.getByText('The definition was not created').waitFor();
-    expect(await page.locator('#key-error').textContent()).toBe('key: is too short (minimum is 3 characters)');
+    // The domain refused both; each problem is a sentence beside its field.
+    expect(await page.locator('#key-error').textContent()).toBe('Is too short (minimum is 3 characters).');
     expect(await page.locator('#key').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('[id="rule.max-error"]').textContent()).toBe('Must not be less than the minimum.');
+    expect(await page.locator('[id="rule.max"]').getAttribute('aria-invalid')).toBe('true');
     await expectAccessible(page);
     await screenshot(page, 'definition-refused');
-    MAIN_PAGES.push(['definition-new', '/admin/metafield_definitions/new']);
+    MAIN_PAGES.push(['definition-new', '/admin/metafield_definitions/new?owner_resource=products&type=single_line_text_field']);
 
     await page.locator('#key').focus();
     await page.keyboard.press('Control+a');
     await page.keyboard.type('subtitle');
+    await page.locator('[id="rule.min"]').focus();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Delete');
     await page.keyboard.press('Enter');
     await page.getByText('The definition was created.').waitFor();
-    expect(await page.getByRole('cell', { name: 'Subtitle', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('cell', { name: /^Subtitle/ }).count()).toBe(1);
+    expect(await page.getByText('Maximum characters: 12').count()).toBe(1);
+    const created = await t.db.prisma.metafieldDefinition.findFirstOrThrow({ where: { key: 'subtitle' } });
+    expect(JSON.parse(created.validations)).toEqual([{ name: 'max', value: '12' }]);
   });
 
   it('edits a value, sees it refused by the rule with nothing saved, then saved', async () => {
@@ -193,7 +229,7 @@ describe('the merchant admin in Chromium (issue 18)', () => {
     await page.getByLabel('Care').fill('Dust weekly');
     await page.getByRole('button', { name: 'Save values' }).click();
     await page.getByText('Nothing was saved').waitFor();
-    expect(await page.getByText('value: has a maximum length of 12 (rule max)').count()).toBe(1);
+    expect(await page.getByText('Must be at most 12 characters.').count()).toBe(1);
     await expectAccessible(page);
     await screenshot(page, 'product-refused');
     const care = await t.db.prisma.metafield.findFirstOrThrow({ where: { key: 'care' } });
@@ -209,15 +245,19 @@ describe('the merchant admin in Chromium (issue 18)', () => {
   it('flags the value after a rule change (background re-check), lists it with its rule, and clears it once fixed', async () => {
     await open(page, '/admin/metafield_definitions');
     await page.getByRole('link', { name: 'Edit Subtitle' }).click();
-    await page.getByLabel('Rule 1 value').fill('5');
+    await page.getByLabel('Maximum characters').fill('5');
     await page.getByRole('button', { name: 'Save definition' }).click();
     await page.getByText('The definition was saved.').waitFor();
+    // Invalid values are in the navigation (issue 47).
     for (let i = 0; i < 100; i++) {
-      await open(page, '/admin/metafields?valid=false');
-      if ((await page.getByText('(rule max)').count()) > 0) break;
+      await page.getByRole('navigation', { name: 'Merchant admin' }).getByRole('link', { name: 'Invalid values' }).click();
+      await page.getByRole('heading', { name: 'Invalid values' }).waitFor();
+      if ((await page.getByText('Must be at most 5 characters.').count()) > 0) break;
       await page.waitForTimeout(100);
     }
-    expect(await page.getByRole('cell', { name: 'value: has a maximum length of 5 (rule max)' }).count()).toBe(1);
+    await expectAccessible(page);
+    await expectTidyLayout(page);
+    expect(await page.getByRole('cell', { name: 'Must be at most 5 characters.' }).count()).toBe(1);
     await screenshot(page, 'invalid-values');
     MAIN_PAGES.push(['invalid-values', '/admin/metafields?valid=false']);
     await page.getByRole('link', { name: /^Fix/ }).click();
@@ -271,6 +311,44 @@ describe('the merchant admin in Chromium (issue 18)', () => {
     await page.getByRole('button', { name: 'Uninstall app' }).click();
     await page.getByText('The app was uninstalled').waitFor();
     expect(await page.getByText('Review Widgets').count()).toBe(0);
+    expect(watched.flatMap((w) => w.problems)).toEqual([]);
+  });
+
+  it('leads on from an unknown admin path and a missing product: a page with the navigation and Sign out', async () => {
+    for (const path of ['/admin/no-such-page', '/admin/products/999999']) {
+      const answer = await page.goto(`${origin}${path}`);
+      expect(answer?.status(), path).toBe(404);
+      await expectAccessible(page);
+      await expectTidyLayout(page);
+      expect(await page.getByRole('button', { name: 'Sign out' }).count(), path).toBe(1);
+      expect(await page.getByRole('link', { name: 'Demo Store' }).count(), path).toBe(1);
+    }
+    await screenshot(page, 'not-found');
+    await open(page, '/admin/no-such-page');
+    await page.getByRole('navigation', { name: 'Merchant admin' }).getByRole('link', { name: 'Products' }).click();
+    await page.getByRole('heading', { name: 'Products' }).waitFor();
+    expect(watched.flatMap((w) => w.problems)).toEqual([]);
+  });
+
+  it('says when the session has ended, and a link from ./dev.sh link signs in again without a restart', async () => {
+    await operator(t).advanceClock(8 * 3600 + 1);
+    await page.goto(`${origin}/admin/products`);
+    await page.getByRole('heading', { name: 'Your session has ended' }).waitFor();
+    await expectAccessible(page);
+    await expectTidyLayout(page);
+    expect(await page.getByText('./dev.sh link demo').count()).toBe(1);
+    await screenshot(page, 'session-ended');
+    const { stdout } = await run(join(ROOT, 'dev.sh'), ['link'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(t.port), PLATFORM_OPERATOR_TOKEN: OPERATOR_TOKEN },
+    });
+    // The merchant opens the printed link in a new tab, then continues where they were.
+    const tab = await desktop.newPage();
+    watched.push(watch(tab, origin));
+    await tab.goto(stdout.trim());
+    await tab.getByRole('heading', { name: 'Needs your attention' }).waitFor();
+    await tab.close();
+    await page.getByRole('link', { name: 'I have signed in: continue' }).click();
+    await page.getByRole('heading', { name: 'Products' }).waitFor();
     expect(watched.flatMap((w) => w.problems)).toEqual([]);
   });
 

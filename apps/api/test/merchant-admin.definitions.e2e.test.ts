@@ -89,6 +89,7 @@ describe('signed out, and bad queries', () => {
       ['/admin/metafield_definitions?owner_resource=planets', /owner_resource: is not included in the list/],
       ['/admin/metafield_definitions?after=x', /after: must be an id/],
       ['/admin/metafield_definitions/new?owner_resource=planets', /owner_resource: is not included in the list/],
+      ['/admin/metafield_definitions/new?type=colour', /Choose one of the types in the list/],
       ['/admin/products?feedback=maybe', /feedback: must be require_actions/],
       [`/admin/products?title=${'x'.repeat(256)}`, /title: must be one text of at most 255 characters/],
       ['/admin/products?title=a&title=b', /title: must be one text/],
@@ -107,10 +108,18 @@ describe('the access table, page by page (spec "Access permission values", decis
       const edit = r.text.includes(`href="/admin/metafield_definitions/${defs[access]}/delete"`);
       expect(edit, access).toBe(access === 'MERCHANT_READ_WRITE' || access === 'NONE');
     }
-    for (const access of ['MERCHANT_READ', 'PUBLIC_READ']) {
-      expect(r.text).toContain(`Read-only: This definition&#39;s access (admin: ${access}) does not let you update it`);
-    }
+    // In words (issue 47): why it is read-only, and what each access lets apps do.
+    expect(r.text.split('Read-only: Catalog Helper lets you view it, not change it.').length - 1).toBe(2);
+    expect(r.text).not.toMatch(/does not let you update it|unset \(behaves as/);
     expect(r.text).toContain('Catalog Helper');
+    for (const words of [
+      'Only Catalog Helper and you',
+      'Only Catalog Helper; you can view it',
+      'Apps can read',
+      'Apps can read and write',
+    ]) {
+      expect(r.text, words).toContain(`<td data-label="Access for apps"><div class="cell">${words}</div></td>`);
+    }
   });
 
   it('answers a PRIVATE definition with the 404 page, and shows a read-only one without a form', async () => {
@@ -118,7 +127,7 @@ describe('the access table, page by page (spec "Access permission values", decis
     expectPage(await m.get(`/admin/metafield_definitions/${defs.PRIVATE}/delete`), 404);
     for (const access of ['MERCHANT_READ', 'PUBLIC_READ'] as const) {
       const page = await m.get(`/admin/metafield_definitions/${defs[access]}`);
-      expectPage(page, 200, /Read-only: This definition/);
+      expectPage(page, 200, /Read-only: Catalog Helper lets you view it, not change it/);
       expect(page.text).not.toContain('<form method="post" action="/admin/metafield_definitions/');
       // The merchant "cannot delete it": the confirmation is refused too, with the API's 403 text.
       expectPage(await m.get(`/admin/metafield_definitions/${defs[access]}/delete`), 403, /does not let you delete it/);
@@ -144,7 +153,8 @@ describe('the access table, page by page (spec "Access permission values", decis
       const editable = page.text.includes(`name="d${defs[access]}"`);
       expect(editable, access).toBe(access === 'MERCHANT_READ_WRITE' || access === 'NONE');
     }
-    expect(page.text).toContain('Read-only: Access denied: metafield acc.merchant_read is read-only for the merchant admin');
+    expect(page.text).toContain('Read-only: the app that made this field lets you view its value, not change it.');
+    expect(page.text).not.toContain('Access denied');
   });
 
   it('edits and deletes what it manages: the definition it may change is changed for the app too', async () => {
@@ -164,7 +174,7 @@ describe('the access table, page by page (spec "Access permission values", decis
     const orphan = await t.db.prisma.metafield.findFirstOrThrow({ where: { namespace: 'acc', key: 'none' } });
     const refused = await m.post(`/admin/products/${productId}/metafields`, { [`m${orphan.id}`]: 'two\nlines' });
     expectPage(refused, 422);
-    expect(errorsBeside(refused, `m${orphan.id}`)).toBe('value: must be a single line (no line breaks)');
+    expect(errorsBeside(refused, `m${orphan.id}`)).toBe('Must be a single line (no line breaks).');
     expect((await m.post(`/admin/products/${productId}/metafields`, { [`m${orphan.id}`]: 'one line' })).status).toBe(303);
     expect((await t.db.prisma.metafield.findUniqueOrThrow({ where: { id: orphan.id } })).value).toBe('one line');
   });
@@ -181,19 +191,18 @@ describe("Create definition: every rule of decisions §8, with the API's message
     ...extra,
   });
 
-  it('refuses each broken rule (422) with the message beside its field, and creates nothing', async () => {
+  it('refuses each broken rule (422) with a sentence beside its field, and creates nothing', async () => {
     const cases: [Record<string, string>, string, RegExp][] = [
-      [{ key: 'ab' }, 'key', /^key: is too short \(minimum is 3 characters\)$/],
-      [{ namespace: '$app:mine' }, 'namespace', /^namespace: is an app's reserved namespace/],
-      [{ type: 'colour' }, 'type', /^type: /],
-      [{ access: 'PRIVATE' }, 'access', /^access\.admin: PRIVATE would keep the merchant from managing/],
-      [
-        { 'rule.0.name': 'min', 'rule.0.value': '9', 'rule.1.name': 'max', 'rule.1.value': '3' },
-        'rules',
-        /^validations: min must be less than or equal to max$/,
-      ],
-      [{ 'rule.0.name': 'choices', 'rule.0.value': 'not json' }, 'rule.0.value', /^validations\[0\]\.value: /],
-      [{ namespace: 'acc', key: 'merchant_read_write' }, 'key', /^key: has already been taken/],
+      [{ key: 'ab' }, 'key', /^Is too short \(minimum is 3 characters\)\.$/],
+      [{ namespace: '$app:mine' }, 'namespace', /^Is an app's reserved namespace/],
+      [{ type: 'colour' }, 'type', /^'colour' is not a supported type/],
+      [{ access: 'PRIVATE' }, 'access', /^PRIVATE would keep the merchant from managing/],
+      // Two rules out of order: beside the upper one, in the words of its field.
+      [{ 'rule.min': '9', 'rule.max': '3' }, 'rule.max', /^Must not be less than the minimum\.$/],
+      [{ 'rule.max': 'ten' }, 'rule.max', /^Enter a whole number of characters \(0 or more\)\.$/],
+      [{ 'rule.choices.0': 'red', 'rule.choices.1': 'red' }, 'rule.choices', /^Has a duplicate choice &quot;red&quot;\.$/],
+      [{ 'rule.regex': '(a' }, 'rule.regex', /^Is not a valid RE2 regular expression/],
+      [{ namespace: 'acc', key: 'merchant_read_write' }, 'key', /^Has already been taken/],
     ];
     for (const [extra, field, message] of cases) {
       const r = await m.post('/admin/metafield_definitions', form(extra));
@@ -201,17 +210,21 @@ describe("Create definition: every rule of decisions §8, with the API's message
       expect(errorsBeside(r, field), JSON.stringify(extra)).toMatch(message);
       // The field points at its errors for a screen reader (after its hint, where it has one).
       expect(r.text, JSON.stringify(extra)).toMatch(new RegExp(`aria-describedby="(\\S+ )?${field.replace(/\./g, '\\.')}-error"`));
+      // Not the API's form of it: no field name, no rule name.
+      expect(errorsBeside(r, field), JSON.stringify(extra)).not.toMatch(/^(key|namespace|type|access\.admin|validations\S*):|\(rule /);
     }
     expect(await t.db.prisma.metafieldDefinition.count({ where: { namespace: 'specs' } })).toBe(0);
   });
 
   it("creates the merchant's own definition: listed as made by the merchant, seen by the app as the access says", async () => {
-    const r = await m.post('/admin/metafield_definitions', form({ 'rule.0.name': 'max', 'rule.0.value': '12', access: 'PUBLIC_READ' }));
+    const r = await m.post('/admin/metafield_definitions', form({ 'rule.max': '12', access: 'PUBLIC_READ' }));
     expect(r.status, r.text).toBe(303);
     const list = await m.get('/admin/metafield_definitions?owner_resource=products&done=created');
     expectPage(list, 200, /The definition was created/);
-    expect(list.text).toMatch(/Subtitle<\/td><td data-label="Namespace and key"><code>specs\.subtitle<\/code>/);
-    expect(list.text).toContain('You (merchant admin)');
+    expect(list.text).toContain('Subtitle<br><code>specs.subtitle</code>');
+    expect(list.text).toContain('Single line text <code class="api-name">single_line_text_field</code>');
+    expect(list.text).toContain('<li>Maximum characters: 12</li>');
+    expect(list.text).toContain('<td data-label="Made by"><div class="cell">You</div></td>');
     const seen: Json = await api('/metafield_definitions.json?namespace=specs');
     expect(seen.body.metafield_definitions.map((d: Json) => d.access)).toEqual([{ admin: 'PUBLIC_READ' }]);
     // PUBLIC_READ: other apps read only.
@@ -231,7 +244,8 @@ describe("a product's values: two levels of validation, all or nothing (decision
       [`d${mine}`]: 'far longer than twelve',
     });
     expectPage(refused, 422, /Nothing was saved/);
-    expect(errorsBeside(refused, `d${mine}`)).toBe('value: has a maximum length of 12 (rule max)');
+    // The rule in the merchant's words (issue 47); the API's own message stays as it was.
+    expect(errorsBeside(refused, `d${mine}`)).toBe('Must be at most 12 characters.');
     // What the merchant typed is kept in the fields.
     expect(refused.text).toContain('value="far longer than twelve"');
     const stored = await t.db.prisma.metafield.findMany({ where: { ownerId: BigInt(productId), namespace: { in: ['acc', 'specs'] } } });
@@ -262,20 +276,19 @@ describe('invalid values after a rule change (decisions §8.12)', () => {
       name: 'Subtitle',
       description: '',
       access: 'PUBLIC_READ',
-      'rule.0.name': 'max',
-      'rule.0.value': '5',
+      'rule.max': '5',
     });
     expect(edit.status, edit.text).toBe(303);
     const list = await eventually(
       async () => {
         const r = await m.get('/admin/metafields?valid=false');
-        return r.text.includes('rule max') ? r : undefined;
+        return r.text.includes('Must be at most 5 characters.') ? r : undefined;
       },
       15_000,
       'the re-check to flag the value',
     );
     expectPage(list, 200, /Desk lamp/);
-    expect(list.text).toContain('value: has a maximum length of 5 (rule max)');
+    expect(list.text).not.toContain('(rule max)');
     expect(list.text).toContain(`href="/admin/products/${productId}"`);
     const home = await m.get('/admin');
     expect(home.text).toMatch(

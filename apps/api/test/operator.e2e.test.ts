@@ -147,6 +147,25 @@ describe('stores (decisions §10)', () => {
     const r = await op().call('/stores/zone-case', { method: 'PATCH', body: { store: { iana_timezone: 'utc' } } });
     expect(r.body.store.iana_timezone).toBe('UTC');
   });
+
+  it('take e-mail addresses that are e-mail addresses and names without control characters, on create and on PATCH (decisions §12.9)', async () => {
+    const created = await op().call('/stores', {
+      body: { store: { handle: 'mails', name: 'Shop\nName', email: 'not an address', customer_email: 'a@b@c' } },
+    });
+    expect(created.status).toBe(422);
+    expect(created.body.errors).toBe(
+      'name: must not hold control characters (such as line breaks or tabs); email: must be an e-mail address such as owner@example.com; ' +
+        'customer_email: must be an e-mail address such as owner@example.com',
+    );
+    expect((await op().call('/stores/mails')).status).toBe(404);
+    await op().createStore('mails', { email: 'owner@mails.example', customer_email: 'care+shop@mails.example' });
+    for (const store of [{ name: 'Tab\tName' }, { email: 'owner' }, { customer_email: 'x@' }]) {
+      const r = await op().call('/stores/mails', { method: 'PATCH', body: { store } });
+      expect(r.status, JSON.stringify(store)).toBe(422);
+    }
+    const shop = await op().call('/stores/mails');
+    expect(shop.body.store).toMatchObject({ name: 'Store mails', email: 'owner@mails.example', customer_email: 'care+shop@mails.example' });
+  });
 });
 
 describe('apps (decisions §5, §10)', () => {

@@ -1,3 +1,5 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, freshDatabase, listen, startPlatform, storeWithApp, testConfig, VERSION, type TestPlatform } from './harness';
 
@@ -87,6 +89,86 @@ describe('rate limit with Redis unreachable (decisions §7.4, issue 15 degraded 
       expect(ready.body).toEqual({ status: 'ready', degraded: ['redis'] });
     } finally {
       await unreachable.close();
+    }
+  });
+});
+
+const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
+
+/** A redis-server of this test's own (never the shared TEST_REDIS_URL: this one is stopped with SIGSTOP). */
+async function ownRedis() {
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  for (
+    let i = 0;
+    spawnSync('redis-cli', ['-p', String(port), 'ping'])
+      .stdout?.toString()
+      .trim() !== 'PONG';
+    i++
+  ) {
+    if (i > 100) throw new Error('redis-server did not answer PING');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    signal: (signal: NodeJS.Signals) => child.kill(signal),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGCONT');
+        child.kill('SIGKILL');
+      }),
+  };
+}
+
+const readyz = async (t: TestPlatform) => (await call(`${t.origin}/readyz`)).body as { status: string; degraded?: string[] };
+
+async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.runIf(hasRedisServer)('rate limit with Redis stalled: connections open, nothing answered (decisions §12.7)', () => {
+  it("/readyz names redis while it does not answer, requests take the replica's own bucket, and all is back once Redis answers", async () => {
+    const redis = await ownRedis();
+    const t = await startPlatform({ REDIS_URL: redis.url, PLATFORM_RATE_LIMIT_CAPACITY: '3', PLATFORM_RATE_LIMIT_LEAK_PER_SECOND: '0.01' });
+    try {
+      const { admin } = await storeWithApp(t, 'stalled');
+      expect((await admin('/products/products.json')).headers.get('x-platform-api-call-limit')).toBe('1/3');
+      expect(await readyz(t)).toEqual({ status: 'ready' });
+
+      redis.signal('SIGSTOP');
+      // Named by /readyz's own question to Redis, before any request met the stall.
+      expect(await readyz(t)).toEqual({ status: 'ready', degraded: ['redis'] });
+      // The replica's own bucket (a new one: the shared bucket's count is in Redis): never unlimited.
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await admin('/products/products.json')).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect(await readyz(t)).toEqual({ status: 'ready', degraded: ['redis'] });
+
+      redis.signal('SIGCONT');
+      // Back without a reconnect (a stalled connection never drops, so none comes).
+      await until(async () => (await readyz(t)).degraded === undefined, 10_000, '/readyz stops naming redis');
+      const shared = await admin('/products/products.json');
+      expect(shared.status).toBe(200);
+      expect(shared.headers.get('x-platform-api-call-limit')).toBe('2/3');
+    } finally {
+      await t.close();
+      await redis.close();
     }
   });
 });

@@ -216,7 +216,7 @@ describe('bad input: 422 with `field: message`, nothing stored, never a 500 (dec
         /^body: has unknown field 'state' \(allowed: resource_feedback\)$/,
       ],
       ['malformed JSON', '{"resource_feedback":', 400, /^Malformed JSON body/],
-      ['an empty body', '', 422, /^body: can't be blank$/],
+      ['an empty body', '', 422, /^body: required$/],
     ];
     for (const [name, rawBody, status, message] of bodies) {
       const r = await s.api.postRaw(product(), { rawBody, headers: rawBody ? { 'content-type': 'application/json' } : {} });
@@ -291,11 +291,16 @@ describe('404 for a product the store does not have (decisions §9.6)', () => {
     expect((await operatorView(t, 'feedback-other', foreignProduct)).body.resource_feedback).toEqual([]);
   });
 
-  it('the path answers POST only: other methods are an unknown route (decisions §1.1)', async () => {
+  it('the path answers POST only: another method is 405 with Allow: POST (decisions §4)', async () => {
     const url = `${t.origin}/admin/openapi/${VERSION}/products/${s.productIds[0]}/resource_feedback.json`;
     for (const method of ['GET', 'PUT', 'DELETE']) {
       const r = await call(url, { method, token: s.app.token });
-      expect({ method, status: r.status, body: r.body }).toEqual({ method, status: 404, body: { errors: 'Not Found' } });
+      expect({ method, status: r.status, allow: r.headers.get('allow'), body: r.body }).toEqual({
+        method,
+        status: 405,
+        allow: 'POST',
+        body: { errors: 'Method Not Allowed: this path takes POST' },
+      });
     }
   });
 });

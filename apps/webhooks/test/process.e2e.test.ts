@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import {
   deliveries,
@@ -68,7 +69,11 @@ describe('sender processes', () => {
 
   it('on SIGTERM stops claiming, finishes what is in flight, leaves nothing claimed and exits 0; serves /metrics meanwhile', async () => {
     const r = await receiver();
-    r.handler = (_q, res) => setTimeout(() => res.writeHead(200).end('slow'), 1500);
+    // The receiver holds its answers until the sender has taken SIGTERM in (its /readyz says so):
+    // attempts are in flight while /metrics is read and when the signal comes, however slow the
+    // machine (a 1.5 s answer was over before /metrics was read at load 30, issue 42).
+    const held: ServerResponse[] = [];
+    r.handler = (_q, res) => held.push(res);
     const f = await storeAndApp(database.db);
     const sub = await subscription(database.db, f, r.url);
     const ids = await deliveries(database.db, f, sub, 12);
@@ -88,6 +93,10 @@ describe('sender processes', () => {
     expect(metrics).toMatch(/^webhook_oldest_due_age_seconds \d/m);
     expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
     p.child.kill('SIGTERM');
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 503, 'stopping');
+    // The attempts in flight are finished, not cut; anything sent after this would be answered too.
+    r.handler = (_q, res) => res.writeHead(200).end('late');
+    for (const res of held) res.writeHead(200).end('held');
     const exit = await p.exited;
     expect(exit, p.output()).toEqual({ code: 0, signal: null });
     // Nothing left claimed; each request that reached the receiver is recorded as an attempt.

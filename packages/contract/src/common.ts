@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { SCOPES } from '@platform/domain/scopes';
+import { documented } from './openapi-json-schema';
+import { ID_RULES, LIMIT_RULES, PAGE_INFO_RULES } from './rules';
 
 /** Every Admin API path is `/admin/openapi/{version}/...` (decisions §1.1); the server resolves the version. */
 export const ADMIN_PATH_PREFIX = '/admin/openapi/:version';
@@ -31,8 +33,37 @@ export const commonResponses = {
   500: ZErrorBody.describe('A bug; the body says only "Internal Server Error" and the log has the traceId.'),
 } as const;
 
+/**
+ * The operator API's (decisions §10): no rate limit, no store status, no scopes, so no 402, 403, 423
+ * or 429 (its keyed POSTs add the 429 of the kept-answers quota, docs/idempotency.md).
+ */
+export const operatorResponses = {
+  400: commonResponses[400],
+  401: ZErrorBody.describe('The operator token is missing or wrong; the operator API answers nothing else without it.'),
+  404: commonResponses[404],
+  413: commonResponses[413],
+  422: commonResponses[422],
+  500: commonResponses[500],
+} as const;
+
 /** decisions §3.5: ids are decimal strings of increasing integers. */
 export const ZId = z.string().regex(/^\d+$/, 'must be a decimal id');
+
+/**
+ * The query parameters of every paginated read (decisions §6). Strings on the wire, parsed by the
+ * server, which owns the 400 messages; the document states their rules. `defaultLimit`: the listing's
+ * page when `limit` is not given.
+ */
+export function pageQuery(query: () => z.ZodString = () => z.string(), defaultLimit = 50) {
+  return {
+    limit: documented(query(), LIMIT_RULES).optional().describe(`Records per page, 1..1000, default ${defaultLimit}.`),
+    since_id: documented(query(), ID_RULES).optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
+    page_info: documented(query(), PAGE_INFO_RULES).optional(),
+  };
+}
+
+/** decisions §6.4. */
+export const FIELDS_DESCRIPTION = 'Comma-separated top-level field names; unknown names are ignored, id is always included.';
 
 /** decisions §3.3: ISO 8601 with an offset or `Z` (responses use the store's offset, second precision). */
 export const ZIsoTime = z.string().datetime({ offset: true, message: 'must be an ISO 8601 time with an offset or Z' });
@@ -58,6 +89,7 @@ export type AdminRouteMetadata = {
   orScopes?: readonly Scope[];
   paginated?: true;
 };
-export type OperatorRouteMetadata = { auth: 'operator' };
+/** `paginated`: the answer carries a `link` header while more records exist (decisions §6.3). */
+export type OperatorRouteMetadata = { auth: 'operator'; paginated?: true };
 /** decisions §5.2: the OAuth token calls, signed with the app secret (headers appkey, timestamp, sign). */
 export type OAuthRouteMetadata = { auth: 'signed' };

@@ -44,7 +44,7 @@ describe('metafield definition routes (spec "Metafield definition operations", d
       'createMetaobjectDefinition POST /platform/v1/stores/:handle/metaobject_definitions',
       'createMetaobject POST /platform/v1/stores/:handle/metaobject_definitions/:id/metaobjects',
     ]);
-    for (const route of Object.values(operatorMetafieldDefinitionsContract)) expect(route.metadata).toEqual({ auth: 'operator' });
+    for (const route of Object.values(operatorMetafieldDefinitionsContract)) expect(route.metadata).toMatchObject({ auth: 'operator' });
     for (const key of Object.keys(operatorMetafieldDefinitionsContract)) expect(contract.operator).toHaveProperty(key);
   });
 

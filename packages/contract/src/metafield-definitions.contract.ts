@@ -1,5 +1,19 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import {
+  ACCESS_ADMIN_VALUES,
+  DESCRIPTION_MAX_LENGTH,
+  METAFIELD_TYPES,
+  METAOBJECT_HANDLE_LENGTH,
+  METAOBJECT_NAME_LENGTH,
+  METAOBJECT_TYPE_LENGTH,
+  NAME_MAX_LENGTH,
+  OWNER_RESOURCES,
+  RULE_NAMES,
+  RULE_VALUE_MAX_LENGTH,
+} from '@platform/domain/limits';
+import { FIELDS_DESCRIPTION, pageQuery, ZId, ZIsoTime, type AdminRouteMetadata, type OperatorRouteMetadata } from './common';
+import { documented } from './openapi-json-schema';
+import { definitionRules, handleRules, ID_RULES, KEY_RULES, namespaceRules, textRules, VALIDATIONS_RULES } from './rules';
 import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
@@ -44,55 +58,90 @@ export type MetafieldDefinitionField = keyof MetafieldDefinition;
 export const ZListedMetafieldDefinition = ZMetafieldDefinition.partial().extend({ id: ZId });
 export type ListedMetafieldDefinition = z.infer<typeof ZListedMetafieldDefinition>;
 
-const ZAccessInput = z.object({ admin: z.string().nullish().describe('An access permission value; empty or null means not set.') });
+const ZAccessInput = z.object({
+  admin: documented(z.string(), { enum: [...ACCESS_ADMIN_VALUES, ''] })
+    .nullish()
+    .describe('An access permission value; empty or null means not set.'),
+});
+
+/** A validation rule as a request sends it: a known name, a non-empty value (its format is the rule's, decisions §8.8). */
+const ZValidationRuleInput = z.object({
+  name: documented(z.string(), { enum: [...RULE_NAMES] }),
+  value: documented(z.string().describe('JSON text when the rule is numeric or an array; its format depends on the rule and the type.'), {
+    minLength: 1,
+    maxLength: RULE_VALUE_MAX_LENGTH,
+  }),
+});
+const validationsInput = () => documented(z.array(ZValidationRuleInput), VALIDATIONS_RULES);
 
 /**
  * The create body. Shapes only: the server hands the body to the domain's rule engine, which
  * reports every problem at once with its own messages (decisions §4), so the server does not let
- * zod stop at the first wrong type.
+ * zod stop at the first wrong type. The document states the same rules (`documented`).
  */
-export const ZMetafieldDefinitionInput = z.object({
-  owner_resource: z.string().describe('One of products, variants, collections, customers, orders, shop (decisions §8.1).'),
-  namespace: z.string().describe('3-255 letters, digits, - and _, or `$app:` + such a name: reserved to the calling app (decisions §8.2).'),
-  key: z.string().describe('3-64 letters, digits, - and _; unique per (owner_resource, namespace).'),
-  name: z.string().describe('1-255 characters.'),
-  type: z.string().describe('A supported type, e.g. single_line_text_field, list.url (decisions §8.8).'),
-  description: z.string().nullish().describe('0-255 characters.'),
-  validations: z.array(ZValidationRule).nullish(),
-  access: ZAccessInput.nullish(),
-});
+export const ZMetafieldDefinitionInput = documented(
+  z.object({
+    owner_resource: documented(z.string().describe('decisions §8.1.'), { enum: [...OWNER_RESOURCES] }),
+    namespace: documented(
+      z.string().describe('3-255 letters, digits, - and _, or `$app:` + such a name: reserved to the calling app (decisions §8.2).'),
+      namespaceRules(false),
+    ),
+    key: documented(z.string().describe('Unique per (owner_resource, namespace): a duplicate is 422.'), KEY_RULES),
+    name: documented(z.string(), textRules(NAME_MAX_LENGTH)),
+    type: documented(z.string().describe('decisions §8.8.'), { enum: [...METAFIELD_TYPES] }),
+    description: documented(z.string(), { maxLength: DESCRIPTION_MAX_LENGTH }).nullish(),
+    validations: validationsInput().nullish(),
+    access: ZAccessInput.nullish(),
+  }),
+  definitionRules,
+);
 export type MetafieldDefinitionInput = z.infer<typeof ZMetafieldDefinitionInput>;
 
 /**
  * The update body: owner_resource + namespace + key name the target; an omitted or null field keeps
  * its value, "" clears text, [] clears every rule; a different type is refused (decisions §8.5).
  */
-export const ZMetafieldDefinitionUpdate = z.object({
-  owner_resource: z.string(),
-  namespace: z.string().describe('Either spelling of an app namespace: `$app:x` or `app--{app_id}--x`.'),
-  key: z.string(),
-  name: z.string().nullish(),
-  description: z.string().nullish().describe('"" clears it.'),
-  validations: z.array(ZValidationRule).nullish().describe('[] clears every rule; a non-empty array replaces the whole set.'),
-  access: ZAccessInput.nullish().describe('{admin: null} keeps, {admin: ""} clears.'),
-  type: z.string().nullish().describe('May be sent, but must equal the stored type.'),
-});
+export const ZMetafieldDefinitionUpdate = documented(
+  z.object({
+    owner_resource: documented(z.string(), { enum: [...OWNER_RESOURCES] }),
+    namespace: documented(
+      z.string().describe('Either spelling of an app namespace: `$app:x` or `app--{app_id}--x`.'),
+      namespaceRules(true),
+    ),
+    key: documented(z.string(), KEY_RULES),
+    name: documented(z.string(), textRules(NAME_MAX_LENGTH)).nullish(),
+    description: documented(z.string(), { maxLength: DESCRIPTION_MAX_LENGTH }).nullish().describe('"" clears it.'),
+    validations: validationsInput().nullish().describe('[] clears every rule; a non-empty array replaces the whole set.'),
+    access: ZAccessInput.nullish().describe('{admin: null} keeps, {admin: ""} clears.'),
+    type: documented(z.string(), { enum: [...METAFIELD_TYPES] })
+      .nullish()
+      .describe('May be sent, but must equal the stored type.'),
+  }),
+  definitionRules,
+);
 export type MetafieldDefinitionUpdate = z.infer<typeof ZMetafieldDefinitionUpdate>;
 
 /** Query values stay strings: the server parses them and owns the 400 messages (decisions §6). */
 export const ZListMetafieldDefinitionsQuery = z.object({
-  owner_resource: queryText().optional().describe('Only definitions of this resource type.'),
-  namespace: queryText().optional().describe('Only definitions of this namespace (either spelling of an app namespace).'),
-  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: queryText().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
-  page_info: queryText()
+  owner_resource: documented(queryText(), { enum: [...OWNER_RESOURCES] })
     .optional()
-    .describe('Subsequent-page mode: the opaque cursor from the link header; every filter except limit and fields is then ignored.'),
-  fields: queryText().optional().describe('Comma-separated top-level field names; unknown names are ignored, id is always included.'),
+    .describe('Only definitions of this resource type.'),
+  namespace: documented(queryText(), namespaceRules(true))
+    .optional()
+    .describe('Only definitions of this namespace (either spelling of an app namespace).'),
+  ...pageQuery(queryText),
+  fields: queryText().optional().describe(FIELDS_DESCRIPTION),
+});
+
+/** The merchant's view (operator API) names app namespaces by their stored spelling only. */
+export const ZMerchantMetafieldDefinitionsQuery = ZListMetafieldDefinitionsQuery.extend({
+  namespace: documented(queryText(), namespaceRules(true, false))
+    .optional()
+    .describe('Only definitions of this namespace (an app namespace as stored, app--{app_id}--x).'),
 });
 export type ListMetafieldDefinitionsQuery = z.infer<typeof ZListMetafieldDefinitionsQuery>;
 
-const ZIdQuery = z.object({ id: queryText().optional().describe('The definition id (required; a missing or non-decimal id is a 400).') });
+const ZIdQuery = z.object({ id: documented(queryText().describe('The definition id.'), ID_RULES) });
 
 const read = { scope: 'read_metafields' } satisfies Omit<AdminRouteMetadata, 'auth'>;
 const write = { scope: 'write_metafields' } satisfies Omit<AdminRouteMetadata, 'auth'>;
@@ -133,7 +182,7 @@ export const metafieldDefinitionsContract = c.router(
       method: 'DELETE',
       path: '/metafield_definition.json',
       query: ZIdQuery.extend({
-        delete_all_associated_metafields: queryText()
+        delete_all_associated_metafields: documented(queryText(), { enum: ['true', 'false'] })
           .optional()
           .describe('true: the values go too; false (default): they stay, without a definition (decisions §8.4).'),
       }),
@@ -182,17 +231,18 @@ export const operatorMetafieldDefinitionsContract = c.router(
     listMerchantMetafieldDefinitions: {
       method: 'GET',
       path: '/stores/:handle/metafield_definitions',
-      query: ZListMetafieldDefinitionsQuery,
+      query: ZMerchantMetafieldDefinitionsQuery,
       responses: { 200: z.object({ metafield_definitions: z.array(ZListedMetafieldDefinition) }) },
       summary: "The merchant admin's view: every definition except PRIVATE ones, paginated like the Admin API",
+      metadata: { paginated: true } satisfies Partial<OperatorRouteMetadata>,
     },
     createMetaobjectDefinition: {
       method: 'POST',
       path: '/stores/:handle/metaobject_definitions',
       body: objectOf({
         metaobject_definition: objectOf({
-          type: text().describe('3-255 letters, digits, - and _; unique per store.'),
-          name: text().describe('1-255 characters.'),
+          type: documented(text().describe('Letters, digits, - and _; unique per store.'), handleRules(METAOBJECT_TYPE_LENGTH)),
+          name: documented(text(), textRules(METAOBJECT_NAME_LENGTH.max)),
         }),
       }),
       responses: { 201: z.object({ metaobject_definition: ZMetaobjectDefinition }) },
@@ -202,7 +252,9 @@ export const operatorMetafieldDefinitionsContract = c.router(
       method: 'POST',
       path: '/stores/:handle/metaobject_definitions/:id/metaobjects',
       body: objectOf({
-        metaobject: objectOf({ handle: text().describe('1-255 letters, digits, - and _; unique per definition.') }),
+        metaobject: objectOf({
+          handle: documented(text().describe('Letters, digits, - and _; unique per definition.'), handleRules(METAOBJECT_HANDLE_LENGTH)),
+        }),
       }),
       responses: { 201: z.object({ metaobject: ZMetaobject }) },
       summary: 'Create a metaobject (what a metaobject_reference value names)',

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { FIELDS_DESCRIPTION, pageQuery, ZId, ZIsoTime, type AdminRouteMetadata, type OperatorRouteMetadata } from './common';
+import { documented } from './openapi-json-schema';
+import { ID_RULES, KEY_RULES, namespaceRules, PRODUCT_ID_RULES } from './rules';
+import { JSON_VALUE_MAX_BYTES, METAFIELD_TYPES } from '@platform/domain/limits';
 import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
@@ -32,35 +35,52 @@ export type Metafield = z.infer<typeof ZMetafield>;
 export const ZListedMetafield = ZMetafield.partial().extend({ id: ZId });
 export type ListedMetafield = z.infer<typeof ZListedMetafield>;
 
+const metafieldType = () => documented(text(), { enum: [...METAFIELD_TYPES] });
+
 export const ZMetafieldInput = objectOf({
-  namespace: text().describe('3-255 characters of letters, digits, - and _, or `$app:` + such a name (decisions §8.2).'),
-  key: text().describe('3-64 characters of letters, digits, - and _.'),
-  type: text()
+  namespace: documented(
+    text().describe('3-255 characters of letters, digits, - and _, or `$app:` + such a name (decisions §8.2).'),
+    namespaceRules(true),
+  ),
+  key: documented(text().describe('3-64 characters of letters, digits, - and _.'), KEY_RULES),
+  type: metafieldType()
     .nullish()
     .transform((v) => v ?? undefined)
     .describe("Required without a definition; with one it may be omitted (or null) and must equal the definition's type."),
-  value: text().describe('From v20260901 it cannot be empty (decisions §2.6).'),
+  value: documented(
+    text().describe(
+      "Text in the type's basic format (decisions §8.8: JSON text for structured types and lists), checked against the " +
+        "definition's rules when one exists. From v20260901 it cannot be empty (decisions §2.6).",
+    ),
+    { minLength: 1, maxLength: JSON_VALUE_MAX_BYTES },
+  ),
 });
 export type MetafieldInput = z.infer<typeof ZMetafieldInput>;
 
 /** Update: the value (and optionally its type); namespace and key identify it and cannot change. */
 export const ZMetafieldUpdate = objectOf({
-  namespace: text().optional(),
-  key: text().optional(),
-  type: text()
+  namespace: documented(text(), namespaceRules(true)).optional().describe("The value's own: another one is 422."),
+  key: documented(text(), KEY_RULES).optional().describe("The value's own: another one is 422."),
+  type: metafieldType()
     .nullish()
     .transform((v) => v ?? undefined)
     .describe('Omitted or null: the stored type.'),
-  value: text(),
+  value: documented(text().describe('Not empty from v20260901 (decisions §2.6); earlier versions take "" too.'), {
+    minLength: 1,
+    maxLength: JSON_VALUE_MAX_BYTES,
+  }),
 });
 export type MetafieldUpdate = z.infer<typeof ZMetafieldUpdate>;
 
 export const ZMetafieldSetEntry = ZMetafieldInput.extend({
-  owner_resource: text().describe('Only products can hold values (decisions §8.1).'),
+  owner_resource: documented(text().describe('Only products can hold values (decisions §8.1).'), { enum: ['products'] }),
   // A JSON number is refused: 1.0000000000000001 would read as product 1 (issue 8, finding 6).
-  owner_id: z
-    .string({ errorMap: () => ({ message: 'must be a product id (a decimal string)' }) })
-    .describe('The product id, a decimal string (gid://platform/Product/{id} is accepted too); a JSON number is refused.'),
+  owner_id: documented(
+    z
+      .string({ errorMap: () => ({ message: 'must be a product id (a decimal string)' }) })
+      .describe('The product id, a decimal string (gid://platform/Product/{id} is accepted too); a JSON number is refused.'),
+    PRODUCT_ID_RULES,
+  ),
 });
 export type MetafieldSetEntry = z.infer<typeof ZMetafieldSetEntry>;
 
@@ -75,12 +95,12 @@ export const ZMetafieldsSet = objectOf({
 export type MetafieldsSet = z.infer<typeof ZMetafieldsSet>;
 
 export const ZListMetafieldsQuery = z.object({
-  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: queryText().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
-  page_info: queryText().optional().describe('Subsequent-page mode: the opaque cursor from the link header.'),
-  fields: queryText().optional().describe('Comma-separated top-level field names; id is always included.'),
-  namespace: queryText().optional().describe('Only values of this namespace (either spelling of `$app:`).'),
-  key: queryText().optional().describe('Only values of this key.'),
+  ...pageQuery(queryText),
+  fields: queryText().optional().describe(FIELDS_DESCRIPTION),
+  namespace: documented(queryText(), namespaceRules(true))
+    .optional()
+    .describe('Only values of this namespace (either spelling of `$app:`).'),
+  key: documented(queryText(), KEY_RULES).optional().describe('Only values of this key.'),
 });
 export type ListMetafieldsQuery = z.infer<typeof ZListMetafieldsQuery>;
 
@@ -160,9 +180,11 @@ export const ZOperatorMetafield = ZMetafield.extend({
 export type OperatorMetafield = z.infer<typeof ZOperatorMetafield>;
 
 export const ZOperatorMetafieldsQuery = z.object({
-  valid: queryText().optional().describe('true or false; absent lists both.'),
-  limit: queryText().optional().describe('Records per page, 1..1000, default 1000.'),
-  since_id: queryText().optional().describe('Records whose id is greater than this (the link header carries it).'),
+  valid: documented(queryText(), { enum: ['true', 'false'] })
+    .optional()
+    .describe('Absent lists both.'),
+  limit: pageQuery(queryText, 1000).limit,
+  since_id: documented(queryText(), ID_RULES).optional().describe('Records whose id is greater than this (the link header carries it).'),
 });
 export type OperatorMetafieldsQuery = z.infer<typeof ZOperatorMetafieldsQuery>;
 
@@ -175,6 +197,7 @@ export const operatorMetafieldsContract = c.router(
       responses: { 200: z.object({ metafields: z.array(ZOperatorMetafield) }) },
       summary: "A store's metafield values with their re-check verdicts, ascending id, keyset-paginated by since_id",
       description: 'A `link` header with rel="next" is sent while more exist. Values of PRIVATE definitions are not shown.',
+      metadata: { paginated: true } satisfies Partial<OperatorRouteMetadata>,
     },
   },
   operatorRouterOptions,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZIsoTime, type OAuthRouteMetadata } from './common';
+import { documented } from './openapi-json-schema';
 import { c } from './router';
 
 /** decisions §5.2: the token calls of custom and public apps, on the store's host, outside the versioned Admin API. */
@@ -12,10 +13,15 @@ export const OAUTH_PATH_PREFIX = '/admin/oauth';
  */
 export const ZOAuthHeaders = z.object({
   appkey: z.string().describe("The app's app_key."),
-  timestamp: z.string().describe('Milliseconds since the epoch; refused when more than 10 minutes from the service clock.'),
-  sign: z
-    .string()
-    .describe('Lowercase hex HMAC-SHA256 keyed with the app secret over rawBody + timestamp (an empty body signs the timestamp alone).'),
+  timestamp: documented(z.string().describe('Milliseconds since the epoch; refused when more than 10 minutes from the service clock.'), {
+    pattern: '^[0-9]{1,16}$',
+  }),
+  sign: documented(
+    z
+      .string()
+      .describe('Lowercase hex HMAC-SHA256 keyed with the app secret over rawBody + timestamp (an empty body signs the timestamp alone).'),
+    { pattern: '^[0-9a-f]{64}$' },
+  ),
 });
 export type OAuthHeaders = z.infer<typeof ZOAuthHeaders>;
 

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the generated document is read as plain JSON */
 import { describe, expect, it } from 'vitest';
 import { contract } from './contract';
 import { generateOpenApiDocument } from './openapi';
@@ -14,7 +15,7 @@ type Operation = {
 };
 type Document = {
   openapi: string;
-  info: { title: string };
+  info: { title: string; description: string };
   servers?: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: {
@@ -36,10 +37,10 @@ const routes = [...Object.entries(contract.admin), ...Object.entries(contract.op
 );
 
 describe(generateOpenApiDocument.name, () => {
-  it('is an OpenAPI 3.0 document titled Platform Admin API', () => {
-    expect(document.openapi).toMatch(/^3\.0\./);
+  it('is an OpenAPI 3.1 document titled Platform Admin API, served relative to its own host', () => {
+    expect(document.openapi).toBe('3.1.0');
     expect(document.info.title).toBe('Platform Admin API');
-    expect(document.servers).toBeUndefined();
+    expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
   });
 
   it.each(routes)('includes $key as $method $path', ({ key, method, path }) => {
@@ -76,20 +77,20 @@ describe(generateOpenApiDocument.name, () => {
   it('declares the traceId header on every response, errors included (decisions §3.2)', () => {
     for (const { method, path } of routes) {
       for (const response of Object.values(document.paths[path]?.[method]?.responses ?? {})) {
-        expect(response.headers?.['traceId']).toEqual({ $ref: '#/components/headers/traceId' });
+        expect(response.headers?.['traceId']).toEqual({ $ref: '#/components/headers/TraceId' });
       }
     }
-    expect(document.components.headers).toHaveProperty('traceId');
+    expect(document.components.headers).toHaveProperty('TraceId.required', true);
   });
 
   it('declares the link header on the listing page only', () => {
-    expect(listProducts?.responses['200']?.headers?.['link']).toEqual({ $ref: '#/components/headers/link' });
+    expect(listProducts?.responses['200']?.headers?.['link']).toEqual({ $ref: '#/components/headers/Link' });
     expect(listProducts?.responses['400']?.headers).not.toHaveProperty('link');
     expect(document.paths['/admin/openapi/{version}/merchants/shop.json']?.['get']?.responses['200']?.headers).not.toHaveProperty('link');
   });
 
   it('declares Retry-After on 429', () => {
-    expect(listProducts?.responses['429']?.headers?.['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    expect(listProducts?.responses['429']?.headers?.['Retry-After']).toEqual({ $ref: '#/components/headers/RetryAfter' });
   });
 
   it('points every error response at one ErrorBody schema {errors: string} (decisions §4)', () => {
@@ -118,6 +119,20 @@ describe(generateOpenApiDocument.name, () => {
     expect(Object.keys(created?.properties?.['data']?.properties ?? {})).toEqual(['accessToken', 'expireTime', 'scope']);
   });
 
+  it('states in words what a generated client does by hand: the listings with link, the signed token calls and their envelope (issue 46)', () => {
+    const description = document.info.description;
+    const paged = routes.filter(({ method, path }) => document.paths[path]?.[method]?.responses['200']?.headers?.['link']);
+    expect(paged.length).toBeGreaterThanOrEqual(7);
+    for (const { key } of paged) expect(description).toContain(`\`${key}\``);
+    expect(description).toMatch(/GET it as it stands/);
+    for (const { key, method, path } of routes.filter((r) => r.path.startsWith('/admin/oauth/'))) {
+      expect(description).toContain(`\`${key}\``);
+      for (const p of document.paths[path]?.[method]?.parameters ?? []) expect(description).toContain(`\`${p.name}\``);
+    }
+    const created = document.paths['/admin/oauth/token/create']?.['post']?.responses['200']?.content?.['application/json'].schema;
+    expect(description).toContain(`{${Object.keys(created?.properties ?? {}).join(', ')}}`);
+  });
+
   it('declares Idempotency-Key on every POST of the Admin and operator APIs, with 409 and Idempotent-Replayed (docs/idempotency.md)', () => {
     const posts = routes.filter((r) => r.method === 'post' && !r.path.startsWith('/admin/oauth/'));
     expect(posts.length).toBeGreaterThan(10);
@@ -126,7 +141,7 @@ describe(generateOpenApiDocument.name, () => {
       expect(op?.parameters, path).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
       expect(op?.responses['409']?.content?.['application/json'].schema, path).toEqual({ $ref: '#/components/schemas/ErrorBody' });
       const success = Object.entries(op?.responses ?? {}).find(([status]) => status.startsWith('2'))?.[1];
-      expect(success?.headers?.['Idempotent-Replayed'], path).toEqual({ $ref: '#/components/headers/Idempotent-Replayed' });
+      expect(success?.headers?.['Idempotent-Replayed'], path).toEqual({ $ref: '#/components/headers/IdempotentReplayed' });
     }
     for (const { method, path } of routes.filter((r) => r.method !== 'post' || r.path.startsWith('/admin/oauth/'))) {
       expect(document.paths[path]?.[method]?.parameters ?? [], path).not.toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
@@ -143,7 +158,122 @@ describe(generateOpenApiDocument.name, () => {
 
   it('names the server when given one', () => {
     const withServer = generateOpenApiDocument({ serverUrl: 'https://demo.myplatform.com' }) as Document;
-    expect(withServer.servers).toEqual([{ url: 'https://demo.myplatform.com' }]);
+    expect(withServer.servers).toEqual([{ url: 'https://demo.myplatform.com', description: expect.any(String) }]);
+  });
+
+  // Issue 43: what a document-driven tester found stated in prose only.
+  const op = (path: string, method: string) => document.paths[path]?.[method] as unknown as Record<string, any>;
+  const json = (o: Record<string, any> | undefined) => o?.['requestBody']?.content?.['application/json']?.schema;
+  const param = (o: Record<string, any> | undefined, name: string) => (o?.['parameters'] as any[]).find((p) => p.name === name);
+
+  it('marks every body a route must have as required, and no other', () => {
+    const optional: string[] = [];
+    for (const { method, path } of routes) {
+      const o = op(path, method);
+      if (o?.['requestBody'] && !o['requestBody'].required) optional.push(o['operationId']);
+    }
+    expect(optional).toEqual(['createFulfillmentOrder']);
+    expect(op('/admin/openapi/{version}/webhooks.json', 'post')?.['requestBody']?.required).toBe(true);
+  });
+
+  it('has no nullable keyword: null is a type (JSON Schema 2020-12), also in the Admin product answer', () => {
+    expect(JSON.stringify(document)).not.toContain('"nullable"');
+    const product = (listProducts?.responses['200']?.content?.['application/json'].schema as any).properties.products.items;
+    expect(product.properties.combined_listing.oneOf).toContainEqual({ type: 'null' });
+    expect(product.properties.vendor.type).toEqual(['string', 'null']);
+  });
+
+  it('states the id of a definition read and delete as a required decimal, and the delete flag as true or false', () => {
+    for (const method of ['get', 'delete']) {
+      const id = param(op('/admin/openapi/{version}/metafield_definition.json', method), 'id');
+      expect(id).toMatchObject({ required: true, schema: { type: 'string', pattern: expect.stringMatching(/^\^0\*/) } });
+    }
+    const flag = param(op('/admin/openapi/{version}/metafield_definition.json', 'delete'), 'delete_all_associated_metafields');
+    expect(flag.schema.enum).toEqual(['true', 'false']);
+  });
+
+  it('states pagination parameters as the server reads them: limit 1..1000, since_id a 64-bit decimal, page_info a cursor', () => {
+    expect(param(listProducts, 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+    const sinceId = new RegExp(param(listProducts, 'since_id').schema.pattern, 'u');
+    expect(['0', '007', '9223372036854775807'].every((v) => sinceId.test(v))).toBe(true);
+    expect(['', '-1', '9223372036854775808', '1e3'].some((v) => sinceId.test(v))).toBe(false);
+    expect(param(listProducts, 'page_info').schema.pattern).toBe('^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$');
+  });
+
+  it('states enums, patterns and lengths from the domain: topic, address, owner_resource, namespace, key, type, value, access', () => {
+    const webhook = json(op('/admin/openapi/{version}/webhooks.json', 'post')).properties.webhook.properties;
+    expect(webhook.topic.enum).toEqual(['inventory_items/update', 'fulfillment_order/released']);
+    expect(webhook.address).toMatchObject({ format: 'uri', maxLength: 2048 });
+    const definition = json(op('/admin/openapi/{version}/metafield_definition.json', 'post')).properties.definition;
+    expect(definition.required).toEqual(['owner_resource', 'namespace', 'key', 'name', 'type']);
+    expect(definition.properties.owner_resource.enum).toContain('products');
+    expect(definition.properties.type.enum).toContain('list.url');
+    expect(definition.properties.key.pattern).toBe('^[A-Za-z0-9_-]{3,64}$');
+    expect(definition.properties.namespace.anyOf).toHaveLength(2);
+    expect(definition.properties.access.properties.admin.enum).toContain('MERCHANT_READ');
+    expect(definition.properties.validations.allOf).toHaveLength(13);
+    const value = json(op('/admin/openapi/{version}/products/{id}/metafields.json', 'post')).properties.metafield.properties.value;
+    expect(value).toMatchObject({ minLength: 1, maxLength: 131072 });
+  });
+
+  it('excludes NUL from every request string (a body or query holding one is 400)', () => {
+    const unguarded: string[] = [];
+    const visit = (schema: any, where: string): void => {
+      if (!schema || typeof schema !== 'object') return;
+      const types = [schema.type].flat();
+      if (types.includes('string') && !('pattern' in schema || 'enum' in schema || 'format' in schema || 'const' in schema))
+        unguarded.push(where);
+      for (const [k, v] of Object.entries(schema)) if (typeof v === 'object') visit(v, `${where}/${k}`);
+    };
+    for (const { method, path } of routes) {
+      const o = op(path, method);
+      visit(json(o), `${method} ${path} body`);
+      for (const p of (o?.['parameters'] ?? []) as any[]) visit(p.schema, `${method} ${path} ${p.name}`);
+    }
+    expect(unguarded).toEqual([]);
+    expect(document.info.description).toMatch(/NUL.*unpaired UTF-16 surrogate/s);
+  });
+
+  it('states operator store input: e-mail addresses and names without control characters (decisions §12.9)', () => {
+    const store = json(op('/platform/v1/stores', 'post')).properties.store.properties;
+    for (const field of ['email', 'customer_email']) expect(store[field]).toMatchObject({ format: 'email', maxLength: 254 });
+    expect(new RegExp(store.name.pattern, 'u').test('Shop\nX')).toBe(false);
+    expect(new RegExp(store.name.pattern, 'u').test('Café')).toBe(true);
+  });
+
+  it('declares headers as required where every answer carries them, and the call limit only where it is sent', () => {
+    const headers = document.components.headers as Record<string, { required: boolean }>;
+    expect(headers['TraceId']?.required).toBe(true);
+    expect(listProducts?.responses['401']?.headers).not.toHaveProperty('X-Platform-Api-Call-Limit');
+    expect(listProducts?.responses['200']?.headers?.['X-Platform-Api-Call-Limit']).toEqual({ $ref: '#/components/headers/CallLimit' });
+    for (const status of ['404', '413']) {
+      expect(listProducts?.responses[status]?.headers?.['X-Platform-Api-Call-Limit']).toEqual({
+        $ref: '#/components/headers/CallLimitWhenCounted',
+      });
+    }
+    expect(headers['CallLimitWhenCounted']?.required).toBe(false);
+    const conflict = op('/admin/openapi/{version}/webhooks.json', 'post')?.['responses']['409'];
+    expect(Object.keys(conflict.headers).sort()).toEqual([
+      'Idempotent-Replayed',
+      'Retry-After',
+      'X-Platform-API-Version',
+      'X-Platform-Api-Call-Limit',
+      'traceId',
+    ]);
+  });
+
+  it('declares link on the operator listings, 429 only on operator POSTs (the quota of kept answers), and the subscription cap', () => {
+    for (const path of [
+      '/platform/v1/stores/{handle}/metafield_definitions',
+      '/platform/v1/stores/{handle}/metafields',
+      '/platform/v1/stores/{handle}/webhooks/deliveries',
+    ]) {
+      expect(op(path, 'get')?.['responses']['200'].headers).toHaveProperty('link');
+    }
+    for (const { method, path } of routes.filter((r) => r.path.startsWith('/platform/'))) {
+      expect(Object.keys(op(path, method)?.['responses'] ?? {}).includes('429'), `${method} ${path}`).toBe(method === 'post');
+    }
+    expect(op('/admin/openapi/{version}/webhooks.json', 'post')?.['description']).toMatch(/at most 50 subscriptions/);
   });
 
   it('survives JSON serialisation unchanged (it is served as /openapi.json)', () => {

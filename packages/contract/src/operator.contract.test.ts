@@ -25,7 +25,9 @@ describe('operator routes (decisions §10)', () => {
   it('are marked for the operator token, and carry the common error responses', () => {
     for (const route of Object.values(operatorContract)) {
       expect(route.metadata).toEqual({ auth: 'operator' });
-      expect(Object.keys(route.responses)).toEqual(expect.arrayContaining(['400', '401', '404', '422', '429', '500']));
+      // No rate limit, store status or scope on the operator API: no 402, 403, 423 or 429 (issue 43).
+      expect(Object.keys(route.responses)).toEqual(expect.arrayContaining(['400', '401', '404', '422', '500']));
+      expect(Object.keys(route.responses)).not.toContain('429');
     }
   });
 

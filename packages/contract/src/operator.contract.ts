@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { SCOPES } from '@platform/domain/limits';
 import { ZId, ZIsoTime, ZStoreStatus } from './common';
+import { documented } from './openapi-json-schema';
+import { EMAIL_RULES, NOT_BLANK, STORE_HANDLE_RULES, STORE_NAME_RULES, TIME_RULES, timeZoneRules, urlRules } from './rules';
 import { ZProduct, ZProductInput } from './products.contract';
 import { c, operatorRouterOptions } from './router';
 
@@ -25,24 +28,36 @@ export const ZOperatorStore = z.object({
 });
 export type OperatorStore = z.infer<typeof ZOperatorStore>;
 
+/** decisions §12.9: store input as the service checks it (the domain's rules, stated here for the document). */
+const storeName = () => documented(z.string().describe('No control characters (line breaks, tabs); not blank.'), STORE_NAME_RULES);
+const timeZone = () => documented(z.string().describe('An IANA time zone name.'), timeZoneRules);
+const currency = () => documented(z.string().describe('An ISO 4217 code such as USD.'), { pattern: '^[A-Z]{3}$', examples: ['USD'] });
+const email = (note: string) => documented(z.string().describe(`An e-mail address (decisions §12.9). ${note}`), EMAIL_RULES);
+
 export const ZStoreCreate = z.object({
-  handle: z.string().describe('3-63 characters of a-z, 0-9 and -, not starting or ending with - (decisions §1.5).'),
-  name: z.string(),
-  iana_timezone: z.string().optional(),
-  currency: z.string().optional(),
-  email: z.string().optional(),
-  customer_email: z.string().optional(),
+  handle: documented(
+    z.string().describe('3-63 characters of a-z, 0-9 and -, not starting or ending with - (decisions §1.5). A handle in use is 422.'),
+    STORE_HANDLE_RULES,
+  ),
+  name: storeName(),
+  iana_timezone: timeZone().optional().describe('Default UTC.'),
+  currency: currency().optional().describe('Default USD.'),
+  email: email('Default owner@{handle}.{base domain}.').optional(),
+  customer_email: email('Default: email.').optional(),
 });
 export type StoreCreate = z.infer<typeof ZStoreCreate>;
 
 export const ZStoreUpdate = z.object({
   status: ZStoreStatus.optional(),
-  plan_expires_at: z.string().nullable().optional().describe('ISO 8601 with an offset or Z; null removes the expiry.'),
-  name: z.string().optional(),
-  iana_timezone: z.string().optional(),
-  currency: z.string().optional(),
-  email: z.string().optional(),
-  customer_email: z.string().optional(),
+  plan_expires_at: documented(z.string(), TIME_RULES)
+    .nullable()
+    .optional()
+    .describe('ISO 8601 with an offset or Z; null removes the expiry.'),
+  name: storeName().optional(),
+  iana_timezone: timeZone().optional(),
+  currency: currency().optional(),
+  email: email('').optional(),
+  customer_email: email('').optional(),
 });
 export type StoreUpdate = z.infer<typeof ZStoreUpdate>;
 
@@ -63,18 +78,28 @@ export const ZOperatorApp = z.object({
 });
 export type OperatorApp = z.infer<typeof ZOperatorApp>;
 
-export const ZAppCreate = z.object({
-  name: z.string(),
-  kind: ZAppKind,
-  scopes: z.array(z.string()).describe('Scopes of decisions §5.5.'),
-  redirect_urls: z.array(z.string()).optional(),
-  store_handle: z
-    .string()
-    .optional()
-    .describe(
-      'Required for a private app: the store it belongs to. A custom app may name its one store; otherwise its first approval binds it.',
-    ),
-});
+const scopeList = () => z.array(documented(z.string(), { enum: [...SCOPES] })).describe('Scopes of decisions §5.5.');
+
+export const ZAppCreate = documented(
+  z.object({
+    name: documented(z.string(), { pattern: NOT_BLANK, examples: ['Inventory sync'] }),
+    kind: ZAppKind,
+    scopes: scopeList(),
+    redirect_urls: z.array(documented(z.string(), urlRules('http(s)'))).optional(),
+    store_handle: documented(z.string(), STORE_HANDLE_RULES)
+      .optional()
+      .describe(
+        'Required for a private app: the store it belongs to. A custom app may name its one store; otherwise its first approval binds it.',
+      ),
+  }),
+  {
+    // A private app names its store; a public one, installed on many stores, names none.
+    allOf: [
+      { if: { properties: { kind: { const: 'private' } } }, then: { required: ['store_handle'] } },
+      { if: { properties: { kind: { const: 'public' } } }, then: { not: { required: ['store_handle'] } } },
+    ],
+  },
+);
 export type AppCreate = z.infer<typeof ZAppCreate>;
 
 export const ZAccessToken = z.object({
@@ -91,15 +116,16 @@ export const ZProductsCreate = z.union([
 export type ProductsCreate = z.infer<typeof ZProductsCreate>;
 
 /** Exactly one of the two: a move by seconds (negative moves back), or an instant. */
-export const ZClockSet = z
+const ZClockSetShape = z
   .object({
     advance_seconds: z.number().optional(),
-    now: z.string().optional().describe('ISO 8601 with an offset or Z.'),
+    now: documented(z.string(), TIME_RULES).optional().describe('ISO 8601 with an offset or Z.'),
   })
-  .strict()
-  .refine((body) => (body.advance_seconds === undefined) !== (body.now === undefined), {
-    message: 'send exactly one of advance_seconds and now',
-  });
+  .strict();
+export const ZClockSet = documented(ZClockSetShape, { oneOf: [{ required: ['advance_seconds'] }, { required: ['now'] }] }).refine(
+  (body) => (body.advance_seconds === undefined) !== (body.now === undefined),
+  { message: 'send exactly one of advance_seconds and now' },
+);
 export type ClockSet = z.infer<typeof ZClockSet>;
 
 const ZClock = z.object({ now: ZIsoTime });
@@ -139,7 +165,7 @@ export const operatorContract = c.router(
     installApp: {
       method: 'POST',
       path: '/stores/:handle/apps/:appId/install',
-      body: z.object({ scopes: z.array(z.string()) }),
+      body: z.object({ scopes: documented(scopeList(), { minItems: 1 }) }),
       responses: { 201: z.object({ code: z.string() }) },
       summary: "The merchant's approval without the browser: an OAuth code for a custom or public app",
     },

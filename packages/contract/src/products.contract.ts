@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { MAX_PRODUCT_HANDLE, PRODUCT_DECIMAL } from '@platform/domain/limits';
+import { FIELDS_DESCRIPTION, pageQuery, ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { documented } from './openapi-json-schema';
+import { NOT_BLANK, TIME_RULES } from './rules';
 import { adminRouterOptions, c } from './router';
 
 export const ZProductImage = z.object({
@@ -108,18 +111,18 @@ export type ListedProduct = z.infer<typeof ZListedProduct>;
  * `page_info` gets the exact 400 message of decisions §6.
  */
 export const ZListProductsQuery = z.object({
-  limit: z.string().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: z.string().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
-  page_info: z
-    .string()
-    .optional()
-    .describe('Subsequent-page mode: the opaque cursor from the link header; every filter except limit and fields is then ignored.'),
-  fields: z.string().optional().describe('Comma-separated top-level field names; unknown names are ignored, id is always included.'),
+  ...pageQuery(),
+  fields: z.string().optional().describe(FIELDS_DESCRIPTION),
 });
 export type ListProductsQuery = z.infer<typeof ZListProductsQuery>;
 
-/** Text or a number, as merchants send it; the server checks the decimal format. */
-const ZDecimalInput = z.union([z.string(), z.number()]);
+/** Text or a number, as merchants send it; the server checks the decimal format ("" is no value). */
+const ZDecimalInput = documented(z.union([z.string(), z.number()]), {
+  anyOf: [
+    { type: 'string', pattern: `${PRODUCT_DECIMAL.source}|^$` },
+    { type: 'integer', minimum: -9_999_999_999_999, maximum: 9_999_999_999_999 },
+  ],
+});
 
 export const ZVariantInput = z.object({
   title: z.string().nullish(),
@@ -150,9 +153,9 @@ export type VariantInput = z.infer<typeof ZVariantInput>;
  * server, which owns the messages. `null` on an optional field means "the default".
  */
 export const ZProductInput = z.object({
-  title: z.string().min(1, "can't be blank"),
+  title: documented(z.string().min(1, "can't be blank"), { pattern: NOT_BLANK }),
   subtitle: z.string().nullish(),
-  handle: z.string().nullish(),
+  handle: documented(z.string(), { maxLength: MAX_PRODUCT_HANDLE }).nullish(),
   body_html: z.string().nullish(),
   vendor: z.string().nullish(),
   product_type: z.string().nullish(),
@@ -164,7 +167,7 @@ export const ZProductInput = z.object({
   published_scope: z.string().nullish(),
   product_behavior: z.string().nullish(),
   is_gift_card: z.boolean().nullish(),
-  published_at: z.string().nullish().describe('ISO 8601 with an offset or Z.'),
+  published_at: documented(z.string(), TIME_RULES).nullish().describe('ISO 8601 with an offset or Z.'),
   spu: z.string().nullish(),
   product_category: z.string().nullish(),
   standard_category_id: z.string().nullish(),

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { FEEDBACK_STATES, MAX_FEEDBACK_MESSAGE_LENGTH, MAX_FEEDBACK_MESSAGES } from '@platform/domain/limits';
 import { ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import { documented } from './openapi-json-schema';
+import { textRules, TIME_RULES } from './rules';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
 /*
@@ -28,19 +31,29 @@ function strictObject<T extends z.ZodRawShape>(shape: T) {
 const text = (what = 'a string') => z.string({ required_error: "can't be blank", invalid_type_error: `must be ${what}` });
 
 export const ZResourceFeedbackInput = strictObject({
-  state: text().describe(
-    'require_actions or success; the sample spelling requires_action is accepted and stored as require_actions (decisions §9.2).',
+  state: documented(
+    text().describe(
+      'require_actions or success; the sample spelling requires_action is accepted and stored as require_actions (decisions §9.2).',
+    ),
+    { enum: [...FEEDBACK_STATES, 'requires_action'] },
   ),
-  feedback_generated_at: text().describe(
-    'ISO 8601 with an offset or Z: when the feedback was built. Feedback generated before the stored one is ignored (decisions §9.4).',
+  feedback_generated_at: documented(
+    text().describe(
+      'ISO 8601 with an offset or Z: when the feedback was built. Feedback generated before the stored one is ignored (decisions §9.4).',
+    ),
+    TIME_RULES,
   ),
-  resource_updated_at: text()
+  resource_updated_at: documented(text(), TIME_RULES)
     .nullish()
     .describe(
       "ISO 8601 with an offset or Z: the product's updated_at the feedback was built from. Feedback built from an older one than the stored feedback is ignored.",
     ),
-  messages: z
-    .array(text(), { invalid_type_error: 'must be an array of strings' })
+  messages: documented(
+    z.array(documented(text(), textRules(MAX_FEEDBACK_MESSAGE_LENGTH)), { invalid_type_error: 'must be an array of strings' }),
+    {
+      maxItems: MAX_FEEDBACK_MESSAGES,
+    },
+  )
     .nullish()
     .describe('At most 50 non-blank strings of at most 1,000 characters; kept only when state is require_actions (decisions §9.3).'),
 });

@@ -1,5 +1,12 @@
 import { initContract } from '@ts-rest/core';
-import { ADMIN_PATH_PREFIX, commonResponses, OPERATOR_PATH_PREFIX, type AdminRouteMetadata, type OperatorRouteMetadata } from './common';
+import {
+  ADMIN_PATH_PREFIX,
+  commonResponses,
+  OPERATOR_PATH_PREFIX,
+  operatorResponses,
+  type AdminRouteMetadata,
+  type OperatorRouteMetadata,
+} from './common';
 
 /** Internal to the package: the feature contracts share one builder and one set of router options. */
 export const c: ReturnType<typeof initContract> = initContract();
@@ -12,6 +19,6 @@ export const adminRouterOptions = {
 
 export const operatorRouterOptions = {
   pathPrefix: OPERATOR_PATH_PREFIX,
-  commonResponses,
+  commonResponses: operatorResponses,
   metadata: { auth: 'operator' } satisfies OperatorRouteMetadata,
 } as const;

@@ -58,6 +58,6 @@ describe('webhook payload schemas (decisions §11.3)', () => {
   });
 
   it('operator routes are marked for the operator token', () => {
-    for (const route of Object.values(operatorWebhooksContract)) expect(route.metadata).toEqual({ auth: 'operator' });
+    for (const route of Object.values(operatorWebhooksContract)) expect(route.metadata).toMatchObject({ auth: 'operator' });
   });
 });

@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import { ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata } from './common';
+import {
+  COST,
+  DELIVERY_STATUSES,
+  LOCATION_TYPES,
+  MAX_SKU,
+  MAX_WEBHOOK_ADDRESS_LENGTH,
+  MAX_WEBHOOKS_PER_APP_AND_STORE,
+  WEBHOOK_STATUSES,
+  WEBHOOK_TOPICS,
+} from '@platform/domain/limits';
+import { urlRules } from './rules';
+import { pageQuery, FIELDS_DESCRIPTION, ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata, type OperatorRouteMetadata } from './common';
+import { documented } from './openapi-json-schema';
 import { objectOf, queryText, text } from './metafield-messages';
 import { adminRouterOptions, c, operatorRouterOptions } from './router';
 
@@ -33,31 +45,42 @@ export type Webhook = z.infer<typeof ZWebhook>;
 export const ZListedWebhook = ZWebhook.partial().extend({ id: ZId });
 export type ListedWebhook = z.infer<typeof ZListedWebhook>;
 
+const topic = () =>
+  documented(text().describe('inventory_items/update needs read_inventory, fulfillment_order/released read_fulfillments.'), {
+    enum: [...WEBHOOK_TOPICS],
+  });
+const address = () =>
+  documented(
+    text().describe('An https:// URL, no user name or password, no fragment, not a private address (decisions §11.2).'),
+    urlRules('https', MAX_WEBHOOK_ADDRESS_LENGTH),
+  );
+const apiVersion = () =>
+  documented(text().describe('A supported version (decisions §2: they move with the clock; another is 422).'), { pattern: '^v\\d{8}$' });
+const webhookStatus = () => documented(text(), { enum: [...WEBHOOK_STATUSES] });
+
 export const ZWebhookCreate = objectOf({
-  topic: text().describe('inventory_items/update (needs read_inventory) or fulfillment_order/released (needs read_fulfillments).'),
-  address: text().describe(
-    'https:// URL, no user name or password, no fragment, at most 2,048 characters, not a private address (decisions §11.2).',
-  ),
-  api_version: text().optional().describe('A supported version (decisions §2); defaults to the version of this request.'),
-  status: text().optional().describe('enabled (default) or disabled.'),
+  topic: topic(),
+  address: address(),
+  api_version: apiVersion().optional().describe('Defaults to the version of this request.'),
+  status: webhookStatus().optional().describe('Default enabled.'),
 });
 export type WebhookCreate = z.infer<typeof ZWebhookCreate>;
 
 /** Every field optional; re-enabling a disabled subscription clears its failure count. */
 export const ZWebhookUpdate = objectOf({
-  topic: text().optional(),
-  address: text().optional(),
-  api_version: text().optional(),
-  status: text().optional(),
+  topic: topic().optional(),
+  address: address().optional(),
+  api_version: apiVersion().optional(),
+  status: webhookStatus().optional(),
 });
 export type WebhookUpdate = z.infer<typeof ZWebhookUpdate>;
 
 export const ZListWebhooksQuery = z.object({
-  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: queryText().optional().describe('First-page mode: records whose id is greater than this. Default 0.'),
-  page_info: queryText().optional().describe('Subsequent-page mode: the opaque cursor from the link header.'),
-  fields: queryText().optional().describe('Comma-separated top-level field names; id is always included.'),
-  topic: queryText().optional().describe('Only subscriptions of this topic.'),
+  ...pageQuery(queryText),
+  fields: queryText().optional().describe(FIELDS_DESCRIPTION),
+  topic: documented(queryText(), { enum: [...WEBHOOK_TOPICS] })
+    .optional()
+    .describe('Only subscriptions of this topic.'),
 });
 export type ListWebhooksQuery = z.infer<typeof ZListWebhooksQuery>;
 
@@ -113,7 +136,9 @@ export const webhooksContract = c.router(
       body: objectOf({ webhook: ZWebhookCreate }),
       responses: { 201: one },
       summary: 'Subscribe to a topic',
-      description: 'One subscription per (app, store, topic, address): a duplicate is 422.',
+      description:
+        'One subscription per (app, store, topic, address): a duplicate is 422. ' +
+        `An app has at most ${MAX_WEBHOOKS_PER_APP_AND_STORE} subscriptions per store (decisions §11.7): one more is 422.`,
       metadata: WEBHOOK_SCOPES,
     },
     listWebhooks: {
@@ -173,21 +198,49 @@ export const webhookPayloadSchemas = {
 } as const satisfies Record<WebhookTopic, z.ZodTypeAny>;
 export type WebhookPayloads = { [T in WebhookTopic]: z.infer<(typeof webhookPayloadSchemas)[T]> };
 
-/** decisions §10: the operator's change of an inventory item; every field optional. */
-export const ZInventoryItemUpdate = objectOf({
-  sku: text().optional(),
-  cost: z
-    .union([z.string(), z.number()], { invalid_type_error: 'must be a decimal number' })
-    .optional()
-    .describe('Decimal text (or a number).'),
-  tracked: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
-  location_type: text().optional().describe('normal or fulfillment.'),
-  fulfillment_location_id: z
-    .union([z.string(), z.number()], { invalid_type_error: 'must be an id' })
-    .nullable()
-    .optional()
-    .describe('Required when location_type is fulfillment; cleared when it is normal.'),
-});
+/**
+ * decisions §10: the operator's change of an inventory item; every field optional. A location id
+ * belongs with `fulfillment` only: with `normal` it is refused (null clears it), and `fulfillment`
+ * needs one (given here, or stored: the stored row decides what the body leaves out).
+ */
+const LOCATION_RULES = {
+  allOf: [
+    {
+      if: { properties: { location_type: { const: 'normal' } }, required: ['location_type'] },
+      then: { properties: { fulfillment_location_id: { type: 'null' } } },
+    },
+    {
+      if: { properties: { location_type: { const: 'fulfillment' } }, required: ['location_type'] },
+      then: { properties: { fulfillment_location_id: { not: { type: 'null' } } } },
+    },
+  ],
+};
+
+export const ZInventoryItemUpdate = documented(
+  objectOf({
+    sku: documented(text(), { maxLength: MAX_SKU }).optional(),
+    cost: documented(z.union([z.string(), z.number()], { invalid_type_error: 'must be a decimal number' }), {
+      anyOf: [
+        { type: 'string', pattern: COST.source },
+        { type: 'integer', minimum: 0, maximum: 9_999_999_999_999 },
+      ],
+    })
+      .optional()
+      .describe('Non-negative decimal text, at most 13 integer and 9 fraction digits (or a number).'),
+    tracked: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+    location_type: documented(text(), { enum: [...LOCATION_TYPES] }).optional(),
+    fulfillment_location_id: documented(z.union([z.string(), z.number()], { invalid_type_error: 'must be an id' }), {
+      anyOf: [
+        { type: 'string', pattern: '^[1-9][0-9]*$' },
+        { type: 'integer', minimum: 1 },
+      ],
+    })
+      .nullable()
+      .optional()
+      .describe('Required when location_type is fulfillment; cleared when it is normal.'),
+  }),
+  LOCATION_RULES,
+);
 export type InventoryItemUpdate = z.infer<typeof ZInventoryItemUpdate>;
 
 export const ZOperatorFulfillmentOrder = z.object({
@@ -233,10 +286,10 @@ export const ZWebhookDelivery = z.object({
 export type WebhookDelivery = z.infer<typeof ZWebhookDelivery>;
 
 export const ZListDeliveriesQuery = z.object({
-  status: queryText().optional().describe('pending, delivered or failed; absent lists all.'),
-  limit: queryText().optional().describe('Records per page, 1..1000, default 50.'),
-  since_id: queryText().optional().describe('Records whose id is greater than this. Default 0.'),
-  page_info: queryText().optional().describe('The opaque cursor from the link header.'),
+  status: documented(queryText(), { enum: [...DELIVERY_STATUSES] })
+    .optional()
+    .describe('Absent lists all.'),
+  ...pageQuery(queryText),
 });
 export type ListDeliveriesQuery = z.infer<typeof ZListDeliveriesQuery>;
 
@@ -271,6 +324,7 @@ export const operatorWebhooksContract = c.router(
       query: ZListDeliveriesQuery,
       responses: { 200: z.object({ deliveries: z.array(ZWebhookDelivery) }) },
       summary: "A store's webhook deliveries with their attempts, ascending id, cursor-paginated",
+      metadata: { paginated: true } satisfies Partial<OperatorRouteMetadata>,
     },
     redeliverWebhookDelivery: {
       method: 'POST',

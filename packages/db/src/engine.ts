@@ -130,8 +130,7 @@ export function currentSchemaFiles(provider: Provider): SchemaFile[] {
 }
 
 /** The migrations folder as the engine wants it (what `prisma migrate deploy` reads from disk). */
-export function readMigrationList(provider: Provider): MigrationList {
-  const baseDir = migrationsDir(provider);
+export function readMigrationList(provider: Provider, baseDir: string = migrationsDir(provider)): MigrationList {
   const lockPath = join(baseDir, 'migration_lock.toml');
   const directories = existsSync(baseDir)
     ? readdirSync(baseDir, { withFileTypes: true })

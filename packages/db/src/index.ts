@@ -10,10 +10,27 @@ export {
   type LogLevel,
   type SharedSettings,
 } from './settings';
-export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient, type QueryOptions } from './client';
+export {
+  createDb,
+  DEFAULT_SQLITE_DRIVER,
+  type CreateDbOptions,
+  type Db,
+  type PrismaClient,
+  type QueryOptions,
+  type TransactionClient,
+} from './client';
 export { parseSqliteDateTime, SQLITE_BUSY_TIMEOUT_MS, type SqliteDriver } from './sqlite';
 export type { SqliteAdapterConnection } from './sqlite-adapter';
-export { migrate, pendingMigrations, prepareSchema, SchemaBehindError, type MigrateMode, type MigrateOptions } from './migrate';
+export {
+  migrate,
+  MigrationLockTimeoutError,
+  pendingMigrations,
+  prepareSchema,
+  SchemaBehindError,
+  type MigrateMode,
+  type MigrateOptions,
+} from './migrate';
+export { DEFAULT_MIGRATE_LOCK_ATTEMPTS, DEFAULT_MIGRATE_LOCK_TIMEOUT_MS } from './migration-script';
 export { MIGRATION_LOCK_KEY } from './migrate-lock';
 export { DatabaseUnavailableError, describeDatabaseError, probeDatabase } from './startup';
 export { ListenError, listenError } from './listen-error';
@@ -49,7 +66,7 @@ export type {
   WebhookSubscription,
 } from './generated/sqlite/client';
 export { currentTraceId, withTraceId } from './trace-context';
-export { inOutboxTransaction, writeWebhookDeliveries, type EmitWebhookEvent, type TransactionClient, type WebhookEvent } from './outbox';
+export { inOutboxTransaction, writeWebhookDeliveries, type EmitWebhookEvent, type WebhookEvent } from './outbox';
 export { OUTBOX_CHANNEL, wakeFileOf, wakeSenders, watchOutbox, type OutboxWatch } from './outbox-wake';
 export { openPgSession, type PgSession } from './pg-session';
 export { COUNTS_FOLD_LOCK_KEY, foldDeliveryCounts, FOLD_DELIVERY_COUNTS, readDeliveryCounts, type CountsQuery } from './delivery-counts';

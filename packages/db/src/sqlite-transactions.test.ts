@@ -69,7 +69,7 @@ describe.each(['better-sqlite3', 'libsql'] as const)('SQLite transactions, drive
       const store = await db.prisma.store.create({
         data: { updatedAt: NOW, handle: 'tx', name: 'Shop', email: 'o@example.com', customerEmail: 'h@example.com', merchantId: 1n },
       });
-      expect(await other.until('ready', 10_000)).toBe(true);
+      expect(await other.until('ready', 60_000)).toBe(true);
       let committedBeforeUs = false;
       await db.prisma.$transaction(async (tx) => {
         const read = await tx.store.findUniqueOrThrow({ where: { id: store.id } });
@@ -80,41 +80,39 @@ describe.each(['better-sqlite3', 'libsql'] as const)('SQLite transactions, drive
       });
       expect(committedBeforeUs).toBe(false);
       // Then the other process's write goes through, after ours.
-      expect(await other.until('done', 20_000)).toBe(true);
+      expect(await other.until('done', 60_000)).toBe(true);
       const after = await db.prisma.store.findUniqueOrThrow({ where: { id: store.id } });
       expect(after).toMatchObject({ email: 'changed-after-Shop@example.com', name: 'Shop!' });
     } finally {
       other.child.kill();
       await db.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it("waits for another process's transaction to end, without stopping this process meanwhile", async () => {
     const db = createDb(url, { sqliteDriver: driver });
     const other = otherWriter(file);
     try {
-      expect(await other.until('ready', 10_000)).toBe(true);
+      expect(await other.until('ready', 60_000)).toBe(true);
       const before = (await db.prisma.store.findFirstOrThrow({ where: { handle: 'tx' } })).name;
       other.hold();
-      expect(await other.until('held', 10_000)).toBe(true);
-      let ticks = 0;
-      const timer = setInterval(() => ticks++, 10);
-      try {
-        await db.prisma.$transaction(async (tx) => {
-          const { name } = await tx.store.findFirstOrThrow({ where: { handle: 'tx' } });
-          await tx.store.updateMany({ where: { handle: 'tx' }, data: { email: `seen-${name}@example.com` } });
-        });
-      } finally {
-        clearInterval(timer);
-      }
+      expect(await other.until('held', 60_000)).toBe(true);
+      const loop = performance.eventLoopUtilization();
+      await db.prisma.$transaction(async (tx) => {
+        const { name } = await tx.store.findFirstOrThrow({ where: { handle: 'tx' } });
+        await tx.store.updateMany({ where: { handle: 'tx' }, data: { email: `seen-${name}@example.com` } });
+      });
+      const waited = performance.eventLoopUtilization(loop);
       // It ran after the other transaction committed (it saw its write), instead of failing.
       expect((await db.prisma.store.findFirstOrThrow({ where: { handle: 'tx' } })).email).toBe(`seen-${before}!@example.com`);
-      // better-sqlite3: the 400 ms were waited on the event loop, not inside SQLite's busy handler
-      // (libsql's client waits in its busy handler).
-      if (driver === 'better-sqlite3') expect(ticks).toBeGreaterThan(5);
+      // better-sqlite3: the other transaction's 400 ms were waited on the event loop (idle, free for
+      // other work), not inside SQLite's busy handler, which would hold the loop busy for all of it
+      // (libsql's client waits in its busy handler). Idle time is the loop's own measure, whatever
+      // the machine's load (counting timer ticks failed at load 17, issue 42).
+      if (driver === 'better-sqlite3') expect(waited.idle).toBeGreaterThan(50);
     } finally {
       other.child.kill();
       await db.close();
     }
-  }, 60_000);
+  }, 180_000);
 });

@@ -12,3 +12,5 @@ export * from './inventory';
 export * from './feedback';
 export * from './json';
 export * from './idempotency';
+export * from './stores';
+export * from './products';

@@ -13,6 +13,37 @@ export interface RequestIdentity {
   method: string;
   /** The URL path, e.g. `/admin/openapi/v20260901/products/products.json`. */
   path: string;
+  /** Where it went: `host:port`, the port written even when it is the scheme's default (`demo.myplatform.com:443`). */
+  host?: string;
+}
+
+/** `host:port` of a URL, with the scheme's default port written out. */
+export function hostAndPort(url: string | URL): string {
+  const u = typeof url === 'string' ? new URL(url) : url;
+  const port = u.port || (u.protocol === 'https:' ? '443' : u.protocol === 'http:' ? '80' : '');
+  return port ? `${u.hostname}:${port}` : u.hostname;
+}
+
+/**
+ * The messages of an error and of its causes, outermost first: fetch's own message says little
+ * (undici: `fetch failed`), the refused address and port are in its cause, several in an
+ * AggregateError's `errors` when each address of a name was tried.
+ */
+export function describeCause(cause: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = cause;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth += 1) {
+    if (!(current instanceof Error)) {
+      parts.push(String(current));
+      break;
+    }
+    const inner = (current as { errors?: unknown }).errors;
+    const message =
+      current.message || (Array.isArray(inner) ? inner.map((e) => (e instanceof Error ? e.message : String(e))).join('; ') : '');
+    if (message && !parts.includes(message)) parts.push(message);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join(': ') || 'unknown error';
 }
 
 /**
@@ -42,14 +73,23 @@ export class PlatformApiError extends PlatformError {
   }
 }
 
-/** The request never got an answer (DNS, refused or reset connection) after the retries allowed. `cause` is fetch's error. */
+const where = (identity: RequestIdentity) => `${identity.method} ${identity.path}${identity.host ? ` at ${identity.host}` : ''}`;
+
+/**
+ * The request never got an answer (DNS, refused or reset connection) after the retries allowed. The
+ * message names the method, path, host and port and the causes (`GET /admin/... at 127.0.0.1:3000:
+ * network error: fetch failed: connect ECONNREFUSED 127.0.0.1:3000`); `cause` is fetch's error.
+ */
 export class PlatformNetworkError extends PlatformError {
   readonly method: string;
   readonly path: string;
-  constructor(identity: RequestIdentity, cause: unknown) {
-    super(`${identity.method} ${identity.path}: network error: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  /** `host:port` the request went to. */
+  readonly host: string | undefined;
+  constructor(identity: RequestIdentity, cause: unknown, message = `network error: ${describeCause(cause)}`) {
+    super(`${where(identity)}: ${message}`, { cause });
     this.method = identity.method;
     this.path = identity.path;
+    this.host = identity.host;
   }
 }
 
@@ -57,7 +97,8 @@ export class PlatformNetworkError extends PlatformError {
 export class PlatformTimeoutError extends PlatformNetworkError {
   readonly timeoutMs: number;
   constructor(identity: RequestIdentity, timeoutMs: number) {
-    super(identity, new Error(`no answer within ${timeoutMs} ms`));
+    const message = `no answer within ${timeoutMs} ms`;
+    super(identity, new Error(message), message);
     this.timeoutMs = timeoutMs;
   }
 }

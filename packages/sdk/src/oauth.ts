@@ -3,7 +3,7 @@ import { oauthContract } from '@platform/contract';
 import { signTokenRequest, verifyQuerySign } from '@platform/domain/signing';
 import { systemClock, type Clock } from './clock';
 import { createClient, type ClientOptions, type PlatformClient } from './client';
-import { apiErrorFromResponse, PlatformError, PlatformNetworkError } from './errors';
+import { apiErrorFromResponse, hostAndPort, PlatformError, PlatformNetworkError } from './errors';
 import type { StoredToken, TokenStore } from './token-store';
 import { memoryTokenStore } from './token-store';
 import { userAgent } from './user-agent';
@@ -137,7 +137,7 @@ export function createOAuth(options: OAuthOptions) {
     if (rawBody) headers['content-type'] = 'application/json; charset=utf-8';
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     const url = `${storeUrl(handle)}${tokenPath(kind)}`;
-    const identity = { method: 'POST', path: new URL(url).pathname };
+    const identity = { method: 'POST', path: new URL(url).pathname, host: hostAndPort(url) };
     let response: Response;
     try {
       response = await fetchImpl(url, { method: 'POST', headers, ...(rawBody ? { body: rawBody } : {}) });

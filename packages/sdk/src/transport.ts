@@ -1,6 +1,7 @@
 import { abortReason, systemClock, type Clock } from './clock';
 import {
   apiErrorFromResponse,
+  hostAndPort,
   PlatformApiError,
   PlatformError,
   PlatformNetworkError,
@@ -175,8 +176,9 @@ export function createTransport(options: TransportOptions & { bucketKey: string 
 
   return async function send(request) {
     const method = request.method.toUpperCase();
-    const path = new URL(request.url).pathname;
-    const identity: RequestIdentity = { method, path };
+    const url = new URL(request.url);
+    const path = url.pathname;
+    const identity: RequestIdentity = { method, path, host: hostAndPort(url) };
     // A POST carries an Idempotency-Key (the caller's, or a fresh one), the same on every attempt:
     // the service answers a repeat with the first answer, so retrying it cannot write twice.
     const givenKey = headerOf(request.headers, IDEMPOTENCY_KEY);

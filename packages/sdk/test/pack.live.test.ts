@@ -171,6 +171,20 @@ describe('the packed SDK, installed outside the repository', () => {
     }
   });
 
+  it('has a README that names nothing the package does not carry (no repository file, no decisions section)', () => {
+    const root = join(app, 'node_modules/@platform/sdk');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    // Places of the platform's repository, which an app team does not have.
+    const repository =
+      readme.match(/decisions §[\d.]+|(?:^|[\s`("])(?:\.ci|\.changeset|docs|apps|packages|tooling|scripts|test|src)\/[\w./-]*/gm) ?? [];
+    expect(repository.map((m) => m.trim())).toEqual([]);
+    // Every file the README names by its path is in the package.
+    const files = [...readme.matchAll(/(?:^|[\s`("])((?:\.\/)?[\w.-]+(?:\/[\w.-]+)+\.(?:md|[cm]?[jt]s|json|d\.[cm]?ts))\b/gm)].map(
+      (m) => m[1]!,
+    );
+    expect(files.filter((file) => !file.startsWith('@') && !existsSync(join(root, file)))).toEqual([]);
+  });
+
   it("uses the app's own zod: one copy in the tree, none nested under the SDK or ts-rest", () => {
     expect(JSON.parse(readFileSync(join(app, 'node_modules/zod/package.json'), 'utf8')).version).toBe(APP_ZOD);
     expect(existsSync(join(app, 'node_modules/@platform/sdk/node_modules'))).toBe(false);

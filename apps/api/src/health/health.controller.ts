@@ -2,7 +2,8 @@ import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
 import { DomainError } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
-import { InjectConfig, RATE_LIMITER } from '../core/injection';
+import { InjectConfig } from '../core/injection';
+import { RATE_LIMITER } from '../http/injection';
 import { HealthRepository } from './health.repository';
 import { isOperatorToken } from '../http/bearer';
 import { HttpMetrics } from '../http/metrics';
@@ -26,7 +27,8 @@ export class HealthController {
 
   /**
    * decisions §12.3: ready when the database answers; a dependency the replica works without for
-   * now (Redis: own buckets) is named in `degraded` and stays 200, so the balancer keeps routing.
+   * now (Redis down, or not answering within its budget: own buckets; decisions §12.7) is named in
+   * `degraded` and stays 200, so the balancer keeps routing.
    * A replica draining after SIGTERM is not ready, so the balancer stops sending it requests.
    */
   @Get('readyz')
@@ -41,7 +43,7 @@ export class HealthController {
       void reply.code(503).header('retry-after', '5');
       return { errors: 'Database unreachable' };
     }
-    const degraded = this.limiter.degraded();
+    const degraded = await this.limiter.degraded();
     return degraded.length > 0 ? { status: 'ready', degraded } : { status: 'ready' };
   }
 

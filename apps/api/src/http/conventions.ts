@@ -4,6 +4,7 @@ import { withTraceId } from '@platform/db';
 import type { AdminAccess } from './admin-access';
 import { isOperatorToken } from './bearer';
 import { BodyGates, capStream, declaresBody, tooLarge } from './body-gates';
+import { allowedMethods } from './allowed-methods';
 import { checkJsonShape } from './json-shape';
 import { toErrorResponse } from './errors.filter';
 import type { HttpMetrics } from './metrics';
@@ -99,6 +100,19 @@ export function sendError(reply: FastifyReply, status: number, message: string):
     .code(status)
     .header('content-type', JSON_CONTENT_TYPE)
     .send(JSON.stringify({ errors: message }));
+}
+
+const CLOCK_PATH = `${OPERATOR_PREFIX}v1/clock`;
+
+/**
+ * decisions §4: an unrouted request on a path one of the three APIs knows with other methods is
+ * 405 with `Allow`; any other unrouted request is 404.
+ */
+function notRouted(reply: FastifyReply, path: string, clockMode: 'system' | 'manual'): FastifyReply {
+  // decisions §10: without the manual clock, POST /platform/v1/clock does not exist.
+  const allow = allowedMethods(path, (method, p) => clockMode !== 'manual' && method === 'POST' && p === CLOCK_PATH);
+  if (allow === undefined || allow.length === 0) return sendError(reply, 404, 'Not Found');
+  return sendError(reply.header('allow', allow.join(', ')), 405, `Method Not Allowed: this path takes ${allow.join(', ')}`);
 }
 
 export interface ConventionOptions {
@@ -247,7 +261,7 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     const operator = isOperator(route, path);
     if (!admin && !operator) {
       // An unknown route is answered before its body is read (issue 8, finding 4).
-      if (request.is404 || route === undefined) return sendError(reply, 404, 'Not Found');
+      if (request.is404 || route === undefined) return notRouted(reply, path, clock.mode);
       return admitOutsideApis(request, reply, route, gates);
     }
     // decisions §10: every process reads the one shared clock (manual mode), before any time rule.
@@ -261,7 +275,7 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
       if (!resolution.ok) return sendError(reply, 404, resolution.message);
       request.apiVersion = resolution.served;
       reply.header('X-Platform-API-Version', resolution.served);
-      if (route === undefined) return sendError(reply, 404, 'Not Found');
+      if (route === undefined) return notRouted(reply, path, clock.mode);
       if (declaredTooLarge) return sendError(reply, 413, BODY_TOO_LARGE);
       const check = access.current;
       if (!check) return sendError(reply, 503, 'The service is starting; try again shortly');
@@ -280,11 +294,11 @@ export function installHttpConventions(fastify: FastifyInstance, options: Conven
     }
     // decisions §10: the operator API answers nothing, not even "no such route", without its token.
     if (!isOperatorToken(request.headers.authorization, operatorToken)) return sendError(reply, 401, 'Invalid or missing operator token');
-    if (route === undefined) return sendError(reply, 404, 'Not Found');
+    if (route === undefined) return notRouted(reply, path, clock.mode);
     if (declaredTooLarge) return sendError(reply, 413, BODY_TOO_LARGE);
     // decisions §10: moving the clock exists only with PLATFORM_CLOCK=manual; otherwise the route is
     // unknown, whatever the body says.
-    if (request.method === 'POST' && route === `${OPERATOR_PREFIX}v1/clock` && clock.mode !== 'manual') {
+    if (request.method === 'POST' && route === CLOCK_PATH && clock.mode !== 'manual') {
       return sendError(reply, 404, 'Not Found');
     }
     const unread = unparsedBodyProblem(request);

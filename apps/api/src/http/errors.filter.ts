@@ -37,6 +37,9 @@ function unionIssues(issue: Issue): Issue[] {
   return best.issues.slice(0, MAX_ISSUES).flatMap(unionIssues);
 }
 
+/** What a required request body that was not sent is told (`body: required`), on every route. */
+export const MISSING = 'required';
+
 /** `field: message; field: message` (decisions §4), from a zod error of a request part. */
 export function formatZodError(error: ZodError, root: string): string {
   const issues = error.issues.slice(0, MAX_ISSUES).flatMap(unionIssues).slice(0, MAX_ISSUES);
@@ -48,6 +51,8 @@ export function formatZodError(error: ZodError, root: string): string {
           (acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc ? `${acc}.${part}` : String(part)),
           '',
         );
+        // issue 43: a missing body reads the same on every route, whatever its schema's own words.
+        if (!path && issue.code === 'invalid_type' && issue.received === 'undefined') return `${root}: ${MISSING}`;
         return `${path || root}: ${issue.message.charAt(0).toLowerCase()}${issue.message.slice(1)}`;
       })
       .join('; ') + more

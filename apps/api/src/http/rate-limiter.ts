@@ -16,8 +16,12 @@ export interface RateDecision {
 
 export interface RateLimiter {
   take(key: string): Promise<RateDecision>;
-  /** Dependencies this limiter works without for now (named on /readyz): `redis` while it is down. */
-  degraded(): string[];
+  /**
+   * Dependencies this limiter works without for now (named on /readyz): `redis` while it is down or
+   * does not answer within the budget. Asks Redis itself (within the budget) when no call has yet
+   * found it so, so a stall is named without traffic too.
+   */
+  degraded(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -67,8 +71,8 @@ export class MemoryRateLimiter implements RateLimiter {
     return Promise.resolve(this.buckets.take(key, Date.now()));
   }
 
-  degraded(): string[] {
-    return [];
+  degraded(): Promise<string[]> {
+    return Promise.resolve([]);
   }
 
   close(): Promise<void> {
@@ -99,27 +103,85 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(level / leak * 1000) + 1000)
 return { allowed, tostring(level) }
 `;
 
-/** A command to Redis that has not answered by then is treated as Redis being unreachable. */
-const REDIS_COMMAND_TIMEOUT_MS = 1000;
+/**
+ * decisions §12.7: the longest a request waits for Redis. A call past it takes the in-process
+ * bucket for that request, and Redis counts as stalled (SIGSTOP, a hung host, a network that drops
+ * packets: connections open, nothing answered) until a probe answers within it again.
+ */
+export const REDIS_BUDGET_MS = 100;
+/** While Redis is stalled, how often a PING asks whether it answers again (one at a time). */
+const PROBE_INTERVAL_MS = 200;
 
 /** A Redis URL that cannot work (a host that does not exist, refused credentials): the start stops. */
 export class RedisConfigError extends Error {}
+
+class OverBudget extends Error {}
+
+/** How often a call waiting for Redis checks the time it has waited. */
+const STEP_MS = 20;
+
+/**
+ * `call`, or OverBudget once it has waited `ms` without an answer. Time this process could not
+ * have read an answer in (a timer step that came late: the event loop busy with other requests,
+ * or the process not scheduled on a loaded machine) counts for at most two steps, so a busy
+ * replica does not take its own slowness for Redis's silence; and an answer already waiting in
+ * the socket is read (I/O is polled before setImmediate runs) before the call is given up. On an
+ * idle process a stalled Redis costs the request `ms`.
+ */
+function withinBudget<T>(call: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let waited = 0;
+    let last = Date.now();
+    const step = () => {
+      const now = Date.now();
+      waited += Math.min(now - last, 2 * STEP_MS);
+      last = now;
+      if (waited < ms) {
+        timer = setTimeout(step, Math.min(STEP_MS, ms - waited));
+        return;
+      }
+      setImmediate(() => {
+        if (settled) return;
+        settled = true;
+        reject(new OverBudget(`no answer within ${ms} ms`));
+      });
+    };
+    let timer = setTimeout(step, Math.min(STEP_MS, ms));
+    const settle = (then: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      then();
+    };
+    call.then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error as Error)),
+    );
+  });
+}
 
 /** Errors that say the URL itself is wrong, as opposed to Redis being down for now. */
 const WRONG_URL = /ENOTFOUND|EAI_AGAIN|WRONGPASS|NOAUTH|invalid DB index|invalid password|invalid url|invalid protocol/i;
 const isWrongUrl = (error: Error) => WRONG_URL.test(`${(error as { code?: string }).code ?? ''} ${error.message}`);
 
 /**
- * Buckets shared by every replica through Redis. When Redis cannot be reached each replica falls
- * back to its own in-memory bucket (a client still meets 429s, never an unlimited API; across N
- * replicas it may get up to N buckets' worth), logs one warning, reports `redis` as degraded on
- * /readyz, and uses the shared bucket again as soon as Redis is back (issue 15, degraded modes).
+ * Buckets shared by every replica through Redis. When Redis cannot be reached, or does not answer
+ * within REDIS_BUDGET_MS, each replica falls back to its own in-memory bucket (a client still meets
+ * 429s, never an unlimited API; across N replicas it may get up to N buckets' worth), logs one
+ * warning, reports `redis` as degraded on /readyz, and uses the shared bucket again as soon as Redis
+ * answers (issue 15, degraded modes; decisions §12.7). While Redis is stalled requests do not ask
+ * it at all: one PING at a time does, and the first one answered within the budget ends the stall.
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly logger = new Logger('rate-limit');
   private readonly client;
   private readonly local: LeakyBucketLimiter;
   private isDegraded = false;
+  /** A call ran past the budget: requests use the local bucket until a probe answers within it. */
+  private stalled = false;
+  private probing = false;
+  private closed = false;
   private startError: Error | undefined;
   /** While connect() waits, errors are only recorded: a wrong URL is then reported alone. */
   private connecting = true;
@@ -147,10 +209,14 @@ export class RedisRateLimiter implements RateLimiter {
     }
     this.client.on('error', (error: Error) => {
       this.startError ??= error;
-      if (!this.connecting) this.degrade(error.message);
+      if (!this.connecting) this.degrade(`Redis unreachable (${error.message})`);
       else if (isWrongUrl(error)) this.stopWaiting?.();
     });
-    this.client.on('ready', () => this.recover());
+    // A new connection that is ready; a stall is ended by a probe only (a stalled server's kernel
+    // still accepts connections).
+    this.client.on('ready', () => {
+      if (!this.stalled) this.recover();
+    });
   }
 
   /**
@@ -182,38 +248,52 @@ export class RedisRateLimiter implements RateLimiter {
       this.client.destroy();
       throw new RedisConfigError(`REDIS_URL: ${redactUrl(this.url)} cannot be used: ${error.message}`);
     }
-    if (!this.client.isReady) this.degrade(error?.message ?? `no answer within ${waitMs} ms`);
+    if (!this.client.isReady) this.degrade(`Redis unreachable (${error?.message ?? `no answer within ${waitMs} ms`})`);
   }
 
   async take(key: string): Promise<RateDecision> {
-    if (!this.client.isReady) return this.fallback(key, 'not connected');
-    let timer: NodeJS.Timeout | undefined;
+    if (!this.client.isReady) return this.fallback(key, 'Redis unreachable (not connected)');
+    if (this.stalled) return this.local.take(key, Date.now());
     try {
-      const timeout = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`)), REDIS_COMMAND_TIMEOUT_MS);
-      });
       const evaluated = this.client.eval(TAKE_SCRIPT, {
         keys: [`platform:rate:${key}`],
         arguments: [String(this.capacity), String(this.leakPerSecond)],
       });
-      const [allowed, levelText] = (await Promise.race([evaluated, timeout])) as [number, string];
+      const [allowed, levelText] = (await withinBudget(evaluated, REDIS_BUDGET_MS)) as [number, string];
+      this.recover();
       const level = Number(levelText);
       if (allowed === 1) return { allowed: true, used: Math.ceil(level), capacity: this.capacity, retryAfterSeconds: 0 };
       return refusal(level, this.capacity, this.leakPerSecond);
     } catch (error) {
-      return this.fallback(key, (error as Error).message);
-    } finally {
-      clearTimeout(timer);
+      if (error instanceof OverBudget) this.stall();
+      return this.fallback(key, this.describe(error));
     }
   }
 
-  degraded(): string[] {
-    return this.isDegraded || !this.client.isReady ? ['redis'] : [];
+  async degraded(): Promise<string[]> {
+    if (this.client.isReady && !this.stalled) {
+      // decisions §12.7: /readyz names Redis while its calls time out, traffic or not.
+      try {
+        await withinBudget(this.client.ping(), REDIS_BUDGET_MS);
+        this.recover();
+      } catch (error) {
+        if (error instanceof OverBudget) this.stall();
+        this.degrade(this.describe(error));
+      }
+    }
+    return this.isDegraded || this.stalled || !this.client.isReady ? ['redis'] : [];
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     if (this.client.isOpen) await this.client.close();
     else this.client.destroy();
+  }
+
+  private describe(error: unknown): string {
+    return error instanceof OverBudget
+      ? `Redis did not answer within ${REDIS_BUDGET_MS} ms`
+      : `Redis unreachable (${(error as Error).message})`;
   }
 
   private fallback(key: string, why: string): RateDecision {
@@ -221,15 +301,49 @@ export class RedisRateLimiter implements RateLimiter {
     return this.local.take(key, Date.now());
   }
 
-  /** One warning per outage, however many requests or reconnect attempts it spans. */
+  /** Requests stop asking Redis; one probe at a time asks until it answers within the budget. */
+  private stall(): void {
+    this.stalled = true;
+    if (!this.probing) void this.probeUntilAnswered();
+  }
+
+  private async probeUntilAnswered(): Promise<void> {
+    this.probing = true;
+    try {
+      await this.probe();
+    } finally {
+      // In the same turn as the end of the stall: a stall() after it starts a new probe.
+      this.probing = false;
+    }
+  }
+
+  private async probe(): Promise<void> {
+    while (this.stalled && !this.closed) {
+      const ping = this.client.ping();
+      try {
+        await withinBudget(ping, REDIS_BUDGET_MS);
+        this.stalled = false;
+        this.recover();
+        return;
+      } catch {
+        // Over the budget (still stalled), not connected (the reconnect is under way) or refused.
+      }
+      // One PING at a time: while Redis is stalled the next waits for this one's answer.
+      await ping.catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS).unref());
+    }
+  }
+
+  /** One warning per outage, however many requests, probes or reconnect attempts it spans. */
   private degrade(why: string): void {
     if (this.isDegraded) return;
     this.isDegraded = true;
-    this.logger.warn(`Redis unreachable (${why}): rate limits use this replica's own in-memory buckets until it is back`);
+    this.logger.warn(`${why}: rate limits use this replica's own in-memory buckets until it is back`);
   }
 
+  /** A call answered (within the budget): the shared buckets are used again. */
   private recover(): void {
-    if (!this.isDegraded) return;
+    if (!this.isDegraded || this.stalled) return;
     this.isDegraded = false;
     this.logger.warn('Redis is back: rate limits use the shared buckets again');
   }

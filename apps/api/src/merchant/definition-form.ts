@@ -1,37 +1,8 @@
-import { RULE_NAMES, type DefinitionInput } from '@platform/domain';
+import type { DefinitionInput, Issue, RuleName } from '@platform/domain';
 import type { FormFields } from './merchant-session.guard';
+import { ruleFieldOfIssue, type RuleRow } from './rule-fields';
 
-/** Rule rows a definition form reads at most: each rule name appears once (spec), plus room for mistakes the API names. */
-export const MAX_RULE_ROWS = RULE_NAMES.length + 7;
-/** Empty rule rows the form offers after the rules a definition has. */
-export const SPARE_RULE_ROWS = 3;
-
-export interface RuleRow {
-  name: string;
-  value: string;
-}
-
-/** The rule rows posted (`rule.0.name`, `rule.0.value`, ...), and which row each rule sent came from. */
-export function readRules(form: FormFields): { rows: RuleRow[]; rules: RuleRow[]; rowOf: number[] } {
-  const rows: RuleRow[] = [];
-  const rules: RuleRow[] = [];
-  const rowOf: number[] = [];
-  for (let i = 0; i < MAX_RULE_ROWS; i++) {
-    const name = form[`rule.${i}.name`];
-    const value = form[`rule.${i}.value`];
-    if (name === undefined && value === undefined) break;
-    const row = { name: name ?? '', value: value ?? '' };
-    rows.push(row);
-    // A row with either half filled is sent: the API names what is missing (spec: a rule needs both).
-    if (row.name !== '' || row.value !== '') {
-      rules.push(row);
-      rowOf.push(i);
-    }
-  }
-  return { rows, rules, rowOf };
-}
-
-/** The access select's value as the API's `access` (empty: not given). */
+/** The access radio's value as the API's `access` (empty: not given). */
 function accessOf(form: FormFields): { admin: string } | undefined {
   const admin = form.access;
   return admin === undefined || admin === '' ? undefined : { admin };
@@ -53,7 +24,7 @@ export function createInput(form: FormFields, rules: RuleRow[]): DefinitionInput
 
 /**
  * An edit form as an update's patch (spec update rules): the target is the definition's own, an
- * empty description clears it, the rule rows replace the rules (none left clears them all), and
+ * empty description clears it, the rule fields replace the rules (none filled clears them all), and
  * `access` is sent only when the form has the field (the merchant's own definitions).
  */
 export function updatePatch(
@@ -73,17 +44,13 @@ export function updatePatch(
 }
 
 /**
- * The form field an API problem is shown beside: `validations[2].value` beside the value of the
- * rule row it came from; a field the page does not show (`shown`) is one of the whole form's.
+ * The form field an API problem is shown beside: a rule's beside its field (rule-fields.ts), a
+ * field the page shows (`shown`) beside itself, anything else is one of the whole form's ('').
  */
-export function definitionFieldOf(field: string, rowOf: readonly number[], shown: ReadonlySet<string>): string {
-  const rule = /^validations\[(\d+)\]/.exec(field);
-  if (rule) {
-    const row = rowOf[Number(rule[1])];
-    return row === undefined ? 'rules' : `rule.${row}.value`;
-  }
-  if (field.startsWith('validations')) return 'rules';
-  const name = field === 'access.admin' ? 'access' : field;
+export function definitionFieldOf(issue: Issue, order: readonly RuleName[], type: string, shown: ReadonlySet<string>): string {
+  const rule = ruleFieldOfIssue(issue, order, type);
+  if (rule !== undefined) return rule;
+  const name = issue.field === 'access.admin' ? 'access' : issue.field;
   return shown.has(name) ? name : '';
 }
 

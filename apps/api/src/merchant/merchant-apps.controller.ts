@@ -59,7 +59,7 @@ export class MerchantAppsController {
         newPrivateAppPage(
           ctx,
           { name, scopes },
-          issuesByField(error.issues, (field) => (field === 'name' || field === 'scopes' ? field : '')),
+          issuesByField(error.issues, ({ field }) => (field === 'name' || field === 'scopes' ? field : '')),
         ),
       );
     }

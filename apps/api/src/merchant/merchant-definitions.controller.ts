@@ -1,14 +1,15 @@
 import { Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { DomainError, IssuesError } from '@platform/domain';
+import { DomainError, isSupportedType, IssuesError } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
 import { pathId } from '../http/ids';
-import { APP_EDIT_FIELDS, createInput, CREATE_FIELDS, definitionFieldOf, OWN_EDIT_FIELDS, readRules, updatePatch } from './definition-form';
+import { APP_EDIT_FIELDS, createInput, CREATE_FIELDS, definitionFieldOf, OWN_EDIT_FIELDS, updatePatch } from './definition-form';
 import { MerchantDefinitionsService } from './merchant-definitions.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
 import { queryId } from './merchant-query';
 import { seeOther, sendPage } from './merchant-page';
 import { Form, Merchant, MerchantSessionGuard, type FormFields, type MerchantContext } from './merchant-session.guard';
 import {
+  chooseTypePage,
   confirmDeleteDefinitionPage,
   definitionPage,
   definitionsPage,
@@ -19,6 +20,8 @@ import {
 } from './pages/definitions.page';
 import { issuesByField } from './pages/field-issues';
 import { invalidValuesPage } from './pages/invalid-values.page';
+import { definitionSentence } from './pages/words';
+import { encodeRules, ruleFormOf } from './rule-fields';
 
 /** The `after` id of a page by id (0: the first page). */
 const afterOf = (raw: unknown): bigint => queryId('after', raw) ?? 0n;
@@ -33,13 +36,13 @@ function draftOf(item: DefinitionItem): DefinitionDraft {
     description: row.description ?? '',
     type: row.type,
     access: row.accessAdmin ?? 'NONE',
-    rules: rulesOf(row),
+    rules: ruleFormOf(row.type, rulesOf(row)),
   };
 }
 
+/** What was posted, shown again after a refusal: the fields as typed, the rule fields among them. */
 function postedDraft(form: FormFields, base: DefinitionDraft): DefinitionDraft {
-  const { rows } = readRules(form);
-  const text = (name: keyof DefinitionDraft) => form[name] ?? (base[name] as string);
+  const text = (name: Exclude<keyof DefinitionDraft, 'rules'>) => form[name] ?? base[name];
   return {
     owner_resource: text('owner_resource'),
     namespace: text('namespace'),
@@ -48,7 +51,7 @@ function postedDraft(form: FormFields, base: DefinitionDraft): DefinitionDraft {
     description: text('description'),
     type: text('type'),
     access: text('access'),
-    rules: rows.filter((r) => r.name !== '' || r.value !== ''),
+    rules: form,
   };
 }
 
@@ -67,32 +70,39 @@ export class MerchantDefinitionsController {
     return sendPage(reply, 200, definitionsPage(ctx, owner, items, nextUrl, typeof query.done === 'string' ? query.done : undefined));
   }
 
+  /** Step 1 chooses the type (`?type=` absent or unknown), step 2 is the form with that type's rules (issue 47). */
   @Get('/admin/metafield_definitions/new')
-  create(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply, @Query('owner_resource') owner: unknown) {
-    const draft = {
-      owner_resource: this.definitions.ownerOf(owner),
-      namespace: '',
-      key: '',
-      name: '',
-      description: '',
-      type: '',
-      access: 'NONE',
-      rules: [],
-    };
+  create(
+    @Merchant() ctx: MerchantContext,
+    @Res() reply: FastifyReply,
+    @Query('owner_resource') owner: unknown,
+    @Query('type') type: unknown,
+  ) {
+    const ownerResource = this.definitions.ownerOf(owner);
+    if (!isSupportedType(type)) {
+      const problem = type === undefined || type === '' ? undefined : 'Choose one of the types in the list.';
+      return sendPage(reply, problem ? 400 : 200, chooseTypePage(ctx, ownerResource, problem));
+    }
+    const draft = { owner_resource: ownerResource, namespace: '', key: '', name: '', description: '', type, access: 'NONE', rules: {} };
     return sendPage(reply, 200, newDefinitionPage(ctx, draft, new Map()));
   }
 
-  /** Every rule of decisions §8 through the API's own service; refusals beside their fields (422). */
+  /** Every rule of decisions §8 through the API's own service; refusals beside their fields (422), in sentences. */
   @Post('/admin/metafield_definitions')
   async createPost(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply, @Form() form: FormFields) {
-    const { rules, rowOf } = readRules(form);
+    const type = form.type ?? '';
+    const { rules, order } = encodeRules(type, form);
     try {
       const row = await this.definitions.create(ctx, createInput(form, rules));
       seeOther(reply, `/admin/metafield_definitions?owner_resource=${row.ownerResource}&done=created`);
     } catch (error) {
       if (!(error instanceof IssuesError)) throw error;
-      const empty = { owner_resource: 'products', namespace: '', key: '', name: '', description: '', type: '', access: 'NONE', rules: [] };
-      const errors = issuesByField(error.issues, (field) => definitionFieldOf(field, rowOf, CREATE_FIELDS));
+      const empty = { owner_resource: 'products', namespace: '', key: '', name: '', description: '', type: '', access: 'NONE', rules: {} };
+      const errors = issuesByField(
+        error.issues,
+        (issue) => definitionFieldOf(issue, order, type, CREATE_FIELDS),
+        (issue) => definitionSentence(issue, type),
+      );
       return sendPage(reply, 422, newDefinitionPage(ctx, postedDraft(form, empty), errors));
     }
   }
@@ -108,14 +118,19 @@ export class MerchantDefinitionsController {
   async update(@Merchant() ctx: MerchantContext, @Res() reply: FastifyReply, @Param('id') rawId: string, @Form() form: FormFields) {
     const id = pathId(rawId);
     const item = await this.definitions.get(ctx, id);
-    const { rules, rowOf } = readRules(form);
+    const type = item.row.type;
+    const { rules, order } = encodeRules(type, form);
     try {
       const row = await this.definitions.update(ctx, id, updatePatch(form, item.row, rules));
       seeOther(reply, `/admin/metafield_definitions?owner_resource=${row.ownerResource}&done=updated`);
     } catch (error) {
       if (!(error instanceof IssuesError)) throw error;
       const shown = item.row.appId === null ? OWN_EDIT_FIELDS : APP_EDIT_FIELDS;
-      const errors = issuesByField(error.issues, (field) => definitionFieldOf(field, rowOf, shown));
+      const errors = issuesByField(
+        error.issues,
+        (issue) => definitionFieldOf(issue, order, type, shown),
+        (issue) => definitionSentence(issue, type),
+      );
       return sendPage(reply, 422, definitionPage(ctx, item, postedDraft(form, draftOf(item)), errors));
     }
   }

@@ -39,17 +39,18 @@ export interface PageOptions {
   storeName?: string;
   /** A signed-in merchant's page gets the sign-out button (it needs the session's form token). */
   signOut?: { formToken: string };
-  /** The merchant admin's navigation bar, with this section marked current (signed-in pages only). */
-  section?: Section;
+  /** The merchant admin's navigation bar (signed-in pages only), with this section marked current (`true`: none is). */
+  section?: Section | true;
   body: Html;
 }
 
 /** The sections of the navigation bar (issue 18): Home is the store's name in the header. */
-export type Section = 'home' | 'products' | 'definitions' | 'apps';
+export type Section = 'home' | 'products' | 'definitions' | 'invalid' | 'apps';
 
 const SECTIONS: readonly { section: Section; href: string; label: string }[] = [
   { section: 'products', href: '/admin/products', label: 'Products' },
   { section: 'definitions', href: '/admin/metafield_definitions', label: 'Metafield definitions' },
+  { section: 'invalid', href: '/admin/metafields?valid=false', label: 'Invalid values' },
   { section: 'apps', href: '/admin/apps', label: 'Apps' },
 ];
 
@@ -77,7 +78,7 @@ export function layout(page: PageOptions): Html {
       : ''
   }
 </header>
-${page.section ? navBar(page.section) : ''}
+${page.section ? navBar(page.section === true ? undefined : page.section) : ''}
 <main id="main">
 ${page.body}
 </main>
@@ -149,7 +150,7 @@ export function shownTime(text: string, timeZone: string): Html | string {
   return parsed.ok ? when(formatInZone(parsed.value, timeZone)) : text;
 }
 
-function navBar(current: Section): Html {
+function navBar(current: Section | undefined): Html {
   return html`<nav class="nav" aria-label="Merchant admin">${SECTIONS.map(
     (s) => html`<a href="${s.href}"${s.section === current ? html` aria-current="page"` : ''}>${s.label}</a>`,
   )}</nav>`;
@@ -158,7 +159,7 @@ function navBar(current: Section): Html {
 /** A signed-in merchant's page: the layout with the navigation bar and the sign-out button. */
 export function adminPage(
   ctx: { store: { name: string }; session: { formToken: string } },
-  page: { title: string; section: Section; body: Html },
+  page: { title: string; section: Section | true; body: Html },
 ): Html {
   return layout({ ...page, storeName: ctx.store.name, signOut: { formToken: ctx.session.formToken } });
 }
@@ -177,21 +178,36 @@ export function noticePage(title: string, paragraphs: (string | Html)[], storeNa
   });
 }
 
+/** decisions §10: how long a sign-in link lasts, and a session once opened (merchant-sessions.service.ts). */
+export const SIGN_IN_WORDS = { link: '10 minutes', session: '8 hours' } as const;
+
+/** How a merchant gets a sign-in link: from the platform team, or on a development machine from `./dev.sh link`. */
+export function signInHelp(handle: string, heading = 'How to sign in'): Html {
+  return html`<h2>${heading}</h2>
+<p>Open a one-time sign-in link for the store <code>${handle}</code> in this browser. A link works once, within ${SIGN_IN_WORDS.link}; the session it opens lasts ${SIGN_IN_WORDS.session}.</p>
+<ul>
+<li>On a development machine, run <code>./dev.sh link ${handle}</code> in the repository while the API runs: it prints a fresh link.</li>
+<li>Otherwise the platform team makes one with <code>POST /platform/v1/stores/${handle}/admin_sessions</code>.</li>
+</ul>`;
+}
+
 /**
- * What a signed-out visitor of a merchant page sees (401): how to get a sign-in link, and a way
- * back to the page they wanted once signed in.
+ * What a signed-out visitor of a merchant page sees (401): whether a session ended or none was
+ * open, how to get a sign-in link, and a way back to the page they wanted once signed in.
  */
-export function signInNeededPage(store: { name: string; handle: string }, returnPath: string): Html {
+export function signInNeededPage(store: { name: string; handle: string }, returnPath: string, ended = false): Html {
+  const title = ended ? 'Your session has ended' : 'Sign in to continue';
   return layout({
-    title: 'Sign in to continue',
+    title,
     storeName: store.name,
     body: html`<section class="card">
-<h1>Sign in to continue</h1>
-<p>This page is for the merchant of <strong>${store.name}</strong>, and you are not signed in.</p>
-<h2>How to sign in</h2>
-<p>Ask for a one-time sign-in link for the store <code>${store.handle}</code>. The platform team makes one with
-<code>POST /platform/v1/stores/${store.handle}/admin_sessions</code>; on a development machine <code>./dev.sh start</code> prints one for the demo store.</p>
-<p>Open the link in this browser (it works once, within 10 minutes), then come back here.</p>
+<h1>${title}</h1>
+<p>${
+      ended
+        ? html`You were signed in to the merchant admin of <strong>${store.name}</strong>, and that session has ended (a session lasts ${SIGN_IN_WORDS.session}).`
+        : html`This page is for the merchant of <strong>${store.name}</strong>, and you are not signed in.`
+    }</p>
+${signInHelp(store.handle, ended ? 'Sign in to continue' : 'How to sign in')}
 <div class="actions"><a class="button primary" href="${returnPath}">I have signed in: continue</a></div>
 </section>`,
   });

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { DomainError, IssuesError } from '@platform/domain';
+import { DomainError, IssuesError, withRule, type Issue } from '@platform/domain';
 import type { FastifyReply } from 'fastify';
 import { pathId } from '../http/ids';
 import { MerchantCatalogService } from './merchant-catalog.service';
@@ -11,6 +11,7 @@ import { feedbackPage } from './pages/feedback.page';
 import { issuesByField } from './pages/field-issues';
 import { productPage } from './pages/product.page';
 import { productsPage } from './pages/products.page';
+import { ownText, valueSentence } from './pages/words';
 
 /** Products (issue 18, 0 and 2): the list, a product with its metafields, and its apps' feedback (issue 9). */
 @Controller()
@@ -54,14 +55,17 @@ export class MerchantProductsController {
       seeOther(reply, `/admin/products/${id.toString()}?saved=${written}`);
     } catch (error) {
       if (!(error instanceof IssuesError)) throw error;
-      const ids = new Set(fields.map((f) => f.id));
-      // `d12.value[1]: ...` is shown beside field d12, as the API says it (the prefix is the form's).
-      const issues = error.issues.map((i) => {
-        const dot = i.field.indexOf('.');
-        const field = dot === -1 ? '' : i.field.slice(0, dot);
-        return ids.has(field) ? { field, message: i.message.slice(field.length + 1) } : { field: '', message: i.message };
-      });
-      const errors = issuesByField(issues, (field) => field);
+      // `d12.value[1]` is shown beside field d12 (the prefix is the form's), in a sentence of its type.
+      const byId = new Map(fields.map((f) => [f.id, f]));
+      const idOf = (issue: Issue) => issue.field.slice(0, Math.max(0, issue.field.indexOf('.')));
+      const errors = issuesByField(
+        error.issues,
+        (issue) => (byId.has(idOf(issue)) ? idOf(issue) : ''),
+        (issue) => {
+          const rest = issue.field.slice(idOf(issue).length + 1);
+          return valueSentence(withRule({ field: rest, message: `${rest}: ${ownText(issue)}` }, issue.rule), byId.get(idOf(issue))!.type);
+        },
+      );
       return sendPage(reply, 422, productPage(ctx, { product, fields, submitted: form, errors }));
     }
   }

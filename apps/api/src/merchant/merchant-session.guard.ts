@@ -1,20 +1,13 @@
 import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import type { StoreRecord } from '../stores/stores.service';
 import { SignInNeeded } from './merchant-errors.filter';
-import { MerchantSessionsService, type MerchantSession } from './merchant-sessions.service';
+import { merchantContextOf, rememberContext, type MerchantContext } from './merchant-request';
+import { MerchantSessionsService } from './merchant-sessions.service';
 
-/** The signed-in merchant of the host's store: what every merchant page and form is for. */
-export interface MerchantContext {
-  store: StoreRecord;
-  session: MerchantSession;
-}
+export type { MerchantContext } from './merchant-request';
 
 /** A form's fields (`application/x-www-form-urlencoded`, read by merchant-forms.ts), each a string. */
 export type FormFields = Readonly<Record<string, string>>;
-
-const CONTEXT = Symbol('merchant');
-type WithContext = FastifyRequest & { [CONTEXT]?: MerchantContext };
 
 /**
  * The one signed-in check of the merchant pages (issue 16): the host names a store (404 page
@@ -28,13 +21,13 @@ export class MerchantSessionGuard implements CanActivate {
   constructor(private readonly sessions: MerchantSessionsService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<WithContext>();
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
     const store = await this.sessions.storeOfHost(request);
     const session = await this.sessions.current(request, store);
     const reading = request.method === 'GET' || request.method === 'HEAD';
-    if (!session) throw new SignInNeeded(store, reading ? request.url : '/admin');
+    if (!session) throw new SignInNeeded(store, reading ? request.url : '/admin', this.sessions.hadSession(request));
+    rememberContext(request, { store, session });
     if (!reading) this.sessions.checkForm(request, session, formOf(request).form_token);
-    request[CONTEXT] = { store, session };
     return true;
   }
 }
@@ -46,7 +39,7 @@ function formOf(request: FastifyRequest): FormFields {
 
 /** The signed-in merchant, as MerchantSessionGuard found it. */
 export const Merchant = createParamDecorator((_data: unknown, context: ExecutionContext): MerchantContext => {
-  const found = context.switchToHttp().getRequest<WithContext>()[CONTEXT];
+  const found = merchantContextOf(context.switchToHttp().getRequest<FastifyRequest>());
   // Only reachable when a handler takes @Merchant() without the guard: a bug, never a page.
   if (!found) throw new Error('@Merchant() used on a route without MerchantSessionGuard');
   return found;

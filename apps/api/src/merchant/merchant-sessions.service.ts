@@ -4,11 +4,12 @@ import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newSecret } from '../tokens/new-secret';
 import { ClockService } from '../core/clock.service';
-import { acceptedSecrets, type Config } from '../config';
+import { acceptedSecrets, DEMO_HANDLE, type Config } from '../config';
 import { InjectConfig } from '../core/injection';
 import { BodyGates } from '../http/body-gates';
 import { StoresService, type StoreRecord } from '../stores/stores.service';
-import { sendErrorPage, SignInNeeded } from './merchant-errors.filter';
+import { NotOnStoreHost, sendErrorPage, SignInNeeded } from './merchant-errors.filter';
+import { rememberHostStore, type MerchantSession } from './merchant-request';
 import { MERCHANT_FORMS } from './merchant-forms';
 import { MerchantSessionsRepository, type SessionRow } from './merchant-sessions.repository';
 
@@ -22,11 +23,6 @@ export const SESSION_COOKIE = 'platform_admin_session';
 export interface LinkBase {
   protocol: string;
   port: number | null;
-}
-
-export interface MerchantSession extends SessionRow {
-  /** The token of the session's forms that need no one-time token (sign-out). */
-  formToken: string;
 }
 
 /** Merchant sign-in links and sessions on a store's own host (decisions §1.2, §10). */
@@ -52,7 +48,7 @@ export class MerchantSessionsService implements OnModuleInit {
         maxBytes,
         admit: async (request) => {
           const store = await this.storeOfHost(request);
-          if (!(await this.current(request, store))) throw new SignInNeeded(store, '/admin');
+          if (!(await this.current(request, store))) throw new SignInNeeded(store, '/admin', this.hadSession(request));
           this.checkOrigin(request);
         },
         refuse: (request, reply, error) => {
@@ -86,11 +82,24 @@ export class MerchantSessionsService implements OnModuleInit {
   async storeOfHost(request: FastifyRequest): Promise<StoreRecord> {
     const host = resolveHost(request.host, this.config.baseDomain);
     if (host.kind !== 'store') {
-      throw new DomainError('NOT_FOUND', `Merchant pages are on the store's own host, {handle}.${this.config.baseDomain}`);
+      // The store hosts in this request's scheme and port (issue 47: a link, not a riddle).
+      const via = { protocol: request.protocol, port: request.port ?? null };
+      throw new NotOnStoreHost(
+        this.config.baseDomain,
+        this.storeOrigin(via, '{handle}'),
+        this.config.seedDemo ? this.storeOrigin(via, DEMO_HANDLE) : undefined,
+      );
     }
-    return this.stores.get(host.handle).catch(() => {
+    const store = await this.stores.get(host.handle).catch(() => {
       throw new DomainError('NOT_FOUND', `There is no store '${host.handle}'`);
     });
+    rememberHostStore(request, store);
+    return store;
+  }
+
+  /** Whether the request carries a session cookie at all (one that is no live session: it ended). */
+  hadSession(request: FastifyRequest): boolean {
+    return (readCookie(request.headers.cookie, SESSION_COOKIE) ?? '') !== '';
   }
 
   /** Opens a session from a link; the cookie is host-only, so it belongs to this store's host alone. */

@@ -52,7 +52,7 @@ export class MerchantController {
       this.apps.attention(ctx),
       this.apps.installedApps(ctx),
     ]);
-    return sendPage(reply, 200, homePage(ctx, { invalidValues, productsRequiringAction, ...apps }, installed));
+    return sendPage(reply, 200, homePage(ctx, { invalidValues, productsRequiringAction, ...apps }, installed, this.apps.now()));
   }
 
   /** Signed out already: home (the gate answered a post without a session before its body was read). */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { NON_EMPTY_VALUE_SINCE } from '@platform/domain';
-import type { StoreContext } from '../http/request-context';
+import { NON_EMPTY_VALUE_SINCE, RULES_ONLY, type Issue } from '@platform/domain';
+import type { StoreContext } from '../access/request-context';
 import { reasonsOf } from './metafield-render';
-import { valueAccess, writeDeniedMessage, type Caller, type DefinitionRow } from './metafield-rules';
+import { MetafieldValidators, valueAccess, writeDeniedMessage, type Caller, type DefinitionRow } from './metafield-rules';
 import { MetafieldWritesService, type WriteEntry } from './metafield-writes.service';
 import { MetafieldsRepository, type MetafieldRow } from './metafields.repository';
 import { MetafieldsService } from './metafields.service';
@@ -18,6 +18,13 @@ export interface MerchantValue {
   definition: DefinitionRow | undefined;
   /** The re-check's reasons (decisions §8.12); empty when valid or without a definition (no rules). */
   invalidReasons: string[];
+  /**
+   * The same value judged again against its definition's rules as they are now, for pages that word
+   * problems from their data (`issue.rule`): only for a value marked invalid; empty when it now
+   * passes (rules changed since, and the re-check has yet to clear it) or its problem needs the
+   * store's data (a missing metaobject): then the reasons above are what there is to show.
+   */
+  invalidIssues: Issue[];
   /** Why the merchant may see but not change it (the API's 403 text); undefined when it may. */
   readOnly: string | undefined;
 }
@@ -33,6 +40,7 @@ export class MerchantMetafieldsService {
     private readonly repository: MetafieldsRepository,
     private readonly values: MetafieldsService,
     private readonly writes: MetafieldWritesService,
+    private readonly validators: MetafieldValidators,
   ) {}
 
   /** The product's values the merchant may see, with their verdicts (404 for another store's product). */
@@ -110,14 +118,23 @@ export class MerchantMetafieldsService {
       const definition = definitions.find((d) => d.namespace === row.namespace && d.key === row.key);
       if (!this.canSee(row.namespace, definition)) continue;
       const write = valueAccess(MERCHANT, row.namespace, definition, 'write_values');
+      const invalid = row.definitionId !== null && !row.valid;
       out.push({
         row,
         definition,
-        invalidReasons: row.definitionId !== null && !row.valid ? reasonsOf(row.invalidReasons) : [],
+        invalidReasons: invalid ? reasonsOf(row.invalidReasons) : [],
+        invalidIssues: invalid && definition ? this.judgedAgain(row.value, definition) : [],
         readOnly: write.outcome === 'forbidden' ? writeDeniedMessage(write, row.namespace, row.key, definition, 'merchant') : undefined,
       });
     }
     return out;
+  }
+
+  private judgedAgain(value: string, definition: DefinitionRow): Issue[] {
+    const compiled = this.validators.forDefinition(definition);
+    if (!compiled.ok) return [];
+    const result = compiled.validator(value, RULES_ONLY);
+    return result.ok ? [] : result.issues;
   }
 
   private canSee(namespace: string, definition: DefinitionRow | undefined): boolean {

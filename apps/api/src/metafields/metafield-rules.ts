@@ -14,7 +14,7 @@ import {
   type AccessAction,
   type AccessDecision,
 } from '@platform/domain';
-import { reservedNamespaceMessage } from '../metafield-definitions/metafield-definition-view';
+import { reservedNamespaceMessage } from './metafield-definition-view';
 
 /** The columns of a stored definition that values need (the definitions feature owns the table). */
 export interface DefinitionRow {
@@ -192,7 +192,7 @@ function readOnlyMessage(
   return `Access denied: metafield ${namespace}.${key} is read-only for ${who} (definition access ${access})`;
 }
 
-/** Prefixes issues with where they are in a bulk request: `metafields[3].value: ...`. */
+/** Prefixes issues with where they are in a bulk request: `metafields[3].value: ...` (each keeps its rule). */
 export function prefixIssues(issues: readonly Issue[], prefix: string): Issue[] {
-  return prefix === '' ? [...issues] : issues.map((i) => makeIssue(`${prefix}${i.field}`, i.message.slice(i.field.length + 2)));
+  return prefix === '' ? [...issues] : issues.map((i) => makeIssue(`${prefix}${i.field}`, i.message.slice(i.field.length + 2), i.rule));
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   canonicalTimeZone,
+  checkStoreInput,
   DomainError,
   formatInZone,
   isValidStoreHandle,
@@ -8,6 +9,7 @@ import {
   joinIssues,
   parseIsoInstant,
 } from '@platform/domain';
+import type { TransactionClient } from '@platform/db';
 import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
 import { InjectConfig } from '../core/injection';
@@ -65,7 +67,8 @@ export class StoresService {
     if (!isValidStoreHandle(input.handle)) {
       issues.push({ field: 'handle', message: 'must be 3-63 characters of a-z, 0-9 and -, not starting or ending with -' });
     }
-    if (!input.name.trim()) issues.push({ field: 'name', message: "can't be blank" });
+    // decisions §12.9: a name without control characters, e-mail addresses that are e-mail addresses.
+    issues.push(...checkStoreInput(input));
     const timeZone = input.iana_timezone ?? 'UTC';
     if (!isValidTimeZone(timeZone)) issues.push({ field: 'iana_timezone', message: `'${timeZone}' is not an IANA time zone` });
     const currency = input.currency ?? 'USD';
@@ -87,6 +90,16 @@ export class StoresService {
     const store = await this.repository.byHandle(handle);
     if (!store) throw new DomainError('NOT_FOUND', `Store '${handle}' not found`);
     return store;
+  }
+
+  /** The store of `handle`, or null (the demo seed asks whether it ran before). */
+  find(handle: string): Promise<StoreRecord | null> {
+    return this.repository.byHandle(handle);
+  }
+
+  /** Moves the store's catalog revision in the caller's transaction: a write the product listing shows. */
+  bumpCatalogRevision(tx: TransactionClient, id: bigint): Promise<void> {
+    return this.repository.bumpCatalogRevision(tx, id);
   }
 
   async getById(id: bigint): Promise<StoreRecord> {
@@ -111,7 +124,7 @@ export class StoresService {
     if (input.currency !== undefined && !CURRENCY.test(input.currency)) {
       issues.push({ field: 'currency', message: 'must be an ISO 4217 code such as USD' });
     }
-    if (input.name !== undefined && !input.name.trim()) issues.push({ field: 'name', message: "can't be blank" });
+    issues.push(...checkStoreInput(input));
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
     return this.repository.update(
       store.id,

@@ -1,5 +1,5 @@
 // decisions §1.5: 3-63 characters of a-z, 0-9 and `-`, not starting or ending with `-`.
-const STORE_HANDLE = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
+export const STORE_HANDLE = /^[a-z0-9](?:[a-z0-9-]{1,61})[a-z0-9]$/;
 
 export function isValidStoreHandle(h: string): boolean {
   return typeof h === 'string' && STORE_HANDLE.test(h);

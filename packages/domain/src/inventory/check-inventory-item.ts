@@ -1,4 +1,5 @@
 import { isResourceId } from '../metafields/parse-scalars';
+import { COST, LOCATION_TYPES, MAX_SKU } from './define-inventory-fields';
 
 // The operator's inventory item update (decisions §10, spec inventory item table).
 
@@ -26,10 +27,7 @@ export interface InventoryItemLocation {
 
 type Issue = { field: string; message: string };
 
-/** Cost per unit: non-negative decimal text, as products' variants take it. */
-const COST = /^\d{1,13}(\.\d{1,9})?$/;
-export const LOCATION_TYPES = ['normal', 'fulfillment'] as const;
-const MAX_SKU = 255;
+export { LOCATION_TYPES };
 
 /** The checked changes of an update, before the rules that depend on the stored row; every bad field named. */
 export function checkInventoryItemInput(

@@ -51,7 +51,10 @@ export function checkMetaobjectReferences(
   for (const ref of references) {
     const found = definitionOf(ref.id);
     const ok = found !== undefined && found !== null && (ref.definitionId === null || found === ref.definitionId);
-    if (!ok) issues.push(makeIssue(ref.field, missingMetaobjectText(ref.definitionId)));
+    if (!ok) {
+      const rule = ref.definitionId === null ? undefined : ({ name: 'metaobject_definition_id', kind: 'broken' } as const);
+      issues.push(makeIssue(ref.field, missingMetaobjectText(ref.definitionId), rule));
+    }
   }
   return issues;
 }
@@ -60,5 +63,8 @@ export function checkMetaobjectReferences(
 export function checkDefinitionReferences(references: readonly DefinitionReference[], exists: (definitionId: string) => boolean): Issue[] {
   return references
     .filter((ref) => !exists(ref.id))
-    .map((ref) => makeIssue(ref.field, `metaobject definition ${ref.id} does not exist (rule metaobject_definition_id)`));
+    .map((ref) => {
+      const reason = `metaobject definition ${ref.id} does not exist`;
+      return makeIssue(ref.field, `${reason} (rule metaobject_definition_id)`, { name: 'metaobject_definition_id', kind: 'value', reason });
+    });
 }

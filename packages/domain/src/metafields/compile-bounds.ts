@@ -107,6 +107,7 @@ export function boundCheck(bound: Bound, rule: 'min' | 'max'): ElementCheck {
     bound.kind === 'length'
       ? `has a ${word} length of ${bound.display} (rule ${rule})`
       : `has a ${word} of ${bound.display} (rule ${rule})`,
+    { name: rule, kind: 'broken', bound: bound.display },
   );
   // `order(v)` is negative when the value is below the bound, positive when above.
   const judge = (order: number) => ((isMin ? order < 0 : order > 0) ? fail : null);

@@ -102,7 +102,7 @@ export function checkRuleSet(type: MetafieldType | null, validations: unknown, i
     if (valueProblem !== null || elementType === null) return;
     const result = RULE_COMPILERS[name](elementType, value as string);
     if (typeof result === 'string') {
-      issues.push(makeIssue(`${at}.value`, `${result} (rule ${name})`));
+      issues.push(makeIssue(`${at}.value`, `${result} (rule ${name})`, { name, kind: 'value', reason: result }));
       return;
     }
     compiled.set(name, { rule: result, index: i });
@@ -148,20 +148,20 @@ function checkConstraints(compiled: ReadonlyMap<RuleName, { rule: CompiledRule }
   const min = compiled.get('min')?.rule.bound;
   const max = compiled.get('max')?.rule.bound;
   if (min !== undefined && max !== undefined && compareBounds(min, max) > 0) {
-    issues.push(makeIssue('validations', 'min must be less than or equal to max'));
+    issues.push(makeIssue('validations', 'min must be less than or equal to max', { name: 'max', kind: 'order' }));
   }
   const listMin = compiled.get('list.min')?.rule.count;
   const listMax = compiled.get('list.max')?.rule.count;
   if (listMin !== undefined && listMax !== undefined && listMin > listMax) {
-    issues.push(makeIssue('validations', 'list.min must be less than or equal to list.max'));
+    issues.push(makeIssue('validations', 'list.min must be less than or equal to list.max', { name: 'list.max', kind: 'order' }));
   }
   if (present.has('scale_min') !== present.has('scale_max')) {
-    const [has, lacks] = present.has('scale_min') ? ['scale_min', 'scale_max'] : ['scale_max', 'scale_min'];
-    issues.push(makeIssue('validations', `${has} must be configured together with ${lacks}`));
+    const [has, lacks] = present.has('scale_min') ? (['scale_min', 'scale_max'] as const) : (['scale_max', 'scale_min'] as const);
+    issues.push(makeIssue('validations', `${has} must be configured together with ${lacks}`, { name: lacks, kind: 'pair' }));
   }
   const scaleMin = compiled.get('scale_min')?.rule.scale;
   const scaleMax = compiled.get('scale_max')?.rule.scale;
   if (scaleMin !== undefined && scaleMax !== undefined && scaleMin.greaterThan(scaleMax)) {
-    issues.push(makeIssue('validations', 'scale_min must be less than or equal to scale_max'));
+    issues.push(makeIssue('validations', 'scale_min must be less than or equal to scale_max', { name: 'scale_max', kind: 'order' }));
   }
 }

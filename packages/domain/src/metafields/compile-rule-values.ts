@@ -57,7 +57,7 @@ const choices: RuleCompiler = (_type, raw) => {
     const duplicate = list.find((c, i) => list.indexOf(c) !== i);
     return `has a duplicate choice ${JSON.stringify(duplicate)}`;
   }
-  const fail = ruleFailure('does not exist in provided choices (rule choices)');
+  const fail = ruleFailure('does not exist in provided choices (rule choices)', { name: 'choices', kind: 'broken' });
   return { check: (v) => (set.has((v as TextValue).text) ? null : fail), choices: set };
 };
 
@@ -81,7 +81,11 @@ const allowedDomains: RuleCompiler = (type, raw) => {
   // as file_type_options' empty array means no file-type restriction.
   if (origins.size === 0) return { check: null };
   const isLink = type === 'link';
-  const fail = ruleFailure('is not from an allowed domain (rule allowed_domains)', isLink ? '.url' : '');
+  const fail = ruleFailure(
+    'is not from an allowed domain (rule allowed_domains)',
+    { name: 'allowed_domains', kind: 'broken' },
+    isLink ? '.url' : '',
+  );
   return {
     check: (v) => {
       const origin = (isLink ? (v as LinkValue).url : (v as UrlValue)).origin;
@@ -102,7 +106,12 @@ const fileTypeOptions: RuleCompiler = (_type, raw) => {
   // An empty array means no file-type restriction.
   if (list.length === 0) return { check: null };
   const allowed = new Set(list);
-  const fail = ruleFailure(`must be a file of type ${[...allowed].join(' or ')} (rule file_type_options)`);
+  const kinds = [...allowed].join(' or ');
+  const fail = ruleFailure(`must be a file of type ${kinds} (rule file_type_options)`, {
+    name: 'file_type_options',
+    kind: 'broken',
+    bound: kinds,
+  });
   return {
     check: (v) => {
       const kind = FILE_KINDS[(v as FileReferenceValue).fileType];
@@ -129,12 +138,13 @@ const maxPrecision: RuleCompiler = (_type, raw) => {
   if (!/^[0-9]$/.test(raw)) return `must be an integer from 0 to ${MAX_PRECISION_MAX}`;
   const n = Number(raw);
   // Rejects, never rounds (decisions §8.13); decimal places are counted as written.
-  const fail = ruleFailure(`has a maximum precision of ${n} (rule max_precision)`);
+  const fail = ruleFailure(`has a maximum precision of ${n} (rule max_precision)`, { name: 'max_precision', kind: 'broken', bound: raw });
   return { check: (v) => ((v as DecimalValue).fractionDigits > n ? fail : null) };
 };
 
 const REGEX_TOO_COSTLY = ruleFailure(
   'is too costly to check against this regular expression (it would take more than the work one value may cost) (rule regex)',
+  { name: 'regex', kind: 'too_costly' },
 );
 
 const regex: RuleCompiler = (_type, raw) => {
@@ -147,7 +157,7 @@ const regex: RuleCompiler = (_type, raw) => {
       : `is not a valid RE2 regular expression: ${compiled.message}`;
   }
   const re = compiled.pattern;
-  const fail = ruleFailure('does not match the regular expression (rule regex)');
+  const fail = ruleFailure('does not match the regular expression (rule regex)', { name: 'regex', kind: 'broken' });
   // Charged before the search, at the rate of the engine that runs it (compile-regex): a search
   // that would take the value past its budget is not started (decisions §8.11).
   const search = (text: string): boolean | undefined => (trySpend(re.unitsPerChar * text.length) ? re.test(text) : undefined);
@@ -183,9 +193,17 @@ function scale(rule: 'scale_min' | 'scale_max'): RuleCompiler {
     if (typeof parsed === 'string') return parsed;
     const d = parsed.value;
     const isMin = rule === 'scale_min';
-    const outOfRange = ruleFailure(`has a ${isMin ? 'minimum' : 'maximum'} of ${raw} (rule ${rule})`);
+    const outOfRange = ruleFailure(`has a ${isMin ? 'minimum' : 'maximum'} of ${raw} (rule ${rule})`, {
+      name: rule,
+      kind: 'broken',
+      bound: raw,
+    });
     // decisions §8.8: a rating's scale equals the definition's.
-    const otherScale = ruleFailure(`must have ${rule} ${raw}, the definition's scale (rule ${rule})`);
+    const otherScale = ruleFailure(`must have ${rule} ${raw}, the definition's scale (rule ${rule})`, {
+      name: rule,
+      kind: 'scale',
+      bound: raw,
+    });
     return {
       scale: d,
       check: (v) => {
@@ -206,7 +224,9 @@ const schema: RuleCompiler = (_type, raw) => {
     check: (v) => {
       const json = v as JsonValue;
       const problem = run(json.value, json.text);
-      return problem === null ? null : ruleFailure(`does not conform to the schema: ${problem} (rule schema)`);
+      return problem === null
+        ? null
+        : ruleFailure(`does not conform to the schema: ${problem} (rule schema)`, { name: 'schema', kind: 'broken', reason: problem });
     },
   };
 };

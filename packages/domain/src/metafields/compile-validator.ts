@@ -1,11 +1,11 @@
 import { checkRuleSet, type CompiledRuleSet } from './compile-rule-set';
 import { rejectsEmptyValue } from './compare-version';
-import { NO_REFERENCES, collectMetaobjectReferences, missingMetaobjectText, type MetaobjectReference } from './check-references';
+import { NO_REFERENCES, checkMetaobjectReferences, collectMetaobjectReferences, type MetaobjectReference } from './check-references';
 import type { RuleInput } from './define-rules';
 import type { ElementCheck } from './define-checks';
 import { checkedTypeOf, isListType, isSupportedType } from './define-types';
 import type { EmptyValue, ListValue, ParsedValue, ScalarValue } from './define-values';
-import { InvalidDefinitionError, makeIssue, type Issue, type Result } from './format-issues';
+import { InvalidDefinitionError, makeIssue, withRule, type Issue, type Result } from './format-issues';
 import { valueParserFor, type ValueParser } from './parse-value';
 import { beginValueCheck, endValueCheck, trySpend, VALUE_UNITS_PER_CHAR } from './schema-check-budget';
 
@@ -120,7 +120,7 @@ function judgeOne(parse: ValueParser, checks: readonly ElementCheck[], accept: A
     if (value === undefined) return refused();
     for (let c = 0; c < checkCount; c++) {
       const failure = (checks[c] as ElementCheck)(value as ScalarValue);
-      if (failure !== null) scratch.push({ field: failure.field, message: failure.message });
+      if (failure !== null) scratch.push(withRule({ field: failure.field, message: failure.message }, failure.problem));
     }
     return scratch.length > 0 ? refused() : accept(value, ctx);
   };
@@ -131,21 +131,23 @@ function judgeList(parse: ValueParser, checks: readonly ElementCheck[], set: Com
   const { listMin, listMax } = set;
   const listMinText = `has a minimum of ${listMin} elements (rule list.min)`;
   const listMaxText = `has a maximum of ${listMax} elements (rule list.max)`;
+  const listMinRule = { name: 'list.min', kind: 'broken', bound: String(listMin) } as const;
+  const listMaxRule = { name: 'list.max', kind: 'broken', bound: String(listMax) } as const;
   return (raw, ctx) => {
     if (raw === '') return emptyValue(ctx);
     if (scratch.length !== 0) scratch.length = 0;
     const value = parse(raw, scratch);
     if (value === undefined) return refused();
     const elements = (value as ListValue).elements;
-    if (listMin !== null && elements.length < listMin) scratch.push(makeIssue('value', listMinText));
-    if (listMax !== null && elements.length > listMax) scratch.push(makeIssue('value', listMaxText));
+    if (listMin !== null && elements.length < listMin) scratch.push(makeIssue('value', listMinText, listMinRule));
+    if (listMax !== null && elements.length > listMax) scratch.push(makeIssue('value', listMaxText, listMaxRule));
     for (let i = 0; checkCount > 0 && i < elements.length; i++) {
       const element = elements[i];
       // Empty elements skip the element rules (decisions §2.6).
       if (element === null || element === undefined) continue;
       for (let c = 0; c < checkCount; c++) {
         const failure = (checks[c] as ElementCheck)(element);
-        if (failure !== null) scratch.push(makeIssue(`value[${i}]${failure.suffix}`, failure.text));
+        if (failure !== null) scratch.push(makeIssue(`value[${i}]${failure.suffix}`, failure.text, failure.problem));
       }
     }
     return scratch.length > 0 ? refused() : accept(value, ctx);
@@ -162,7 +164,7 @@ function accepting(set: CompiledRuleSet): Accept {
     if (exists !== undefined) {
       const missing = references.filter((r) => !exists(r.id, r.definitionId));
       if (missing.length > 0) {
-        return { ok: false, issues: missing.map((r) => makeIssue(r.field, missingMetaobjectText(r.definitionId))) };
+        return { ok: false, issues: checkMetaobjectReferences(missing, () => undefined) };
       }
     }
     return { ok: true, value, references };

@@ -1,4 +1,5 @@
 import type { ScalarValue } from './define-values';
+import type { RuleProblem } from './format-issues';
 
 /** Why a value breaks a rule: `suffix` extends the field (`.url` of a link), `text` follows the colon. */
 export interface RuleFailure {
@@ -7,6 +8,8 @@ export interface RuleFailure {
   /** The issue's field and message on a value that is not a list (`value.url`), made once. */
   readonly field: string;
   readonly message: string;
+  /** The rule and its limit, as data (Issue.rule). */
+  readonly problem: RuleProblem;
 }
 
 /**
@@ -15,7 +18,7 @@ export interface RuleFailure {
  */
 export type ElementCheck = (value: ScalarValue) => RuleFailure | null;
 
-export function ruleFailure(text: string, suffix = ''): RuleFailure {
+export function ruleFailure(text: string, problem: RuleProblem, suffix = ''): RuleFailure {
   const field = `value${suffix}`;
-  return Object.freeze({ suffix, text, field, message: `${field}: ${text}` });
+  return Object.freeze({ suffix, text, field, message: `${field}: ${text}`, problem: Object.freeze(problem) });
 }

@@ -1,4 +1,13 @@
-export { formatIssues, makeIssue, InvalidDefinitionError, IssuesError, type Issue, type Result } from './format-issues';
+export {
+  formatIssues,
+  makeIssue,
+  withRule,
+  InvalidDefinitionError,
+  IssuesError,
+  type Issue,
+  type Result,
+  type RuleProblem,
+} from './format-issues';
 export { MERCHANT_MADE_ACCESS, merchantDefinitionIssues } from './check-merchant-definition';
 export { NON_EMPTY_VALUE_SINCE, rejectsEmptyValue } from './compare-version';
 export {
@@ -78,6 +87,7 @@ export {
   type DefinitionResult,
   type NormalizedDefinition,
 } from './validate-definition';
+export { METAOBJECT_HANDLE_LENGTH, METAOBJECT_NAME_LENGTH, METAOBJECT_TYPE_LENGTH, NAME_CHARS } from './define-definition-fields';
 export { validateDefinitionUpdate, type DefinitionPatch, type DefinitionUpdateResult } from './validate-definition-update';
 export {
   APP_NAMESPACE_PREFIX,

@@ -5,11 +5,12 @@ export const APP_NAMESPACE_PREFIX = '$app:';
 /** The stored spelling of app `id`'s reserved namespace `x`. The name may be empty here: it is refused by the name rules, not read as a shared namespace. */
 const STORED_APP_NAMESPACE = /^app--([1-9][0-9]*)--(.*)$/s;
 /**
- * What reads as an app namespace to a person: `App--3--x`, `app---3--x`, `app--03--x`, `app--x--y`,
+ * What reads as an app namespace to a person (any letter case; spelled without the `i` flag so the
+ * OpenAPI document can state it as a pattern): `App--3--x`, `app---3--x`, `app--03--x`, `app--x--y`,
  * `app-3--x` (the `app--` prefix, or an id followed by `--`). Shared names such as `app-2024-promo`
  * or `app-1-x` are valid namespaces (decisions §8.2) and stay ordinary.
  */
-const APP_NAMESPACE_LOOKALIKE = /^app--|^app-+[0-9]+--/i;
+export const APP_NAMESPACE_LOOKALIKE = /^[Aa][Pp][Pp](?:--|-+[0-9]+--)/;
 
 /**
  * A namespace as the rules read it (decisions §8.2). `$app:x` is the calling app's reserved

@@ -115,11 +115,23 @@ export function parseRatingNode(node: JsonNode | undefined, field: string, issue
   // decisions §8.13's familiar form, naming the bound: the rating's own scale, which equals the
   // definition's scale rules where it has them (§8.8).
   if (value.lessThan(scaleMin)) {
-    issues.push(makeIssue(field, `has a minimum of ${node.scale_min as string} (rule scale_min)`));
+    issues.push(
+      makeIssue(field, `has a minimum of ${node.scale_min as string} (rule scale_min)`, {
+        name: 'scale_min',
+        kind: 'broken',
+        bound: node.scale_min as string,
+      }),
+    );
     return undefined;
   }
   if (value.greaterThan(scaleMax)) {
-    issues.push(makeIssue(field, `has a maximum of ${node.scale_max as string} (rule scale_max)`));
+    issues.push(
+      makeIssue(field, `has a maximum of ${node.scale_max as string} (rule scale_max)`, {
+        name: 'scale_max',
+        kind: 'broken',
+        bound: node.scale_max as string,
+      }),
+    );
     return undefined;
   }
   return { kind: 'rating', value, scaleMin, scaleMax };

@@ -1,22 +1,34 @@
 import { checkRuleSet, type DefinitionReference, type NormalizedRule } from './compile-rule-set';
 import { codePointLength, isSupportedType, type MetafieldType } from './define-types';
 import { makeIssue, type Issue } from './format-issues';
+import {
+  ACCESS_ADMIN_VALUES,
+  DESCRIPTION_MAX_LENGTH,
+  KEY_LENGTH,
+  NAME_CHARS,
+  NAME_MAX_LENGTH,
+  NAMESPACE_LENGTH,
+  OWNER_RESOURCES,
+  type AccessAdmin,
+  type OwnerResource,
+} from './define-definition-fields';
 import { APP_NAMESPACE_PREFIX, parseNamespace, isAppNamespaceLookalike } from './parse-namespace';
 
 // A metafield definition as a whole (spec "Metafield definition", decisions §8.1-8.3), every
 // problem reported at once.
 
-export const OWNER_RESOURCES = ['products', 'variants', 'collections', 'customers', 'orders', 'shop'] as const;
-export type OwnerResource = (typeof OWNER_RESOURCES)[number];
-
-export const ACCESS_ADMIN_VALUES = ['MERCHANT_READ_WRITE', 'MERCHANT_READ', 'PUBLIC_READ', 'PRIVATE', 'NONE'] as const;
-export type AccessAdmin = (typeof ACCESS_ADMIN_VALUES)[number];
-
+export {
+  ACCESS_ADMIN_VALUES,
+  DESCRIPTION_MAX_LENGTH,
+  KEY_LENGTH,
+  NAME_CHARS,
+  NAME_MAX_LENGTH,
+  NAMESPACE_LENGTH,
+  OWNER_RESOURCES,
+  type AccessAdmin,
+  type OwnerResource,
+} from './define-definition-fields';
 export { APP_NAMESPACE_PREFIX };
-export const NAMESPACE_LENGTH = { min: 3, max: 255 } as const;
-export const KEY_LENGTH = { min: 3, max: 64 } as const;
-export const NAME_MAX_LENGTH = 255;
-export const DESCRIPTION_MAX_LENGTH = 255;
 
 /** What a create request carries; fields are unknown so that a wrong JSON type is reported, not thrown. */
 export interface DefinitionInput {
@@ -53,7 +65,6 @@ export type DefinitionResult =
     }
   | { readonly ok: false; readonly issues: Issue[] };
 
-const NAME_CHARS = /^[A-Za-z0-9_-]+$/;
 const BLANK = "can't be blank";
 const NOT_A_STRING = 'must be a string';
 

@@ -4,10 +4,16 @@
 export type ParamResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
 const DIGITS = /^[0-9]+$/;
-const MAX_ID = 9223372036854775807n;
+/** decisions §3.5: ids are 64-bit integers. */
+export const MAX_ID = 9223372036854775807n;
+/** decisions §6.1: the largest page. */
+export const LIMIT_MAX = 1000;
 
 /** decisions §6.1: plain decimal digits in 1..max; absent means `def`, present but empty is refused. */
-export function parseLimit(raw: string | undefined, { def = 50, max = 1000 }: { def?: number; max?: number } = {}): ParamResult<number> {
+export function parseLimit(
+  raw: string | undefined,
+  { def = 50, max = LIMIT_MAX }: { def?: number; max?: number } = {},
+): ParamResult<number> {
   if (raw === undefined) return { ok: true, value: def };
   const value = DIGITS.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= 1 && value <= max)) return { ok: false, message: `limit: must be an integer between 1 and ${max}` };

@@ -7,7 +7,7 @@ export type InstantResult = { ok: true; value: Date } | { ok: false; message: st
 // after `.`, the offset `Z` or `+hh:mm`. Other ISO 8601 spellings (`+08`, `+0800`, no seconds,
 // `,5`) are refused: a time the API echoes (resource feedback) must read back in every client and
 // on every page exactly as it was accepted (issue 14, finding 4).
-const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+export const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 
 const NOT_AN_INSTANT = 'must be an ISO 8601 date and time with an offset or Z (e.g. 2026-11-22T12:05:01+08:00)';
 

@@ -1,7 +1,8 @@
 import { isIpAddress, isPrivateAddress } from './classify-ip';
 
-/** The longest subscription address accepted, in characters (URLs past 2,000 are unsafe in practice). */
-export const MAX_WEBHOOK_ADDRESS_LENGTH = 2048;
+import { MAX_WEBHOOK_ADDRESS_LENGTH } from './define-topics';
+
+export { MAX_WEBHOOK_ADDRESS_LENGTH };
 
 export interface WebhookAddress {
   /** The address as stored and called: the parser's normal form (`HTTPS://Example.com` -> `https://example.com/`). */

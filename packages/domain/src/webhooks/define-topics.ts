@@ -32,3 +32,6 @@ export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
 /** A delivery's life: pending (due at its next attempt), then delivered, or failed when retries run out (§11.5). */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The longest subscription address accepted, in characters (URLs past 2,000 are unsafe in practice). */
+export const MAX_WEBHOOK_ADDRESS_LENGTH = 2048;

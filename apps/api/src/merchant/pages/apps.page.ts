@@ -1,5 +1,5 @@
-import { DISABLE_AFTER_FAILED_DELIVERIES, formatInZone, minimalScopeString, SCOPES, SCOPE_WORDS } from '@platform/domain';
-import type { InstalledApp, TokenInfo, TroubledSubscription } from '../merchant-read.repository';
+import { DISABLE_AFTER_FAILED_DELIVERIES, formatInZone, isScope, minimalScopeString, SCOPES, SCOPE_WORDS } from '@platform/domain';
+import type { InstalledApp, TokenInfo, TroubledSubscription } from '../merchant.read-model';
 import type { MerchantContext } from '../merchant-session.guard';
 import { adminPage, formToken, html, when, type Html } from '../merchant-page';
 import { fieldErrors, formErrors, notice, table, textField, type FieldErrors } from './parts';
@@ -11,13 +11,35 @@ export const DISABLED_WORDS: Record<string, string> = {
   api: 'the app disabled it',
 };
 
+/**
+ * The app sections and their words, the same on the home page and the Apps page (issue 47): apps
+ * installed from outside (custom and public), and the private apps the merchant develops here.
+ */
+export const APP_SECTIONS = {
+  installed: { heading: 'Installed apps', none: 'No custom or public app is installed on this store.' },
+  private: {
+    heading: 'Private apps',
+    none: 'You have not created a private app yet.',
+    about: 'Apps you develop for this store alone. Their token works for 3 years; an e-mail reminder is sent 30 days before it expires.',
+  },
+} as const;
+
+/** An app's kind in words. */
+export const KIND_WORDS: Record<string, string> = { custom: 'Custom app', public: 'Public app', private: 'Private app' };
+
 /** The notices after an action that led back to the apps page (`?done=`). */
 const DONE_WORDS: Record<string, string> = {
   uninstalled: 'The app was uninstalled: its tokens stopped working at once and its webhook subscriptions were removed.',
   deleted: 'The private app was deleted: its tokens stopped working at once.',
 };
 
-const scopesOf = (app: InstalledApp) => minimalScopeString(app.scopes.split(',')).split(',').join(', ');
+/** An app's scopes in words, each with its API name small beside it. */
+export function scopesOf(app: InstalledApp): Html {
+  const scopes = minimalScopeString(app.scopes.split(',')).split(',');
+  return html`<ul class="plain scope-list">${scopes.map(
+    (s) => html`<li>${isScope(s) ? SCOPE_WORDS[s] : s} <code class="api-name">${s}</code></li>`,
+  )}</ul>`;
+}
 
 function subscriptionState(s: TroubledSubscription): Html {
   if (s.status === 'disabled')
@@ -52,18 +74,18 @@ export function appsPage(
   return adminPage(ctx, {
     title: 'Apps',
     section: 'apps',
-    body: html`${done && DONE_WORDS[done] ? notice(DONE_WORDS[done]) : ''}<section class="card"><h1>Apps</h1>
-<h2>Installed apps</h2>
+    body: html`${done && DONE_WORDS[done] ? notice(DONE_WORDS[done]) : ''}<h1 class="page-title">Apps</h1>
+<section class="card" id="installed-apps"><h2>${APP_SECTIONS.installed.heading}</h2>
 ${
   installed.length === 0
-    ? html`<p class="muted">No custom or public app is installed on this store.</p>`
+    ? html`<p class="muted">${APP_SECTIONS.installed.none}</p>`
     : table(
-        'Installed custom and public apps',
+        APP_SECTIONS.installed.heading,
         ['App', 'Kind', 'Scopes', 'Installed', 'Actions'],
         installed.map((app) => [
           app.name,
-          app.kind,
-          html`<span class="scopes">${scopesOf(app)}</span>`,
+          KIND_WORDS[app.kind] ?? app.kind,
+          scopesOf(app),
           when(formatInZone(app.createdAt, zone)),
           html`<span class="row-actions"><a href="/admin/apps/${id(app)}/deliveries">Deliveries<span class="visually-hidden"> of ${app.name}</span></a> <a href="/admin/apps/${id(app)}/uninstall">Uninstall<span class="visually-hidden"> ${app.name}</span></a></span>`,
         ]),
@@ -84,20 +106,20 @@ ${table(
   ]),
 )}</section>`
 }
-<section class="card" id="private-apps"><h2>Develop apps</h2>
-<p class="muted">Private apps are made by you for this store. Their token works for 3 years; an e-mail reminder is sent 30 days before it expires.</p>
+<section class="card" id="private-apps"><h2>${APP_SECTIONS.private.heading}</h2>
+<p class="muted">${APP_SECTIONS.private.about}</p>
 <div class="actions"><a class="button primary" href="/admin/private_apps/new">Create private app</a></div>
 ${
   privateApps.length === 0
-    ? html`<p class="muted">No private app yet.</p>`
+    ? html`<p class="muted">${APP_SECTIONS.private.none}</p>`
     : table(
-        'Private apps',
+        APP_SECTIONS.private.heading,
         ['App', 'Scopes', 'Token expires', 'Expiry reminder', 'Actions'],
         privateApps.map((app) => {
           const { current, grace } = tokensOf(app, now);
           return [
             app.name,
-            html`<span class="scopes">${scopesOf(app)}</span>`,
+            scopesOf(app),
             html`${current ? when(formatInZone(current.expiresAt, zone)) : 'No current token'}${grace.map(
               (t) => html`<br><span class="muted">Previous token works until ${when(formatInZone(t.expiresAt, zone))}</span>`,
             )}`,
@@ -126,7 +148,7 @@ ${textField('App name', 'name', draft.name, errors, { required: true })}
 <fieldset class="field"${errors.has('scopes') ? html` aria-describedby="scopes-error"` : ''}><legend>Scopes</legend>
 ${SCOPES.map(
   (scope) =>
-    html`<label class="check"><input type="checkbox" name="scope.${scope}" value="on"${draft.scopes.includes(scope) ? html` checked` : ''}> ${SCOPE_WORDS[scope]} <code>${scope}</code></label>`,
+    html`<label class="check"><input type="checkbox" name="scope.${scope}" value="on"${draft.scopes.includes(scope) ? html` checked` : ''}><span>${SCOPE_WORDS[scope]} <code class="api-name">${scope}</code></span></label>`,
 )}
 ${fieldErrors('scopes', errors)}</fieldset>
 <div class="actions"><button type="submit" class="primary">Create app</button><a class="button" href="/admin/apps#private-apps">Cancel</a></div>

@@ -1,7 +1,8 @@
-import { formatInZone, minimalScopeString } from '@platform/domain';
-import type { InstalledApp } from '../merchant-read.repository';
+import { formatInZone } from '@platform/domain';
+import type { InstalledApp } from '../merchant.read-model';
 import type { MerchantContext } from '../merchant-session.guard';
 import { adminPage, html, when, type Html } from '../merchant-page';
+import { APP_SECTIONS, KIND_WORDS, scopesOf, tokensOf } from './apps.page';
 import { table } from './parts';
 
 export interface Attention {
@@ -39,9 +40,12 @@ const ITEMS: readonly { key: keyof Attention; href: string; one: string; many: s
   },
 ];
 
-export function homePage(ctx: MerchantContext, attention: Attention, apps: InstalledApp[]): Html {
+export function homePage(ctx: MerchantContext, attention: Attention, apps: InstalledApp[], now: Date): Html {
   const zone = ctx.store.ianaTimezone;
   const waiting = ITEMS.filter((item) => attention[item.key] > 0);
+  const installed = apps.filter((a) => a.kind !== 'private');
+  const privateApps = apps.filter((a) => a.kind === 'private');
+  const appLink = (app: InstalledApp) => html`<a href="/admin/apps/${app.id.toString()}/deliveries">${app.name}</a>`;
   return adminPage(ctx, {
     title: 'Home',
     section: 'home',
@@ -54,19 +58,32 @@ ${
           html`<li><a href="${item.href}"><span class="count">${attention[item.key]}</span> ${attention[item.key] === 1 ? item.one : item.many}</a></li>`,
       )}</ul>`
 }</section>
-<section class="card"><h2>Installed apps</h2>${
-      apps.length === 0
-        ? html`<p class="muted">No app is installed on this store yet.</p>`
+<section class="card"><h2>${APP_SECTIONS.installed.heading}</h2>${
+      installed.length === 0
+        ? html`<p class="muted">${APP_SECTIONS.installed.none}</p>`
         : table(
-            'Installed apps',
-            ['App', 'Kind', 'Scopes', 'Since'],
-            apps.map((app) => [
-              html`<a href="/admin/apps/${app.id.toString()}/deliveries">${app.name}</a>`,
-              app.kind,
-              html`<span class="scopes">${minimalScopeString(app.scopes.split(',')).split(',').join(', ')}</span>`,
+            APP_SECTIONS.installed.heading,
+            ['App', 'Kind', 'Scopes', 'Installed'],
+            installed.map((app) => [
+              appLink(app),
+              KIND_WORDS[app.kind] ?? app.kind,
+              scopesOf(app),
               when(formatInZone(app.createdAt, zone)),
             ]),
           )
-    }</section>`,
+    }</section>
+<section class="card"><h2>${APP_SECTIONS.private.heading}</h2>${
+      privateApps.length === 0
+        ? html`<p class="muted">${APP_SECTIONS.private.none}</p>`
+        : table(
+            APP_SECTIONS.private.heading,
+            ['App', 'Scopes', 'Token expires'],
+            privateApps.map((app) => {
+              const { current } = tokensOf(app, now);
+              return [appLink(app), scopesOf(app), current ? when(formatInZone(current.expiresAt, zone)) : 'No current token'];
+            }),
+          )
+    }
+<div class="actions"><a class="button" href="/admin/apps">Manage apps</a></div></section>`,
   });
 }

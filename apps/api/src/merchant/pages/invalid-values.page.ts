@@ -2,6 +2,7 @@ import type { InvalidValueItem } from '../merchant-definitions.service';
 import type { MerchantContext } from '../merchant-session.guard';
 import { adminPage, html, type Html } from '../merchant-page';
 import { pager, table } from './parts';
+import { invalidSentences, typeLabel } from './words';
 
 const shortValue = (v: string) => (v.length > 80 ? `${v.slice(0, 80)}…` : v);
 
@@ -11,18 +12,18 @@ export function invalidValuesPage(ctx: MerchantContext, items: InvalidValueItem[
     const product = item.row.ownerId.toString();
     return [
       html`<a href="/admin/products/${product}">${item.productTitle}</a>`,
-      html`${item.definition ? `${item.row.namespace}.${item.row.key}` : ''}<br><span class="muted">${item.row.type}</span>`,
+      html`<code>${item.row.namespace}.${item.row.key}</code><br><span class="muted">${typeLabel(item.row.type)}</span>`,
       html`<code>${shortValue(item.row.value)}</code>`,
-      html`<ul class="plain">${item.invalidReasons.map((r) => html`<li>${r}</li>`)}</ul>`,
+      html`<ul class="plain">${invalidSentences(item, item.row.type).map((r) => html`<li>${r}</li>`)}</ul>`,
       html`<a href="/admin/products/${product}">Fix<span class="visually-hidden"> ${item.row.namespace}.${item.row.key} of ${item.productTitle}</span></a>`,
     ];
   });
   return adminPage(ctx, {
     title: 'Invalid values',
-    section: 'definitions',
+    section: 'invalid',
     body: html`<section class="card"><h1>Invalid values</h1>
-<p class="muted">Values that broke the rules of their definition when its rules changed (the re-check runs in the background after each change).</p>
-${rows.length === 0 ? html`<p>No value is marked invalid.</p>` : table('Invalid metafield values', ['Product', 'Metafield', 'Value', 'Rule broken', 'Fix'], rows)}
+<p class="muted">Values that break the rules of their definition since its rules changed (values are checked again in the background after each change).</p>
+${rows.length === 0 ? html`<p>No value is marked invalid.</p>` : table('Invalid metafield values', ['Product', 'Metafield', 'Value', 'Why', 'Fix'], rows)}
 ${pager(undefined, next)}</section>`,
   });
 }

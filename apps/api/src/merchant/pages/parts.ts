@@ -73,12 +73,13 @@ ${fieldErrors(name, errors)}</div>`;
 /**
  * A table that becomes stacked rows on a phone (admin.css): each cell carries its column's name in
  * `data-label`, shown before it when the header row is hidden, so no column is squeezed until its
- * words break in two.
+ * words break in two. A cell's content is one block (`.cell`), so all of it sits beside its label
+ * (a product's title and its id were two grid items, and the id fell under the label).
  */
 export function table(caption: string, columns: readonly string[], rows: readonly (readonly (Html | string)[])[]): Html {
   return html`<table class="stack"><caption class="visually-hidden">${caption}</caption>
 <thead><tr>${columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
-<tbody>${rows.map((cells) => html`<tr>${cells.map((cell, i) => html`<td data-label="${columns[i] ?? ''}">${cell}</td>`)}</tr>`)}</tbody></table>`;
+<tbody>${rows.map((cells) => html`<tr>${cells.map((cell, i) => html`<td data-label="${columns[i] ?? ''}"><div class="cell">${cell}</div></td>`)}</tr>`)}</tbody></table>`;
 }
 
 /** A notice after an action (role=status, read out by screen readers). */

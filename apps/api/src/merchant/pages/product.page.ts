@@ -1,27 +1,12 @@
 import { formatInZone } from '@platform/domain';
-import type { ProductRecord } from '../merchant-read.repository';
+import type { ValueField } from '../merchant-catalog.service';
+import type { ProductRecord } from '../merchant.read-model';
 import type { FormFields, MerchantContext } from '../merchant-session.guard';
 import { adminPage, formToken, html, when, type Html } from '../merchant-page';
 import { controlOf, listElements, postedRows, SPARE_LIST_ROWS } from '../value-form';
 import { errorAttributes, fieldErrors, formErrors, notice, type FieldErrors } from './parts';
 import { titleOf } from './products.page';
-
-/** One metafield of the product page: a definition the merchant may see, or a value without one. */
-export interface ValueField {
-  /** The form field's name: `d{definition id}` or `m{value id}` (never a namespace the form could forge). */
-  id: string;
-  label: string;
-  namespace: string;
-  key: string;
-  type: string;
-  description: string | null;
-  /** The stored value; undefined when the product has none yet. */
-  stored: string | undefined;
-  /** The re-check's reasons it is invalid (decisions §8.12), each naming the rule. */
-  invalidReasons: string[];
-  /** Why the merchant may not change it (the API's 403 text); undefined when it may. */
-  readOnly: string | undefined;
-}
+import { invalidSentences, typeLabel } from './words';
 
 export interface ProductView {
   product: ProductRecord;
@@ -96,15 +81,16 @@ function control(field: ValueField, view: ProductView): Html {
 }
 
 function valueField(field: ValueField, view: ProductView): Html {
-  const meta = html`<span class="muted"><code>${field.namespace}.${field.key}</code> · ${field.type}</span>`;
+  const meta = html`<span class="muted">${typeLabel(field.type)} · <code>${field.namespace}.${field.key}</code></span>`;
+  const reasons = invalidSentences(field, field.type);
   const invalid =
-    field.invalidReasons.length > 0
-      ? html`<div class="invalid" role="note"><strong>Marked invalid</strong> by the last re-check of its rules:<ul>${field.invalidReasons.map((r) => html`<li>${r}</li>`)}</ul></div>`
+    reasons.length > 0
+      ? html`<div class="invalid" role="note"><strong>Marked invalid</strong> when its rules changed:<ul>${reasons.map((r) => html`<li>${r}</li>`)}</ul></div>`
       : '';
   if (field.readOnly !== undefined) {
     return html`<div class="field metafield"><span class="label">${field.label}</span> ${meta}${invalid}
 <p class="readonly">${field.stored === undefined ? html`<span class="muted">Not set</span>` : html`<code>${field.stored}</code>`}</p>
-<p class="hint">Read-only: ${field.readOnly}</p></div>`;
+<p class="hint">Read-only: the app that made this field lets you view its value, not change it.</p></div>`;
   }
   const isList = controlOf(field.type) === 'list';
   const label = isList

@@ -1,7 +1,9 @@
 import { Controller, Req, Res } from '@nestjs/common';
 import { adminContract } from '@platform/contract';
+import { DomainError } from '@platform/domain';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MISSING } from '../http/errors.filter';
 import { rawJson, requestPageUrl } from '../http/raw-json';
 import { MetafieldDefinitionsService } from './metafield-definitions.service';
 
@@ -12,6 +14,12 @@ import { MetafieldDefinitionsService } from './metafield-definitions.service';
  */
 const DOMAIN_VALIDATES_BODY = { validateRequestBody: false } as const;
 
+/** The body the domain reads; none at all is refused as on every route (`body: required`, issue 43). */
+function sentBody(body: unknown): unknown {
+  if (body === undefined) throw new DomainError('VALIDATION_FAILED', `body: ${MISSING}`);
+  return body;
+}
+
 /** Admin API: metafield definitions (spec "Metafield definition operations", decisions §8.1-§8.7). */
 @Controller()
 export class MetafieldDefinitionsController {
@@ -21,7 +29,7 @@ export class MetafieldDefinitionsController {
   create(@Req() request: FastifyRequest) {
     return tsRestHandler(adminContract.createMetafieldDefinition, async ({ body }) => ({
       status: 201 as const,
-      body: { definition: await this.definitions.create(request.auth!, body as unknown) },
+      body: { definition: await this.definitions.create(request.auth!, sentBody(body)) },
     }));
   }
 
@@ -37,7 +45,7 @@ export class MetafieldDefinitionsController {
   update(@Req() request: FastifyRequest) {
     return tsRestHandler(adminContract.updateMetafieldDefinition, async ({ body }) => ({
       status: 200 as const,
-      body: { definition: await this.definitions.update(request.auth!, body as unknown) },
+      body: { definition: await this.definitions.update(request.auth!, sentBody(body)) },
     }));
   }
 

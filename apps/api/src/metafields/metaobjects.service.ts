@@ -1,6 +1,14 @@
 import { pathId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
-import { DomainError, formatInZone, joinIssues } from '@platform/domain';
+import {
+  DomainError,
+  formatInZone,
+  joinIssues,
+  METAOBJECT_HANDLE_LENGTH,
+  METAOBJECT_NAME_LENGTH,
+  METAOBJECT_TYPE_LENGTH,
+  NAME_CHARS,
+} from '@platform/domain';
 import { ClockService } from '../core/clock.service';
 import { isConflict } from '../core/prisma-errors';
 import { StoresService } from '../stores/stores.service';
@@ -8,7 +16,6 @@ import { MetaobjectsRepository } from './metaobjects.repository';
 
 // Where the documents are silent (docs/metafield-definitions.md): a type is 3-255 letters, digits,
 // `-` and `_` (like a namespace), a handle 1-255 of the same; names 1-255 and not blank.
-const NAME_CHARS = /^[A-Za-z0-9_-]+$/;
 
 type Issue = { field: string; message: string };
 
@@ -32,8 +39,8 @@ export class MetaobjectsService {
   async createDefinition(handle: string, input: { type: string; name: string }) {
     const store = await this.stores.get(handle);
     const issues: Issue[] = [];
-    checkText('type', input.type, 3, 255, issues, NAME_CHARS);
-    checkText('name', input.name, 1, 255, issues);
+    checkText('type', input.type, METAOBJECT_TYPE_LENGTH.min, METAOBJECT_TYPE_LENGTH.max, issues, NAME_CHARS);
+    checkText('name', input.name, METAOBJECT_NAME_LENGTH.min, METAOBJECT_NAME_LENGTH.max, issues);
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
     try {
       const row = await this.repository.createDefinition(store.id, input.type, input.name, this.clock.now());
@@ -57,7 +64,7 @@ export class MetaobjectsService {
     const definition = await this.repository.findDefinition(store.id, pathId(rawDefinitionId));
     if (!definition) throw new DomainError('NOT_FOUND', `Metaobject definition '${rawDefinitionId}' not found`);
     const issues: Issue[] = [];
-    checkText('handle', input.handle, 1, 255, issues, NAME_CHARS);
+    checkText('handle', input.handle, METAOBJECT_HANDLE_LENGTH.min, METAOBJECT_HANDLE_LENGTH.max, issues, NAME_CHARS);
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
     try {
       const row = await this.repository.createMetaobject(store.id, definition.id, input.handle, this.clock.now());
