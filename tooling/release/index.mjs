@@ -100,7 +100,10 @@ export function migrationProblems(sql) {
   const created = new Set(
     [...code.matchAll(new RegExp(String.raw`CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?${name}`, 'gi'))].map((m) => tableOf(m, 1)),
   );
+  // A SQLite trigger's body is `BEGIN <statements>; END;`: its statements are checked like the
+  // others, and its END closes the body, not a transaction.
   const statements = code
+    .replace(/(\bCREATE\s+(?:TEMP(?:ORARY)?\s+)?TRIGGER\b[^;]*?\bBEGIN\b)([\s\S]*?)\bEND\s*;/gi, '$1 $2')
     .split(/;|\\003B/i)
     .map((s) => s.replace(/\s+/g, ' ').trim())
     .filter(Boolean);

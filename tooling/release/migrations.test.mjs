@@ -55,6 +55,8 @@ describe('migrationProblems', () => {
     accepted('ALTER TABLE "stores" ADD COLUMN "n" INTEGER NOT NULL DEFAULT 0;');
     accepted('CREATE INDEX "stores_n_idx" ON "stores"("n");\nDROP INDEX "stores_old_idx";');
     accepted('DO $$ BEGIN\nINSERT INTO platform_clock VALUES (1)\\003B\nEND $$;');
+    // a SQLite trigger: its END closes the body, not a transaction
+    accepted('CREATE TRIGGER "t_ins" AFTER INSERT ON "t" BEGIN\n  UPDATE "c" SET "n" = "n" + 1;\nEND;\nCREATE INDEX "t_n_idx" ON "t"("n");');
   });
 
   it('refuses what the previous release would trip on', () => {
@@ -72,6 +74,8 @@ describe('migrationProblems', () => {
     refused('DROP FUNCTION "webhook_lease_counts_on_update"();', 'drops what the previous release may use');
     refused('CREATE INDEX CONCURRENTLY "x_idx" ON "stores"("name");', 'cannot run inside the transaction');
     refused('BEGIN;\nALTER TABLE "stores" ADD COLUMN "n" TEXT;\nCOMMIT;', 'ends or starts a transaction');
+    refused('CREATE TRIGGER "t_ins" AFTER INSERT ON "t" BEGIN\n  UPDATE "c" SET "n" = 1;\nEND;\nCOMMIT;', 'ends or starts a transaction');
+    refused('CREATE TRIGGER "t_ins" AFTER INSERT ON "t" BEGIN\n  DROP TABLE "stores";\nEND;', 'drops a table');
     // inside a DO body, where semicolons are spelled \003B
     refused('DO U&\'\nBEGIN\nALTER TABLE "stores" DROP COLUMN "name"\\003B\nEND\n\';', 'drops a column');
   });

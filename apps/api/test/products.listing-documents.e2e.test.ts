@@ -1,7 +1,7 @@
 import { supportedVersions } from '@platform/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ListingDocumentsWorker } from '../src/products/listing-documents.worker';
-import { call, listen, operator, startPlatform, storeWithApp, testConfig, type TestPlatform } from './harness';
+import { call, listen, OPERATOR_TOKEN, operator, startPlatform, storeWithApp, testConfig, type TestPlatform } from './harness';
 
 /*
  * Issue 17: the listing sends the product documents stored at write time as bytes (listing_doc,
@@ -34,6 +34,12 @@ const PRODUCTS = [
     ],
   },
 ];
+
+/** The page cache's answers so far (listing_cache_requests_total{result}). */
+async function cacheCount(target: TestPlatform, result: 'hit' | 'miss'): Promise<number> {
+  const text = (await call(`${target.origin}/metrics`, { token: OPERATOR_TOKEN })).text;
+  return Number(new RegExp(`^listing_cache_requests_total\\{result="${result}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+}
 
 const listing = (version: string, query = '') => `${t.origin}/admin/openapi/${version}/products/products.json${query}`;
 const FIELD_SELECTIONS = [
@@ -191,12 +197,39 @@ describe('answered pages kept in memory (issue 17, docs/performance.md)', () => 
   it('build the links of a page kept in memory for the host it is asked on', async () => {
     const path = '/admin/openapi/v20260901/products/products.json?limit=2';
     const bare = await call(`${t.origin}${path}`, { token });
+    // Kept from its second ask on (issue 48), and answered from memory on the third.
+    expect((await call(`${t.origin}${path}`, { token })).text).toBe(bare.text);
+    const hits = await cacheCount(t, 'hit');
     const onStore = await call(`${t.origin}${path}`, { token, headers: { host: `docs.localhost:${t.port}` } });
+    expect(await cacheCount(t, 'hit')).toBe(hits + 1);
     expect(bare.headers.get('link')).toContain(`<${t.origin}/admin/openapi/v20260901/products/products.json?limit=2&page_info=`);
     expect(onStore.headers.get('link')).toContain(
       `<http://docs.localhost:${t.port}/admin/openapi/v20260901/products/products.json?limit=2&page_info=`,
     );
     expect(onStore.text).toBe(bare.text);
+  });
+
+  it('keep a page asked for twice, and none of the pages a walk asks for once (issue 48)', async () => {
+    const path = '/admin/openapi/v20260901/products/products.json?limit=1&fields=title';
+    const ask = (url: string) => call(url, { token });
+    const before = { hit: await cacheCount(t, 'hit'), miss: await cacheCount(t, 'miss') };
+    // A walk page by page: every page asked once, none answered from memory.
+    let url: string | undefined = `${t.origin}${path}`;
+    let pages = 0;
+    while (url) {
+      const page = await ask(url);
+      pages++;
+      url = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+    }
+    expect(pages).toBeGreaterThan(2);
+    expect(await cacheCount(t, 'miss')).toBe(before.miss + pages);
+    // The same walk again: each page is asked a second time and kept, a third walk is all hits.
+    for (let walk = 0; walk < 2; walk++) {
+      url = `${t.origin}${path}`;
+      while (url) url = /<([^>]+)>; rel="next"/.exec((await ask(url)).headers.get('link') ?? '')?.[1];
+    }
+    expect(await cacheCount(t, 'hit')).toBe(before.hit + pages);
+    expect(await cacheCount(t, 'miss')).toBe(before.miss + 2 * pages);
   });
 
   it('answer the same with the memory turned off', async () => {

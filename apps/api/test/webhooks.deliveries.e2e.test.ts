@@ -86,6 +86,46 @@ describe('the deliveries view (decisions §10)', () => {
     expect(ids(since)).not.toContain(ids(pending)[0]);
   });
 
+  it('pages through deliveries of every status in id order, both ways, without a status filter (issue 48: one read per status)', async () => {
+    const mixed = await storeWithApp(t, 'queue-mixed', ['read_inventory']);
+    const lamp = await op().call('/stores/queue-mixed/products', { body: { product: { title: 'Lamp' } } });
+    const item = lamp.body.product.variants[0].inventory_item_id;
+    await mixed.admin('/webhooks.json', {
+      body: { webhook: { topic: 'inventory_items/update', address: 'https://mixed.example.com/in' } },
+    });
+    for (let i = 0; i < 7; i++)
+      await op().call(`/stores/queue-mixed/inventory_items/${item}`, { method: 'PUT', body: { inventory_item: { sku: `M-${i}` } } });
+    const rows = await t.db.prisma.webhookDelivery.findMany({ where: { storeId: BigInt(mixed.store.id) }, orderBy: { id: 'asc' } });
+    expect(rows).toHaveLength(7);
+    const statuses = ['failed', 'pending', 'delivered', 'delivered', 'pending', 'failed', 'delivered'];
+    for (const [i, row] of rows.entries())
+      await t.db.prisma.webhookDelivery.update({ where: { id: row.id }, data: { status: statuses[i]! } });
+    const all = rows.map((r) => r.id.toString());
+
+    const forward: string[] = [];
+    let page = await op().call('/stores/queue-mixed/webhooks/deliveries?limit=2');
+    let pages = [page];
+    for (;;) {
+      forward.push(...ids(page));
+      const next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+      if (!next) break;
+      page = await call(next, { token: OPERATOR_TOKEN });
+      pages.push(page);
+    }
+    expect(forward).toEqual(all);
+    expect(pages.flatMap((p) => p.body.deliveries.map((d: { status: string }) => d.status))).toEqual(statuses);
+    // Back from the last page by its previous links.
+    const backward: string[] = [];
+    pages = [];
+    for (;;) {
+      backward.unshift(...ids(page));
+      const previous = /<([^>]+)>; rel="previous"/.exec(page.headers.get('link') ?? '')?.[1];
+      if (!previous) break;
+      page = await call(previous, { token: OPERATOR_TOKEN });
+    }
+    expect(backward).toEqual(all);
+  });
+
   it('refuses a bad status or limit with 400, and an unknown store with 404', async () => {
     expect((await listed('?status=sent')).status).toBe(400);
     expect((await listed('?status=sent')).body.errors).toBe('status: is not included in the list (pending, delivered, failed)');

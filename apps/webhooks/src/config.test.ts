@@ -28,10 +28,25 @@ describe(loadSenderConfig.name, () => {
       timeoutMs: 5000,
       metricsPort: 0,
       vacuumEvery: 10_000,
+      retentionMs: 30 * 86_400_000,
+      retentionBatch: 500,
+      maintenanceMs: 10_000,
       logLevel: 'info',
       proxy: undefined,
     });
     expect(loadSenderConfig({ PLATFORM_SENDER_VACUUM_EVERY: '0' }).vacuumEvery).toBe(0);
+  });
+
+  it('keeps delivered and failed deliveries 30 days unless told otherwise, and for ever with 0 (issue 48)', () => {
+    expect(loadSenderConfig({ PLATFORM_SENDER_RETENTION_DAYS: '7' }).retentionMs).toBe(7 * 86_400_000);
+    expect(loadSenderConfig({ PLATFORM_SENDER_RETENTION_DAYS: '0' }).retentionMs).toBe(0);
+    expect(
+      problemsOf({ PLATFORM_SENDER_RETENTION_DAYS: '-1', PLATFORM_SENDER_RETENTION_BATCH: '0', PLATFORM_SENDER_MAINTENANCE_MS: 'often' }),
+    ).toEqual([
+      "PLATFORM_SENDER_RETENTION_DAYS: must be an integer from 0 to 36500 (got '-1')",
+      "PLATFORM_SENDER_RETENTION_BATCH: must be an integer from 1 to 10000 (got '0')",
+      "PLATFORM_SENDER_MAINTENANCE_MS: must be an integer from 100 to 3600000 (got 'often')",
+    ]);
   });
 
   it('reads the settings it shares with the API the same way', () => {

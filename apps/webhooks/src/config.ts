@@ -40,6 +40,12 @@ export interface SenderConfig {
   logLevel: LogLevel;
   /** PostgreSQL: VACUUM webhook_deliveries after this many recorded deliveries (0: never; vacuum.ts). */
   vacuumEvery: number;
+  /** Issue 48: delivered and failed deliveries older than this are removed with their attempts (0: kept for ever; retention.ts). */
+  retentionMs: number;
+  /** Deliveries one retention batch may remove. */
+  retentionBatch: number;
+  /** How often the counts are folded and a retention pass runs. */
+  maintenanceMs: number;
   /** Issue 15: `auto` migrates at start (under the migration lock), `check` refuses a schema behind the code. */
   migrate: 'auto' | 'check';
 }
@@ -69,6 +75,12 @@ const ZSenderEnv = ZSharedEnv.extend({
   PLATFORM_SENDER_METRICS_HOST: env.text('127.0.0.1'),
   // PostgreSQL: a VACUUM of webhook_deliveries after this many recorded deliveries, 0 never (vacuum.ts).
   PLATFORM_SENDER_VACUUM_EVERY: env.integer(10_000, 0, 1_000_000_000),
+  // Issue 48: delivered and failed deliveries (and their attempts) older than this many days are
+  // removed by the senders, in batches; 0 keeps the history for ever (retention.ts).
+  PLATFORM_SENDER_RETENTION_DAYS: env.integer(30, 0, 36_500),
+  PLATFORM_SENDER_RETENTION_BATCH: env.integer(500, 1, 10_000),
+  // How often the counts by status are folded (PostgreSQL) and a retention pass runs.
+  PLATFORM_SENDER_MAINTENANCE_MS: env.integer(10_000, 100, 3_600_000),
   // The egress proxy (docs/webhooks-sender.md "Through an egress proxy"). The message never echoes
   // the value: it may hold a password.
   PLATFORM_WEBHOOK_PROXY: envVariable<string | undefined>(undefined, (raw) => {
@@ -120,6 +132,9 @@ export function loadSenderConfig(source: NodeJS.ProcessEnv = process.env): Sende
     metricsPort: e.PLATFORM_SENDER_METRICS_PORT,
     metricsHost: e.PLATFORM_SENDER_METRICS_HOST,
     vacuumEvery: e.PLATFORM_SENDER_VACUUM_EVERY,
+    retentionMs: e.PLATFORM_SENDER_RETENTION_DAYS * 86_400_000,
+    retentionBatch: e.PLATFORM_SENDER_RETENTION_BATCH,
+    maintenanceMs: e.PLATFORM_SENDER_MAINTENANCE_MS,
     logLevel: shared.logLevel,
     migrate: shared.migrate,
   };

@@ -96,6 +96,7 @@ async function main(): Promise<void> {
       perApp: config.perApp,
       pollMs: config.pollMs,
       leaseMs: config.leaseMs,
+      retentionDays: config.retentionMs / 86_400_000,
       allowPrivate: config.allowPrivate,
       // Its origin only: the URL may hold a password.
       proxy: config.proxy !== undefined ? new URL(config.proxy).origin : 'none',

@@ -1,4 +1,4 @@
-import { listenError } from '@platform/db';
+import { listenError, readDeliveryCounts } from '@platform/db';
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { SenderClock } from './clock';
@@ -48,14 +48,16 @@ export function createSenderMetrics(sql: Sql, clock: SenderClock, options: { pro
     labelNames: ['due'],
     registers: [registry],
     async collect() {
+      // The pending total from the counts the database keeps (issue 48: no count over the history);
+      // those not due yet counted on the pending rows' index, from now on (retries waiting).
       await clock.sync();
-      const [row] = await sql.query<{ total: bigint; due: bigint }>(
-        `SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN next_attempt_at <= ? THEN 1 ELSE 0 END), 0) AS due
-         FROM webhook_deliveries WHERE status = 'pending'`,
+      const counts = await readDeliveryCounts(sql.query);
+      const [row] = await sql.query<{ later: bigint }>(
+        `SELECT COUNT(*) AS later FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ?`,
         [clock.now()],
       );
-      const total = Number(row?.total ?? 0);
-      const due = Number(row?.due ?? 0);
+      const total = counts.get('pending') ?? 0;
+      const due = Math.max(0, total - Number(row?.later ?? 0));
       this.set({ due: 'now' }, due);
       this.set({ due: 'later' }, total - due);
     },

@@ -10,6 +10,7 @@ import type { SenderClock } from './clock';
 import type { SenderConfig } from './config';
 import type { DeliveryAgent } from './deliver';
 import type { SenderMetrics } from './metrics';
+import { startMaintenance, type Maintenance } from './retention';
 import { failWithoutAttempt, SUBSCRIPTION_DELETED, SUBSCRIPTION_DISABLED, type SlotTransfer } from './record';
 import type { Sql } from './sql';
 
@@ -31,6 +32,8 @@ export interface Sender {
   /** Stops claiming, gives back held deliveries, and waits for the attempts in flight to be recorded (decisions §11.6, SIGTERM). */
   stop(): Promise<void>;
   inFlight(): number;
+  /** The counts' fold and a retention pass now (retention.ts); undefined before run(). */
+  maintenance(): Maintenance | undefined;
 }
 
 /** Settles from outside: `settle()` resolves `promise`. */
@@ -99,6 +102,7 @@ export function createSender(deps: SenderDeps): Sender {
   let failures = 0;
   let watch: OutboxWatch | undefined;
   let loop: Promise<void> | undefined;
+  let maintenance: Maintenance | undefined;
 
   const shareOf = (subscriptionId: bigint): Share => {
     let share = shares.get(subscriptionId);
@@ -353,6 +357,12 @@ export function createSender(deps: SenderDeps): Sender {
       if (!loop) {
         watch = watchOutbox(sql.db.url, wake, (message, error) => logger.warn({ err: error }, message));
         void watch.ready.then(listening.settle);
+        maintenance = startMaintenance({
+          sql,
+          clock,
+          logger,
+          settings: { ageMs: config.retentionMs, batch: config.retentionBatch, everyMs: config.maintenanceMs },
+        });
         wake();
         loop = stopped.promise;
       }
@@ -362,6 +372,7 @@ export function createSender(deps: SenderDeps): Sender {
       stopping = true;
       clearTimeout(timer);
       await watch?.close();
+      await maintenance?.close();
       await claiming;
       // Held deliveries go back at once, so another sender takes them without waiting for their claims to expire.
       for (const share of shares.values()) await release(share.held.splice(0));
@@ -369,5 +380,6 @@ export function createSender(deps: SenderDeps): Sender {
       stopped.settle();
     },
     inFlight: () => running.size,
+    maintenance: () => maintenance,
   };
 }

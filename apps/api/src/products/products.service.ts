@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Config } from '../config';
 import { InjectConfig } from '../core/injection';
+import { HttpMetrics } from '../http/metrics';
 import { linkHeaderFor, readPageRequest, renderKeysetPage, type PageQuery } from '../http/keyset-pagination';
 import type { StoreContext } from '../access/request-context';
 import { ListingCache } from './listing-cache';
@@ -20,8 +21,9 @@ export class ProductsService {
   constructor(
     private readonly repository: ProductsRepository,
     @InjectConfig() private readonly config: Config,
+    metrics: HttpMetrics,
   ) {
-    this.cache = new ListingCache(config.listingCacheBytes);
+    this.cache = new ListingCache(config.listingCacheBytes, metrics.registry);
   }
 
   /**

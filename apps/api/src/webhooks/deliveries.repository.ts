@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { wakeSenders, type Db, type WebhookAttempt, type WebhookDelivery } from '@platform/db';
+import { readDeliveryCounts, wakeSenders, type Db, type WebhookAttempt, type WebhookDelivery } from '@platform/db';
+import { DELIVERY_STATUSES } from '@platform/domain';
 import { InjectDb } from '../core/injection';
 
 export interface DeliveryPageQuery {
@@ -33,18 +34,24 @@ export interface QueueStats {
 export class DeliveriesRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  /** Keyset page on (store_id, status, id), nearest to the boundary first. */
-  page(q: DeliveryPageQuery): Promise<WebhookDelivery[]> {
+  /**
+   * Keyset page on (store_id, status, id), nearest to the boundary first. Without a status filter,
+   * one read per status, each the page's length at most, merged by id (issue 48): the index orders a
+   * store's deliveries by status first, so one read ordered by id sorted every delivery of the store
+   * (a history that grows without end) to answer a page.
+   */
+  async page(q: DeliveryPageQuery): Promise<WebhookDelivery[]> {
     const next = q.direction === 'next';
-    return this.db.prisma.webhookDelivery.findMany({
-      where: {
-        storeId: q.storeId,
-        ...(q.status !== undefined ? { status: q.status } : {}),
-        id: next ? { gt: q.boundary } : { lt: q.boundary, gt: q.sinceId },
-      },
-      orderBy: { id: next ? 'asc' : 'desc' },
-      take: q.take,
-    });
+    const read = (status: string) =>
+      this.db.prisma.webhookDelivery.findMany({
+        where: { storeId: q.storeId, status, id: next ? { gt: q.boundary } : { lt: q.boundary, gt: q.sinceId } },
+        orderBy: { id: next ? 'asc' : 'desc' },
+        take: q.take,
+      });
+    if (q.status !== undefined) return read(q.status);
+    const parts = await Promise.all(DELIVERY_STATUSES.map(read));
+    const merged = parts.flat().sort((a, b) => (a.id === b.id ? 0 : a.id < b.id === next ? -1 : 1));
+    return merged.slice(0, q.take);
   }
 
   /** An app's newest deliveries on a store, newest first (the merchant's deliveries page, docs/webhooks.md). */
@@ -109,17 +116,19 @@ export class DeliveriesRepository {
     return outcome;
   }
 
-  /** Counts by status and the oldest pending delivery already due, across every store. */
+  /**
+   * Counts by status and the oldest pending delivery already due, across every store. The counts are
+   * the ones the database keeps (issue 48, packages/db delivery-counts.ts), a few rows, not a count
+   * over the whole history; the oldest due one is the first entry of the pending rows' index.
+   */
   async queueStats(now: Date): Promise<QueueStats> {
-    const counts = await this.db.query<{ status: string; n: bigint }>(
-      'SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status',
-    );
+    const byStatus = await readDeliveryCounts(this.db.query.bind(this.db));
     const oldest = await this.db.query<{ next_attempt_at: Date }>(
       "SELECT next_attempt_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT 1",
       [now],
     );
     return {
-      byStatus: new Map(counts.map((r) => [r.status, Number(r.n)])),
+      byStatus,
       oldestDueAt: oldest[0] ? new Date(oldest[0].next_attempt_at) : null,
     };
   }
