@@ -26,6 +26,8 @@ export type RedeliverOutcome =
 export interface QueueStats {
   byStatus: Map<string, number>;
   oldestDueAt: Date | null;
+  /** Subscriptions by status and, when disabled, why (`enabled:`, `disabled:failures`, ...). */
+  subscriptions: Map<string, number>;
 }
 
 /** The operator's view of the outbox (decisions §10, §11.6) and the numbers /metrics shows. */
@@ -109,7 +111,7 @@ export class DeliveriesRepository {
     return outcome;
   }
 
-  /** Counts by status and the oldest pending delivery already due, across every store. */
+  /** Counts by status and the oldest pending delivery already due, across every store; subscriptions by status. */
   async queueStats(now: Date): Promise<QueueStats> {
     const counts = await this.db.query<{ status: string; n: bigint }>(
       'SELECT status, COUNT(*) AS n FROM webhook_deliveries GROUP BY status',
@@ -118,9 +120,13 @@ export class DeliveriesRepository {
       "SELECT next_attempt_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT 1",
       [now],
     );
+    const subscriptions = await this.db.query<{ status: string; reason: string | null; n: bigint }>(
+      'SELECT status, disabled_reason AS reason, COUNT(*) AS n FROM webhook_subscriptions GROUP BY status, disabled_reason',
+    );
     return {
       byStatus: new Map(counts.map((r) => [r.status, Number(r.n)])),
       oldestDueAt: oldest[0] ? new Date(oldest[0].next_attempt_at) : null,
+      subscriptions: new Map(subscriptions.map((r) => [`${r.status}:${r.status === 'disabled' ? (r.reason ?? '') : ''}`, Number(r.n)])),
     };
   }
 }
