@@ -17,9 +17,9 @@ function write(path, text) {
 }
 
 /** The rule ids and messages ESLint reports for `files` linted with `layer`'s config. */
-async function lint(layer, files) {
+async function lint(layer, files, options) {
   for (const [path, text] of Object.entries(files)) write(path, text);
-  const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: layered(layer) });
+  const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: layered(layer, options) });
   const results = await eslint.lintFiles(Object.keys(files));
   return results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`));
 }
@@ -107,5 +107,131 @@ describe('the architecture kept by lint (docs/architecture.md)', () => {
       }),
       [],
     );
+  });
+
+  describe('one owner per table (table-owners.mjs)', () => {
+    // A schema as models.prisma writes it: owner lines among the doc comments, relations by model name.
+    const SCHEMA = `/// A product.
+/// owner: products
+model Product {
+  id       BigInt    @id
+  storeId  BigInt    @map("store_id")
+  store    Store     @relation(fields: [storeId], references: [id])
+  variants Variant[]
+  @@map("products")
+}
+
+/// owner: products
+model Variant {
+  id        BigInt  @id
+  productId BigInt  @map("product_id")
+  product   Product @relation(fields: [productId], references: [id])
+  @@map("product_variants")
+}
+
+/// owner: stores (why it is theirs)
+model Store {
+  id       BigInt    @id
+  products Product[]
+  @@map("stores")
+}
+`;
+    write('owners/models.prisma', SCHEMA);
+    const tables = { schema: join(root, 'owners/models.prisma'), sources: join(root, 'owners/src') };
+    const owned = async (path, text, schema) => {
+      if (schema) write('owners/other.prisma', schema);
+      const options = { tables: schema ? { ...tables, schema: join(root, 'owners/other.prisma') } : tables };
+      return (await lint('api', { [`owners/src/${path}`]: text }, options)).filter((m) => m.startsWith('platform/table-owners'));
+    };
+    const repository = (body) => `export class R {\n  constructor(private readonly db: any) {}\n  run(tx: any) {\n    ${body}\n  }\n}\n`;
+
+    it("refuses a Prisma read or write of another room's table; the owner's own are fine", async () => {
+      assert.match(
+        (await owned('inventory/a.repository.ts', repository('return this.db.prisma.product.findMany({});'))).join('\n'),
+        /inventory reads products, which products owns/,
+      );
+      assert.match(
+        (await owned('inventory/b.repository.ts', repository('return tx.variant.update({ where: { id: 1n }, data: {} });'))).join('\n'),
+        /inventory writes product_variants, which products owns: call products's service with your transaction/,
+      );
+      assert.deepEqual(
+        await owned('products/c.repository.ts', repository('return tx.variant.deleteMany({ where: { productId: 1n } });')),
+        [],
+      );
+      // A method of a service field that happens to share a name is no table (`this.stores` is not a delegate).
+      assert.deepEqual(await owned('inventory/d.service.ts', repository('return this.stores.create({});')), []);
+    });
+
+    it('refuses a read through a relation, and a nested write under data', async () => {
+      const through = await owned(
+        'products/e.repository.ts',
+        repository(
+          'return tx.variant.findFirst({ where: { id: 1n }, select: { product: { select: { store: { select: { id: true } } } } } });',
+        ),
+      );
+      assert.deepEqual(through, [
+        "platform/table-owners: products reads stores, which stores owns: ask stores's service, or read it in a read model (*.read-model.ts) of products",
+      ]);
+      const nested = await owned(
+        'stores/f.repository.ts',
+        repository('return tx.store.update({ where: { id: 1n }, data: { products: { create: [{ id: 2n }] } } });'),
+      );
+      assert.match(nested.join('\n'), /stores writes products, which products owns/);
+      const connect = await owned(
+        'products/g.repository.ts',
+        repository('return tx.product.create({ data: { id: 1n, store: { connect: { id: 2n } } } });'),
+      );
+      assert.deepEqual(connect, []);
+    });
+
+    it("refuses SQL on another room's table, and the bulk helpers named with it", async () => {
+      const sql = await owned(
+        'inventory/h.repository.ts',
+        repository(
+          'await tx.$executeRaw`UPDATE products SET updated_at = updated_at WHERE id = ${1}`;\n    return this.db.query(`SELECT s.id FROM stores s JOIN product_variants v ON 1 = 1 WHERE s.id = ?`, [1]);',
+        ),
+      );
+      assert.match(sql.join('\n'), /inventory writes products/);
+      assert.match(sql.join('\n'), /inventory reads stores/);
+      assert.match(sql.join('\n'), /inventory reads product_variants/);
+      const bulk = await owned(
+        'inventory/i.repository.ts',
+        "import { insertRows } from '@platform/db';\nexport const put = (tx: any, db: any) => insertRows(tx, db, 'products', [], []);\n",
+      );
+      assert.match(bulk.join('\n'), /inventory writes products/);
+      // DELETE FROM is a write, not also a read; prose is not SQL.
+      const deleted = await owned(
+        'inventory/j.repository.ts',
+        repository("return this.db.query('DELETE FROM stores WHERE id = ?', [1]) ?? 'Remove it from stores first';"),
+      );
+      assert.deepEqual(deleted, [
+        "platform/table-owners: inventory writes stores, which stores owns: call stores's service with your transaction",
+      ]);
+    });
+
+    it("lets a read model read other rooms' tables, never write them", async () => {
+      const read = 'return this.db.query(`SELECT p.id FROM products p JOIN stores s ON s.id = p.store_id`, []);';
+      assert.deepEqual(await owned('merchant/pages.read-model.ts', repository(read)), []);
+      assert.match((await owned('merchant/pages.repository.ts', repository(read))).join('\n'), /merchant reads products/);
+      assert.match(
+        (await owned('merchant/pages.read-model.ts', repository('return tx.product.updateMany({ data: {} });'))).join('\n'),
+        /merchant writes products/,
+      );
+    });
+
+    it('refuses a schema whose model names no owner, or two', async () => {
+      const none = await owned(
+        'stores/k.repository.ts',
+        'export const k = 1;\n',
+        SCHEMA.replace('/// owner: stores (why it is theirs)\n', ''),
+      );
+      assert.match(none.join('\n'), /models\.prisma: model Store \(stores\) has no `\/\/\/ owner: <room>` line/);
+      const two = await owned(
+        'stores/l.repository.ts',
+        'export const l = 1;\n',
+        SCHEMA.replace('/// owner: products\nmodel Variant', '/// owner: products\n/// owner: inventory\nmodel Variant'),
+      );
+      assert.match(two.join('\n'), /model Variant \(product_variants\) names 2 owners/);
+    });
   });
 });

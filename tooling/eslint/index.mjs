@@ -4,14 +4,17 @@
 // - domain imports nothing of ours (and does no I/O: no node:fs, node:net, node:http, databases);
 // - contract never imports api, db, sdk or domain's callers; sdk never api or db;
 // - apps never import each other;
-// - in the API, a feature never reaches into another feature's repository;
-// - nowhere an import cycle of values (see the rule below for type-only imports).
+// - in the API, a feature never reaches into another feature's repository, nor into another
+//   room's tables (table-owners.mjs: one owner per table, named in models.prisma);
+// - nowhere an import cycle of values (see the rule below; cycles through type-only imports, and the
+//   floors of apps/api/src, are dependency-cruiser's, run after ESLint: floors.mjs).
 // Each never holds for relative paths too: no file reaches into another package by a path
 // (`../../apps/api/src/...`) at all, so a package is only ever imported by its name, where the
 // layer's list judges it.
 import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { tableOwnersRule } from './table-owners.mjs';
 
 const OURS = ['@platform/contract', '@platform/domain', '@platform/db', '@platform/sdk', '@platform/api', '@platform/webhooks'];
 
@@ -81,7 +84,11 @@ function restrictions(layer) {
   return { patterns, paths };
 }
 
-export function layered(layer) {
+/**
+ * `tables` (the API only): `{ schema, sources }`, the models.prisma whose `/// owner:` lines name each
+ * table's room, and the folder whose first-level folders are the rooms (table-owners.mjs).
+ */
+export function layered(layer, { tables } = {}) {
   if (!(layer in FORBIDDEN))
     throw new Error(`@platform/eslint-config: unknown layer '${layer}' (one of ${Object.keys(FORBIDDEN).join(', ')})`);
   return tseslint.config(
@@ -104,10 +111,14 @@ export function layered(layer) {
         // whatever the layers: packages meet through their names and `exports` only.
         'import-x/no-relative-packages': 'error',
         // import-x skips type-only imports (`import type`, or every specifier `type`) when it
-        // looks for cycles: what this refuses is a cycle of values.
+        // looks for cycles: what this refuses is a cycle of values, in the editor too. `pnpm lint`
+        // then runs floors.mjs (dependency-cruiser), which counts type-only imports as well.
         'import-x/no-cycle': ['error', { ignoreExternal: true }],
       },
     },
+    ...(tables
+      ? [{ plugins: { platform: { rules: { 'table-owners': tableOwnersRule } } }, rules: { 'platform/table-owners': ['error', tables] } }]
+      : []),
   );
 }
 

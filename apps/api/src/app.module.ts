@@ -1,11 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AccessModule } from './access/access.module';
 import { AppsModule } from './apps/apps.module';
 import { CoreModule, type CoreParts } from './core/core.module';
 import { HealthModule } from './health/health.module';
-import { HttpModule } from './http/http.module';
+import { HttpModule, type EdgeParts } from './http/http.module';
 import { InventoryModule } from './inventory/inventory.module';
 import { MerchantModule } from './merchant/merchant.module';
-import { MetafieldDefinitionsModule } from './metafield-definitions/metafield-definitions.module';
+import { MetafieldDefinitionsModule } from './metafields/metafield-definitions.module';
 import { MetafieldsModule } from './metafields/metafields.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { OperatorModule } from './operator/operator.module';
@@ -16,15 +17,17 @@ import { StoresModule } from './stores/stores.module';
 import { TokensModule } from './tokens/tokens.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
-/** The API: the core parts the bootstrap made, the cross-cutting HTTP rules, and one module per feature. */
+/** The API: the core and edge parts the bootstrap made, the access check, and one module per feature. */
 @Module({})
 export class AppModule {
-  static register(core: CoreParts): DynamicModule {
+  static register(parts: CoreParts & EdgeParts): DynamicModule {
+    const { db, config, clock, ...edge } = parts;
     return {
       module: AppModule,
       imports: [
-        CoreModule.register(core),
-        HttpModule,
+        CoreModule.register({ db, config, clock }),
+        HttpModule.register(edge),
+        AccessModule,
         HealthModule,
         TokensModule,
         StoresModule,

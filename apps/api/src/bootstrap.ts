@@ -25,7 +25,7 @@ import { IdempotencyService } from './idempotency/idempotency.service';
 import { createRateLimiter } from './http/rate-limiter';
 import { requestTraceId } from './http/trace-context';
 import { answerClientError, answerConnect, answerFrameworkError } from './http/transport-errors';
-import { EVERY_HOP_WARNING, fastifyTrustProxy } from './http/trusted-proxies';
+import { EVERY_HOP_WARNING, fastifyTrustProxy } from './core/trusted-proxies';
 import { installMerchantFormParser } from './merchant/merchant-forms';
 import { installMerchantNotFound, MerchantNotFound, MerchantNotFoundPages } from './merchant/merchant-not-found';
 import { installOAuthHttp } from './oauth/oauth-http';

@@ -1,8 +1,11 @@
 import type { z } from 'zod';
 import { env, envVariable, parseEnv, ZSharedEnv, sharedSettingsOf, type LogLevel } from '@platform/db';
-import { readTrustedProxies, type TrustedProxies } from './http/trusted-proxies';
+import { readTrustedProxies, type TrustedProxies } from './core/trusted-proxies';
 
 /** decisions §12.4: every variable the service reads, validated once at start. */
+/** The demo store's handle (decisions §12: the start command seeds it and prints its sign-in link). */
+export const DEMO_HANDLE = 'demo';
+
 export interface Config {
   databaseUrl: string;
   host: string;

@@ -10,11 +10,11 @@ import {
 } from '@platform/db';
 import { latestStableVersion } from '@platform/domain';
 import { createPlatform } from './bootstrap';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, DEMO_HANDLE, loadConfig, type Config } from './config';
 import { DRAINING } from './health/draining';
 import { RedisConfigError } from './http/rate-limiter';
 import { MerchantSessionsService, SIGN_IN_LINK_MINUTES } from './merchant/merchant-sessions.service';
-import { DEMO_HANDLE, seedDemo } from './seed/demo-seed';
+import { seedDemo } from './seed/demo-seed';
 
 function readConfig(): Config {
   try {

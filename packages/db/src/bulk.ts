@@ -1,5 +1,5 @@
 import type { Db } from './client';
-import type { TransactionClient } from './outbox';
+import type { TransactionClient } from './client';
 import { PREPARED_TEXT_MAX_CHARS } from './sqlite-statements';
 
 /** Where the bulk statements of a transaction go: the provider, and on SQLite the adapter's connection. */

@@ -5,13 +5,15 @@ import { createPgPool, pgQuery, pgTransactionConnections, type PgTransactionConn
 import { prepareSqliteFile, providerOf, sqliteFilePath, type Provider } from './provider';
 import { betterSqlite3Query, libsqlQuery, type SqliteDriver } from './sqlite';
 import { sqliteAdapterFactory, type SqliteAdapterConnection } from './sqlite-adapter';
-import type { TransactionClient } from './outbox';
 
 /**
  * The Prisma client type for both providers. The two generated clients are not type-compatible
  * (each names its own provider) but come from one model set, so both are typed as the SQLite one.
  */
 export type PrismaClient = SqlitePrismaClient;
+
+/** The client Prisma hands to an interactive `$transaction` callback. */
+export type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 export interface Db {
   prisma: PrismaClient;
@@ -65,6 +67,14 @@ export interface CreateDbOptions {
 export const DEFAULT_SQLITE_DRIVER: SqliteDriver = 'better-sqlite3';
 
 /**
+ * Every interactive transaction's bounds unless its caller sets its own: up to 10 s to get a
+ * connection and 30 s to finish. Prisma's own 2 s and 5 s are shorter than a row lock can be held
+ * by a bulk write beside it on a loaded machine; past these, Prisma rolls the transaction back and
+ * the API answers 503 with Retry-After (nothing of it written), never a 500.
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 } as const;
+
+/**
  * A Prisma client plus a direct query function for the URL's provider (decisions §12.1). Does not
  * migrate: call `migrate(url)` first. Connections open lazily.
  */
@@ -78,7 +88,10 @@ function createSqliteDb(url: string, driver: SqliteDriver): Db {
   const file = sqliteFilePath(url);
   prepareSqliteFile(file);
   let connection: SqliteAdapterConnection | undefined;
-  const prisma = new SqlitePrismaClient({ adapter: sqliteAdapterFactory(file, driver, (c) => (connection = c)) });
+  const prisma = new SqlitePrismaClient({
+    adapter: sqliteAdapterFactory(file, driver, (c) => (connection = c)),
+    transactionOptions: TRANSACTION_OPTIONS,
+  });
   let direct: ReturnType<typeof libsqlQuery> | undefined;
   const directQuery = () => (direct ??= driver === 'libsql' ? libsqlQuery(file) : betterSqlite3Query(file));
   return {
@@ -100,7 +113,7 @@ function createSqliteDb(url: string, driver: SqliteDriver): Db {
 function createPgDb(url: string): Db {
   // One pool for Prisma and for direct queries.
   const pool = createPgPool(url);
-  const pgClient = new PgPrismaClient({ adapter: new PrismaPg(pool) });
+  const pgClient = new PgPrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
   const query = pgQuery(pool);
   const transactionConnection = pgTransactionConnections(pool);
   return {

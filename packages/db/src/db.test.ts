@@ -347,6 +347,23 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL (TEST_DATABASE_URL)', 
   afterAll(() => database.drop(), TIMEOUT);
 
   it(
+    'a transaction kept 6 s (a lock held by a bulk write beside it, a loaded machine) commits: the bounds are 30 s, not the 5 s of Prisma itself',
+    async () => {
+      const db = createDb(url());
+      try {
+        const at = await db.prisma.$transaction(async (tx) => {
+          await tx.$executeRaw`SELECT pg_sleep(6)`;
+          return tx.$queryRaw<{ at: Date }[]>`SELECT now() AS at`;
+        });
+        expect(at).toHaveLength(1);
+      } finally {
+        await db.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'openPgSession keeps Db.query conventions on a connection of its own, and opens another when it is lost',
     async () => {
       const session = openPgSession(url());

@@ -1,5 +1,5 @@
 import type { BulkTarget } from './bulk';
-import type { TransactionClient } from './outbox';
+import type { TransactionClient } from './client';
 
 /**
  * Reserves `count` consecutive-or-not ids of `table` inside a write transaction, for inserting rows

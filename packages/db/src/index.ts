@@ -10,7 +10,15 @@ export {
   type LogLevel,
   type SharedSettings,
 } from './settings';
-export { createDb, DEFAULT_SQLITE_DRIVER, type CreateDbOptions, type Db, type PrismaClient, type QueryOptions } from './client';
+export {
+  createDb,
+  DEFAULT_SQLITE_DRIVER,
+  type CreateDbOptions,
+  type Db,
+  type PrismaClient,
+  type QueryOptions,
+  type TransactionClient,
+} from './client';
 export { parseSqliteDateTime, SQLITE_BUSY_TIMEOUT_MS, type SqliteDriver } from './sqlite';
 export type { SqliteAdapterConnection } from './sqlite-adapter';
 export {
@@ -58,7 +66,7 @@ export type {
   WebhookSubscription,
 } from './generated/sqlite/client';
 export { currentTraceId, withTraceId } from './trace-context';
-export { inOutboxTransaction, writeWebhookDeliveries, type EmitWebhookEvent, type TransactionClient, type WebhookEvent } from './outbox';
+export { inOutboxTransaction, writeWebhookDeliveries, type EmitWebhookEvent, type WebhookEvent } from './outbox';
 export { OUTBOX_CHANNEL, wakeFileOf, wakeSenders, watchOutbox, type OutboxWatch } from './outbox-wake';
 export { openPgSession, type PgSession } from './pg-session';
 export { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, PrismaClient } from './client';
+import type { Db, TransactionClient } from './client';
 import { NOTIFY_SQL, wakeSenders } from './outbox-wake';
 import { currentTraceId } from './trace-context';
-
-/** The client Prisma hands to an interactive `$transaction` callback. */
-export type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 export interface WebhookEvent {
   storeId: bigint;

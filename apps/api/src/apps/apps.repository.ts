@@ -58,6 +58,11 @@ export class AppsRepository {
     await tx.app.delete({ where: { id: appId } });
   }
 
+  /** Locks the app's row in `tx` (a write that changes nothing, the same SQL on both providers). */
+  async lockApp(tx: TransactionClient, appId: bigint): Promise<void> {
+    await tx.$executeRaw`UPDATE apps SET updated_at = updated_at WHERE id = ${appId}`;
+  }
+
   appByKey(appKey: string): Promise<App | null> {
     return this.db.prisma.app.findUnique({ where: { appKey } });
   }

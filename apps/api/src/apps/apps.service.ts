@@ -126,6 +126,14 @@ export class AppsService {
   }
 
   /** The installation of an app on a store, or undefined. */
+  /**
+   * Locks the app's row in the caller's transaction, so writes that count what the app holds (its
+   * webhook subscriptions, decisions §11.7) run one after the other.
+   */
+  lock(tx: TransactionClient, appId: bigint): Promise<void> {
+    return this.repository.lockApp(tx, appId);
+  }
+
   async installationOn(storeId: bigint, appId: bigint): Promise<InstallationWithApp | undefined> {
     return (await this.repository.installation(storeId, appId)) ?? undefined;
   }

@@ -14,6 +14,13 @@ const prismaError = (code: string, message: string, cause?: Record<string, unkno
     code,
     meta: cause ? { driverAdapterError: Object.assign(new Error('DriverAdapterError'), { name: 'DriverAdapterError', cause }) } : {},
   });
+/** Prisma 7's P2028 for a transaction past its timeout (meta as the pg adapter's client sets it). */
+const expired = (operation: string) =>
+  Object.assign(new Error(`Transaction API error: A ${operation} cannot be executed on an expired transaction.`), {
+    name: 'PrismaClientKnownRequestError',
+    code: 'P2028',
+    meta: { operation, timeout: 5000, timeTaken: 5012 },
+  });
 const fromServer = (code: string, message: string) => ({
   originalCode: code,
   originalMessage: message,
@@ -42,6 +49,8 @@ const UNAVAILABLE: [string, unknown][] = [
   ['Prisma P1017 server closed the connection', prismaError('P1017', 'Server has closed the connection.')],
   ['Prisma P2024 pool timeout', prismaError('P2024', 'Timed out fetching a new connection from the connection pool.')],
   ['Prisma P2028 no transaction in time', prismaError('P2028', 'Transaction API error: Unable to start a transaction in the given time.')],
+  ['Prisma P2028 a query on a transaction past its timeout (rolled back)', expired('query')],
+  ['Prisma P2028 a commit of a transaction past its timeout (rolled back)', expired('commit')],
   [
     'Prisma P2039, 57P03 shutting down',
     prismaError('P2039', 'Database error. Code: `57P03`.', fromServer('57P03', 'the database system is shutting down')),

@@ -20,6 +20,15 @@ const MESSAGES =
   /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Can't reach database server|Unable to start a transaction in the given time/;
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseUnavailable']);
 
+/**
+ * Prisma's P2028 for a transaction that outlived its timeout (`meta.timeout`, `meta.timeTaken`): it
+ * was rolled back, nothing of it is written, so the request may be sent again (a database slowed
+ * by load, or a lock held longer than the timeout). A P2028 without the times (a transaction used
+ * after it closed) is a bug, and stays a 500.
+ */
+const expiredTransaction = (code: unknown, meta: unknown): boolean =>
+  code === 'P2028' && typeof meta === 'object' && meta !== null && typeof (meta as { timeout?: unknown }).timeout === 'number';
+
 const unavailableCode = (code: unknown): boolean =>
   typeof code === 'string' && (NETWORK_CODES.has(code) || PRISMA_CODES.has(code) || PG_STATE.test(code));
 
@@ -34,7 +43,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     kind?: unknown;
     meta?: { driverAdapterError?: unknown };
   };
-  if (unavailableCode(e.code) || unavailableCode(e.originalCode)) return true;
+  if (unavailableCode(e.code) || unavailableCode(e.originalCode) || expiredTransaction(e.code, e.meta)) return true;
   if (typeof e.kind === 'string' && ADAPTER_KINDS.has(e.kind)) return true;
   if (typeof e.message === 'string' && MESSAGES.test(e.message)) return true;
   return isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1);

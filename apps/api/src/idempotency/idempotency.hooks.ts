@@ -1,6 +1,6 @@
 import { checkIdempotencyKey, idempotencyFingerprint } from '@platform/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { matchedAdminRoute } from '../http/access.guard';
+import { matchedAdminRoute } from '../http/admin-route';
 import { sendError } from '../http/conventions';
 import { OPERATOR_PREFIX } from '../http/wire';
 import type { IdempotencyClaim, IdempotencyService } from './idempotency.service';

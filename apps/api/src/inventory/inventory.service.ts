@@ -12,6 +12,7 @@ import {
 } from '@platform/domain';
 import { ClockService } from '../core/clock.service';
 import { pathId } from '../http/ids';
+import { InventoryItemsService } from '../products/inventory-items.service';
 import { StoresService } from '../stores/stores.service';
 import { InventoryRepository } from './inventory.repository';
 
@@ -33,6 +34,7 @@ export class InventoryService {
   constructor(
     private readonly repository: InventoryRepository,
     private readonly stores: StoresService,
+    private readonly items: InventoryItemsService,
     private readonly clock: ClockService,
   ) {}
 
@@ -46,7 +48,9 @@ export class InventoryService {
       if (!result.ok) throw new DomainError('VALIDATION_FAILED', result.message);
       return result.value;
     };
-    const row = await this.repository.updateInventoryItem(store, id, merge, this.clock.now());
+    const now = this.clock.now();
+    // The item is the products room's; its change and the event are written in one transaction.
+    const row = await this.repository.updateInventoryItem(store, (tx) => this.items.update(tx, store, id, merge, now), now);
     if (!row) throw new DomainError('NOT_FOUND', 'Inventory item not found');
     return inventoryItemObject(row, store.ianaTimezone);
   }

@@ -1,12 +1,6 @@
 import type { DefinitionInput, Issue, RuleName } from '@platform/domain';
 import type { FormFields } from './merchant-session.guard';
-import { ruleFieldOfIssue } from './rule-fields';
-
-/** One rule as the API takes it (`{"name": "max", "value": "12"}`). */
-export interface RuleRow {
-  name: string;
-  value: string;
-}
+import { ruleFieldOfIssue, type RuleRow } from './rule-fields';
 
 /** The access radio's value as the API's `access` (empty: not given). */
 function accessOf(form: FormFields): { admin: string } | undefined {

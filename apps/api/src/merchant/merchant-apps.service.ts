@@ -4,7 +4,7 @@ import { AppsService } from '../apps/apps.service';
 import { ClockService } from '../core/clock.service';
 import { DeliveriesService } from '../webhooks/deliveries.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { MerchantReadRepository, type InstalledApp, type TroubledSubscription } from './merchant-read.repository';
+import { MerchantReadModel, type InstalledApp, type TroubledSubscription } from './merchant.read-model';
 import type { MerchantContext } from './merchant-session.guard';
 import type { DeliveriesView } from './pages/deliveries.page';
 import type { ShownToken } from './pages/apps.page';
@@ -25,7 +25,7 @@ export type AppKindWanted = 'installed' | 'private';
 @Injectable()
 export class MerchantAppsService {
   constructor(
-    private readonly read: MerchantReadRepository,
+    private readonly read: MerchantReadModel,
     private readonly apps: AppsService,
     private readonly clock: ClockService,
     private readonly subscriptions: WebhooksService,

@@ -1,16 +1,34 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@platform/domain';
-import { MetafieldDefinitionsService } from '../metafield-definitions/metafield-definitions.service';
+import { DomainError, type Issue } from '@platform/domain';
+import { MetafieldDefinitionsService } from '../metafields/metafield-definitions.service';
 import { MerchantMetafieldsService, PRODUCT_VALUES_SHOWN } from '../metafields/merchant-metafields.service';
 import type { WriteEntry } from '../metafields/metafield-writes.service';
 import { ResourceFeedbackService } from '../resource-feedback/resource-feedback.service';
-import { MerchantReadRepository, type FeedbackState, type ProductRecord } from './merchant-read.repository';
+import { MerchantReadModel, type FeedbackState, type ProductRecord } from './merchant.read-model';
 import type { FormFields, MerchantContext } from './merchant-session.guard';
-import type { ValueField } from './pages/product.page';
 import { changedValue } from './value-form';
 
 /** Products per page of the merchant's products list (as before issue 18). */
 export const PRODUCTS_PER_PAGE = 50;
+
+/** One metafield of the product page: a definition the merchant may see, or a value without one. */
+export interface ValueField {
+  /** The form field's name: `d{definition id}` or `m{value id}` (never a namespace the form could forge). */
+  id: string;
+  label: string;
+  namespace: string;
+  key: string;
+  type: string;
+  description: string | null;
+  /** The stored value; undefined when the product has none yet. */
+  stored: string | undefined;
+  /** The re-check's reasons it is invalid (decisions §8.12), each naming the rule. */
+  invalidReasons: string[];
+  /** The same problems as data, judged again (MerchantValue.invalidIssues), for their sentences. */
+  invalidIssues: readonly Issue[];
+  /** Why the merchant may not change it (the API's 403 text); undefined when it may. */
+  readOnly: string | undefined;
+}
 
 export interface ProductListQuery {
   title: string | undefined;
@@ -40,7 +58,7 @@ export interface ProductList {
 @Injectable()
 export class MerchantCatalogService {
   constructor(
-    private readonly read: MerchantReadRepository,
+    private readonly read: MerchantReadModel,
     private readonly values: MerchantMetafieldsService,
     private readonly definitions: MetafieldDefinitionsService,
     private readonly feedback: ResourceFeedbackService,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { MetafieldDefinition as DefinitionRow } from '@platform/db';
 import { DomainError, OWNER_RESOURCES, type DefinitionInput } from '@platform/domain';
-import { MetafieldDefinitionsService } from '../metafield-definitions/metafield-definitions.service';
+import { MetafieldDefinitionsService } from '../metafields/metafield-definitions.service';
 import { MerchantMetafieldsService, type MerchantValue } from '../metafields/merchant-metafields.service';
-import { MerchantReadRepository } from './merchant-read.repository';
+import { MerchantReadModel } from './merchant.read-model';
 import type { MerchantContext } from './merchant-session.guard';
 import type { DefinitionItem } from './pages/definitions.page';
 
@@ -26,7 +26,7 @@ export class MerchantDefinitionsService {
   constructor(
     private readonly definitions: MetafieldDefinitionsService,
     private readonly values: MerchantMetafieldsService,
-    private readonly read: MerchantReadRepository,
+    private readonly read: MerchantReadModel,
   ) {}
 
   /** An owner resource of the query (products when absent); anything else is a 400 page. */

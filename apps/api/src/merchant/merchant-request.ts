@@ -1,6 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { StoreRecord } from '../stores/stores.service';
-import type { MerchantSession } from './merchant-sessions.service';
+import type { SessionRow } from './merchant-sessions.repository';
+
+/** A signed-in merchant's session (MerchantSessionsService). */
+export interface MerchantSession extends SessionRow {
+  /** The token of the session's forms that need no one-time token (sign-out). */
+  formToken: string;
+}
 
 /** The signed-in merchant of the host's store: what every merchant page and form is for. */
 export interface MerchantContext {

@@ -4,13 +4,12 @@ import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newSecret } from '../tokens/new-secret';
 import { ClockService } from '../core/clock.service';
-import { acceptedSecrets, type Config } from '../config';
+import { acceptedSecrets, DEMO_HANDLE, type Config } from '../config';
 import { InjectConfig } from '../core/injection';
 import { BodyGates } from '../http/body-gates';
 import { StoresService, type StoreRecord } from '../stores/stores.service';
 import { NotOnStoreHost, sendErrorPage, SignInNeeded } from './merchant-errors.filter';
-import { rememberHostStore } from './merchant-request';
-import { DEMO_HANDLE } from '../seed/demo-handle';
+import { rememberHostStore, type MerchantSession } from './merchant-request';
 import { MERCHANT_FORMS } from './merchant-forms';
 import { MerchantSessionsRepository, type SessionRow } from './merchant-sessions.repository';
 
@@ -24,11 +23,6 @@ export const SESSION_COOKIE = 'platform_admin_session';
 export interface LinkBase {
   protocol: string;
   port: number | null;
-}
-
-export interface MerchantSession extends SessionRow {
-  /** The token of the session's forms that need no one-time token (sign-out). */
-  formToken: string;
 }
 
 /** Merchant sign-in links and sessions on a store's own host (decisions §1.2, §10). */

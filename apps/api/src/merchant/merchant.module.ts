@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AppsModule } from '../apps/apps.module';
-import { MetafieldDefinitionsModule } from '../metafield-definitions/metafield-definitions.module';
+import { MetafieldDefinitionsModule } from '../metafields/metafield-definitions.module';
 import { MetafieldsModule } from '../metafields/metafields.module';
 import { ProductsModule } from '../products/products.module';
 import { ResourceFeedbackModule } from '../resource-feedback/resource-feedback.module';
@@ -14,7 +14,7 @@ import { MerchantDefinitionsController } from './merchant-definitions.controller
 import { MerchantDefinitionsService } from './merchant-definitions.service';
 import { MerchantNotFoundPages } from './merchant-not-found';
 import { MerchantProductsController } from './merchant-products.controller';
-import { MerchantReadRepository } from './merchant-read.repository';
+import { MerchantReadModel } from './merchant.read-model';
 import { MerchantSessionGuard } from './merchant-session.guard';
 import { MerchantSessionsRepository } from './merchant-sessions.repository';
 import { MerchantSessionsService } from './merchant-sessions.service';
@@ -32,7 +32,7 @@ import { MerchantSessionsService } from './merchant-sessions.service';
     MerchantSessionsRepository,
     MerchantSessionsService,
     MerchantSessionGuard,
-    MerchantReadRepository,
+    MerchantReadModel,
     MerchantAppsService,
     MerchantCatalogService,
     MerchantDefinitionsService,

@@ -11,7 +11,12 @@ import {
   type RuleName,
 } from '@platform/domain';
 import type { FormFields } from './merchant-session.guard';
-import type { RuleRow } from './definition-form';
+
+/** One rule as the API takes it (`{"name": "max", "value": "12"}`). */
+export interface RuleRow {
+  name: string;
+  value: string;
+}
 
 // A definition's validation rules as fields of its type (issue 47): only the rules the type allows
 // (decisions §8, the spec's rules table), each a control of its own kind, posted as the same rule set

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NON_EMPTY_VALUE_SINCE, RULES_ONLY, type Issue } from '@platform/domain';
-import type { StoreContext } from '../http/request-context';
+import type { StoreContext } from '../access/request-context';
 import { reasonsOf } from './metafield-render';
 import { MetafieldValidators, valueAccess, writeDeniedMessage, type Caller, type DefinitionRow } from './metafield-rules';
 import { MetafieldWritesService, type WriteEntry } from './metafield-writes.service';

@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import { InjectConfig } from '../core/injection';
 import { MAX_RESPONSE_BYTES } from '../http/wire';
 import { readPageRequest, renderKeysetPage, type PageRequest } from '../http/keyset-pagination';
-import type { AuthContext } from '../http/request-context';
+import type { AuthContext } from '../access/request-context';
 import { StoresService } from '../stores/stores.service';
 import { pickFields, renderMetafield, renderOperatorMetafield } from './metafield-render';
 import { storedNamespace, valueAccess, type Caller, type DefinitionRow } from './metafield-rules';

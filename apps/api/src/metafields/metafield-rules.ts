@@ -14,7 +14,7 @@ import {
   type AccessAction,
   type AccessDecision,
 } from '@platform/domain';
-import { reservedNamespaceMessage } from '../metafield-definitions/metafield-definition-view';
+import { reservedNamespaceMessage } from './metafield-definition-view';
 
 /** The columns of a stored definition that values need (the definitions feature owns the table). */
 export interface DefinitionRow {

@@ -9,11 +9,12 @@ import { MetafieldsOperatorController } from './metafields-operator.controller';
 import { MetafieldsRepository } from './metafields.repository';
 import { MetafieldsService } from './metafields.service';
 import { RecheckRepository } from './recheck.repository';
+import { ProductsModule } from '../products/products.module';
 import { StoresModule } from '../stores/stores.module';
 
 /** Metafield values, the bulk set and the background re-check (decisions §8.8-§8.13). */
 @Module({
-  imports: [StoresModule],
+  imports: [StoresModule, ProductsModule],
   controllers: [MetafieldsController, MetafieldsOperatorController],
   providers: [
     MetafieldsRepository,

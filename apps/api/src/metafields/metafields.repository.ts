@@ -94,21 +94,6 @@ export const DEFINITION_COLUMNS = {
 export class MetafieldsRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  async productExists(storeId: bigint, productId: bigint): Promise<boolean> {
-    const rows = await this.db.query('SELECT id FROM products WHERE store_id = ? AND id = ?', [storeId.toString(), productId.toString()]);
-    return rows.length > 0;
-  }
-
-  async existingProducts(storeId: bigint, productIds: bigint[]): Promise<Set<bigint>> {
-    if (productIds.length === 0) return new Set();
-    const ids = [...new Set(productIds)];
-    const rows = await this.db.query<{ id: bigint }>(
-      `SELECT id FROM products WHERE store_id = ? AND id IN (${ids.map(() => '?').join(',')})`,
-      [storeId, ...ids],
-    );
-    return new Set(rows.map((r) => BigInt(r.id)));
-  }
-
   /**
    * The store's product definitions matching any of these (stored namespace, key) pairs: by IN
    * lists on the unique index's columns, exact pairs in memory, straight to the driver rather than

@@ -2,7 +2,8 @@ import { toId } from '../http/ids';
 import { Injectable } from '@nestjs/common';
 import type { MetafieldInput, MetafieldsSet, MetafieldUpdate } from '@platform/contract';
 import { DomainError, formatIssues, makeIssue, NON_EMPTY_VALUE_SINCE, type Issue } from '@platform/domain';
-import type { AuthContext } from '../http/request-context';
+import type { AuthContext } from '../access/request-context';
+import { ProductsService } from '../products/products.service';
 import { renderMetafield, type RenderedMetafield } from './metafield-render';
 import { storedNamespace, valueAccess, writeDeniedMessage, type DefinitionRow } from './metafield-rules';
 import { MetafieldWritesService, type WriteContext, type WriteEntry } from './metafield-writes.service';
@@ -18,6 +19,7 @@ export class MetafieldsService {
   constructor(
     private readonly repository: MetafieldsRepository,
     private readonly writes: MetafieldWritesService,
+    private readonly products: ProductsService,
   ) {}
 
   /** POST on a product: creates the value, or updates the one of that namespace and key (then `created` is false). */
@@ -70,7 +72,7 @@ export class MetafieldsService {
     const issues: Issue[] = [];
     const owners = body.metafields.map((m, i) => ownerIdOf(m.owner_resource, m.owner_id, `metafields[${i}].`, issues));
     const ids = owners.filter((o): o is bigint => o !== undefined);
-    const existing = await this.repository.existingProducts(auth.store.id, [...new Set(ids)]);
+    const existing = await this.products.existing(auth.store.id, ids);
     const seen = new Map<string, number>();
     const entries: WriteEntry[] = [];
     body.metafields.forEach((m, i) => {
@@ -113,7 +115,7 @@ export class MetafieldsService {
   }
 
   async requireProduct(auth: Pick<AuthContext, 'store'>, productId: bigint): Promise<void> {
-    if (!(await this.repository.productExists(auth.store.id, productId))) throw new DomainError('NOT_FOUND', PRODUCT_NOT_FOUND);
+    if (!(await this.products.exists(auth.store.id, productId))) throw new DomainError('NOT_FOUND', PRODUCT_NOT_FOUND);
   }
 
   /** A value the app may see (visibleValue) but not change is 403: read-only access, or another app's namespace (decisions §8.2). */

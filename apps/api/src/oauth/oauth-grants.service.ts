@@ -17,7 +17,7 @@ import { newSecret } from '../tokens/new-secret';
 import { AppsService } from '../apps/apps.service';
 import { StoresService } from '../stores/stores.service';
 import { ClockService } from '../core/clock.service';
-import type { MerchantSession } from '../merchant/merchant-sessions.service';
+import type { MerchantSession } from '../merchant/merchant-request';
 import type { StoreRecord } from '../stores/stores.service';
 import { OAuthRepository } from './oauth.repository';
 

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { ListingDocumentsReadModel } from './listing-documents.read-model';
 import { ProductsRepository } from './products.repository';
 import { renderListingDocument } from './product-listing';
 
@@ -19,7 +20,10 @@ export class ListingDocumentsWorker implements OnModuleInit, OnApplicationShutdo
   private again = false;
   private stopped = false;
 
-  constructor(private readonly repository: ProductsRepository) {}
+  constructor(
+    private readonly repository: ProductsRepository,
+    private readonly stale: ListingDocumentsReadModel,
+  ) {}
 
   onModuleInit(): void {
     this.refresh();
@@ -52,7 +56,7 @@ export class ListingDocumentsWorker implements OnModuleInit, OnApplicationShutdo
     let rendered = 0;
     for (;;) {
       if (this.stopped) return;
-      const rows = await this.repository.staleListingDocuments(BATCH);
+      const rows = await this.stale.stale(BATCH);
       if (rows.length === 0) break;
       let written = 0;
       for (const row of rows) {

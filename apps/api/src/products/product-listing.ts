@@ -1,5 +1,4 @@
 import { formatInZone } from '@platform/domain';
-import type { ProductRow } from './products.repository';
 
 function toDate(value: Date | string | number): Date {
   return value instanceof Date ? value : new Date(value);
@@ -7,6 +6,20 @@ function toDate(value: Date | string | number): Date {
 
 function time(value: Date | string | number | null, timeZone: string): string {
   return value === null ? 'null' : `"${formatInZone(toDate(value), timeZone)}"`;
+}
+
+/** A product row as the listing reads it (ProductsRepository): stored documents and times. */
+export interface ProductRow {
+  id: bigint | number | string;
+  title?: string;
+  /** The document without id and times; read only when the listing document cannot be served. */
+  doc: string;
+  /** The product as the listing sends it, rendered at write time in `listing_zone` (null before). */
+  listing_doc?: string | Uint8Array | null;
+  listing_zone?: string | null;
+  published_at: Date | string | number | null;
+  created_at: Date | string | number;
+  updated_at: Date | string | number;
 }
 
 /** The product row as written: its document and times (the listing document is made from these). */

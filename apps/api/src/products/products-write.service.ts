@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, joinIssues, MAX_PRODUCT_HANDLE, MAX_PRODUCTS_PER_CREATE, parseIsoInstant, PRODUCT_DECIMAL } from '@platform/domain';
 import { MAX_RESPONSE_BYTES } from '../http/wire';
 import { ClockService } from '../core/clock.service';
+import { Transactions } from '../core/transactions';
 import { StoresService } from '../stores/stores.service';
 import { mergeProductInput, type ProductInput, type VariantInput } from './product-document';
 import { ProductsRepository } from './products.repository';
@@ -55,6 +56,7 @@ export class ProductsWriteService {
     private readonly repository: ProductsRepository,
     private readonly stores: StoresService,
     private readonly clock: ClockService,
+    private readonly transactions: Transactions,
   ) {}
 
   /** The listing documents written, in input order, as their bytes. */
@@ -67,7 +69,16 @@ export class ProductsWriteService {
     inputs.forEach((input, i) => checkInput(input, inputs.length > 1 ? `products[${i}].` : '', issues));
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', joinIssues(issues));
     // The answer is what was written: the listing documents rendered for the insert, no read-back.
-    return this.repository.createMany(store, inputs, this.clock.now(), checkEcho(inputs.length > 1 ? 'products' : 'product'));
+    // One transaction: the store's catalog revision moves first (so no cached page outlives the
+    // commit; on SQLite it also takes the write lock that allocateIds needs held), then the rows.
+    const now = this.clock.now();
+    return this.transactions.run(
+      async (tx) => {
+        await this.stores.bumpCatalogRevision(tx, store.id);
+        return this.repository.createMany(tx, store, inputs, now, checkEcho(inputs.length > 1 ? 'products' : 'product'));
+      },
+      { timeout: 120_000, maxWait: 30_000 },
+    );
   }
 
   async update(handle: string, id: bigint, patch: Partial<ProductInput>): Promise<string> {
@@ -84,13 +95,23 @@ export class ProductsWriteService {
       variants: patch.variants !== undefined,
     };
     // The patch is merged into the row as it is under the lock, so a PATCH at the same time is
-    // never undone, and the answer is this PATCH's write, not a later one's.
-    const written = await this.repository.replace(
-      store,
-      id,
-      this.clock.now(),
-      (row) => ({ input: mergeProductInput(documentToInput(row.doc, row.published_at), patch), parts }),
-      checkEcho('product'),
+    // never undone, and the answer is this PATCH's write, not a later one's. The row's lock first,
+    // then the store's catalog revision, in one transaction.
+    const now = this.clock.now();
+    const written = await this.transactions.run(
+      async (tx) => {
+        if (!(await this.repository.lock(tx, store.id, id))) return undefined;
+        await this.stores.bumpCatalogRevision(tx, store.id);
+        return this.repository.replace(
+          tx,
+          store,
+          id,
+          now,
+          (row) => ({ input: mergeProductInput(documentToInput(row.doc, row.published_at), patch), parts }),
+          checkEcho('product'),
+        );
+      },
+      { timeout: 60_000, maxWait: 30_000 },
     );
     if (!written) throw new DomainError('NOT_FOUND', 'Product not found');
     return written;

@@ -1,26 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { allocateIds, insertRows, type Db } from '@platform/db';
+import { allocateIds, insertRows, type Db, type TransactionClient } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../core/injection';
 import { renderProductDocument, slugify, type ProductInput } from './product-document';
-import { renderListingDocument, type ProductSource } from './product-listing';
+import { renderListingDocument, type ProductRow } from './product-listing';
 import { buildProductRows, buildReplacedParts, COLUMNS, countParts, type IdPool, type PartsToWrite } from './product-rows';
 
 /** The page queries: one plan whatever the values (the (store_id, id) index), so planned once per connection (docs/performance.md). */
 const PREPARED = { prepare: true };
-
-export interface ProductRow {
-  id: bigint | number | string;
-  title?: string;
-  /** The document without id and times; read only when the listing document cannot be served. */
-  doc: string;
-  /** The product as the listing sends it, rendered at write time in `listing_zone` (null before). */
-  listing_doc?: string | Uint8Array | null;
-  listing_zone?: string | null;
-  published_at: Date | string | number | null;
-  created_at: Date | string | number;
-  updated_at: Date | string | number;
-}
 
 export interface PageQuery {
   storeId: bigint;
@@ -39,15 +26,6 @@ function toRow(p: { id: bigint; doc: string; publishedAt: Date | null; createdAt
   return { id: p.id, doc: p.doc, published_at: p.publishedAt, created_at: p.createdAt, updated_at: p.updatedAt };
 }
 
-/**
- * The store's catalog revision moves in the transaction of every write the listing shows, so an
- * answer cached before it is never served after its commit (ListingCache). On SQLite this write
- * also takes the one write lock before anything else is read (allocateIds needs it held).
- */
-export async function bumpCatalogRevision(tx: Tx, storeId: bigint): Promise<void> {
-  await tx.$executeRaw`UPDATE stores SET catalog_revision = catalog_revision + 1 WHERE id = ${storeId}`;
-}
-
 /** What the listing reads of a product first: its stored listing document and the zone of its times. */
 interface ListingRow {
   id: bigint;
@@ -55,7 +33,7 @@ interface ListingRow {
   listing_doc: string | null;
 }
 
-type Tx = Parameters<Parameters<Db['prisma']['$transaction']>[0]>[0];
+type Tx = TransactionClient;
 
 @Injectable()
 export class ProductsRepository {
@@ -95,20 +73,6 @@ export class ProductsRepository {
     return rows.flatMap((row) => (stale.includes(row) ? (byId.get(String(row.id)) ?? []) : [row as ProductRow]));
   }
 
-  /**
-   * Up to `limit` products whose listing document is missing or of another zone than their store's
-   * (ListingDocumentsWorker), with what rendering it needs and the zone to render in.
-   */
-  staleListingDocuments(limit: number): Promise<(ProductSource & { id: bigint; updated_at: Date; zone: string })[]> {
-    return this.db.query(
-      `SELECT p.id, p.doc, p.published_at, p.created_at, p.updated_at, s.iana_timezone AS zone
-       FROM products p JOIN stores s ON s.id = p.store_id
-       WHERE p.listing_zone IS NULL OR p.listing_zone <> s.iana_timezone
-       LIMIT ?`,
-      [limit],
-    );
-  }
-
   /** Stores a listing document unless the row was written since it was read (that write stored its own). */
   async storeListingDocument(id: bigint, updatedAt: Date, listing: string, zone: string): Promise<boolean> {
     const written = await this.db.prisma.product.updateMany({
@@ -144,96 +108,109 @@ export class ProductsRepository {
   }
 
   /**
-   * Creates up to 1,000 products with their parts in one transaction, as a bulk import should: ids
-   * reserved in bulk (allocateIds), every document (and the listing document, the bytes the listing
-   * will send) rendered once in memory, then one multi-row insert per table, no read-back. Returns
-   * the listing documents in input order, as the bytes stored: the answer. `checkDocuments` sees
-   * them before anything is written and may throw to write nothing.
+   * Creates up to 1,000 products with their parts in `tx` (ProductsWriteService runs it, the
+   * store's catalog revision moved first), as a bulk import should: ids reserved in bulk
+   * (allocateIds), every document (and the listing document, the bytes the listing will send)
+   * rendered once in memory, then one multi-row insert per table, no read-back. Returns the listing
+   * documents in input order, as the bytes stored: the answer. `checkDocuments` sees them before
+   * anything is written and may throw to write nothing.
    */
   async createMany(
+    tx: Tx,
     store: { id: bigint; ianaTimezone: string },
     inputs: ProductInput[],
     now: Date,
     checkDocuments: (docs: readonly Buffer[]) => void,
   ): Promise<Buffer[]> {
-    return this.db.prisma.$transaction(
-      async (tx) => {
-        await bumpCatalogRevision(tx, store.id);
-        const counts = countParts(inputs);
-        const productIds = await allocateIds(tx, this.db, 'products', inputs.length);
-        const pool = await this.reserveParts(tx, counts);
-        const rows = buildProductRows(store, inputs, productIds, pool, now);
-        checkDocuments(rows.listing);
-        await insertRows(tx, this.db, 'products', COLUMNS.products, rows.products);
-        await this.insertParts(tx, rows);
-        return rows.listing;
-      },
-      { timeout: 120_000, maxWait: 30_000 },
-    );
+    const counts = countParts(inputs);
+    const productIds = await allocateIds(tx, this.db, 'products', inputs.length);
+    const pool = await this.reserveParts(tx, counts);
+    const rows = buildProductRows(store, inputs, productIds, pool, now);
+    checkDocuments(rows.listing);
+    await insertRows(tx, this.db, 'products', COLUMNS.products, rows.products);
+    await this.insertParts(tx, rows);
+    return rows.listing;
   }
 
   /**
-   * A PATCH as one transaction on the locked row: the row is locked first (an update that changes
-   * nothing, plain SQL on both providers), then read, merged by `change`, written and read back, so
-   * two PATCHes at once are applied one after the other, each on what the other wrote (no lost
-   * field), each moves `updated_at` past the last (nextUpdatedAt), and each answers with its own
-   * write (the listing document stored with it). `checkDocuments` as in createMany. Parts made now
-   * (variants, inventory items) are stamped `now`. Undefined when the product is not the store's.
+   * Locks the product's row for a PATCH in `tx` (an update that changes nothing, plain SQL on both
+   * providers), first of all. False when the product is not the store's.
+   */
+  async lock(tx: Tx, storeId: bigint, id: bigint): Promise<boolean> {
+    const locked = await tx.$executeRaw`UPDATE products SET updated_at = updated_at WHERE id = ${id} AND store_id = ${storeId}`;
+    return locked > 0;
+  }
+
+  /**
+   * A PATCH in `tx` on the row locked first (lock; ProductsWriteService runs both): the row is
+   * read, merged by `change`, written and read back, so two PATCHes at once are applied one after
+   * the other, each on what the other wrote (no lost field), each moves `updated_at` past the last
+   * (nextUpdatedAt), and each answers with its own write (the listing document stored with it).
+   * `checkDocuments` as in createMany. Parts made now (variants, inventory items) are stamped `now`.
    */
   async replace(
+    tx: Tx,
     store: { id: bigint; ianaTimezone: string },
     id: bigint,
     now: Date,
     change: (row: ProductRow) => { input: ProductInput; parts: PartsToWrite },
     checkDocuments: (docs: string[]) => void,
-  ): Promise<string | undefined> {
+  ): Promise<string> {
     const { id: storeId, ianaTimezone: timeZone } = store;
-    return this.db.prisma.$transaction(
-      async (tx) => {
-        const locked = await tx.$executeRaw`UPDATE products SET updated_at = updated_at WHERE id = ${id} AND store_id = ${storeId}`;
-        if (locked === 0) return undefined;
-        await bumpCatalogRevision(tx, storeId);
-        const current = await tx.product.findUniqueOrThrow({ where: { id }, select: ROW_SELECT });
-        const { input, parts } = change(toRow(current));
-        const stored = parts.images && parts.media && parts.options && parts.variants ? undefined : await this.storedParts(tx, id);
-        const pool = await this.reserveParts(tx, countParts([input], parts));
-        const written = buildReplacedParts(storeId, id, input, pool, now, parts, stored ?? EMPTY_PARTS);
-        const ids = written.ids;
-        // The parts replaced go (inventory items with their variants), then the new ones are written.
-        if (parts.images) await tx.productImage.deleteMany({ where: { productId: id } });
-        if (parts.media) await tx.productMedia.deleteMany({ where: { productId: id } });
-        if (parts.options) await tx.productOption.deleteMany({ where: { productId: id } });
-        if (parts.variants) {
-          await tx.inventoryItem.deleteMany({ where: { variant: { productId: id } } });
-          await tx.productVariant.deleteMany({ where: { productId: id } });
-        }
-        await this.insertParts(tx, written);
-        const doc = renderProductDocument(input, ids);
-        const publishedAt = input.published_at ? new Date(input.published_at) : null;
-        const updatedAt = nextUpdatedAt(current.updatedAt, now);
-        const listing = renderListingDocument(
-          { id, doc, published_at: publishedAt, created_at: current.createdAt, updated_at: updatedAt },
-          timeZone,
-        );
-        checkDocuments([listing]);
-        await tx.product.update({
-          where: { id },
-          data: {
-            title: input.title,
-            handle: input.handle || slugify(input.title),
-            status: input.status ?? 'active',
-            publishedAt,
-            doc,
-            listingDoc: Buffer.from(listing),
-            listingZone: timeZone,
-            updatedAt,
-          },
-          select: { id: true },
-        });
-        return listing;
-      },
-      { timeout: 60_000, maxWait: 30_000 },
+    const current = await tx.product.findUniqueOrThrow({ where: { id }, select: ROW_SELECT });
+    const { input, parts } = change(toRow(current));
+    const stored = parts.images && parts.media && parts.options && parts.variants ? undefined : await this.storedParts(tx, id);
+    const pool = await this.reserveParts(tx, countParts([input], parts));
+    const written = buildReplacedParts(storeId, id, input, pool, now, parts, stored ?? EMPTY_PARTS);
+    const ids = written.ids;
+    // The parts replaced go (inventory items with their variants), then the new ones are written.
+    if (parts.images) await tx.productImage.deleteMany({ where: { productId: id } });
+    if (parts.media) await tx.productMedia.deleteMany({ where: { productId: id } });
+    if (parts.options) await tx.productOption.deleteMany({ where: { productId: id } });
+    if (parts.variants) {
+      await tx.inventoryItem.deleteMany({ where: { variant: { productId: id } } });
+      await tx.productVariant.deleteMany({ where: { productId: id } });
+    }
+    await this.insertParts(tx, written);
+    const doc = renderProductDocument(input, ids);
+    const publishedAt = input.published_at ? new Date(input.published_at) : null;
+    const updatedAt = nextUpdatedAt(current.updatedAt, now);
+    const listing = renderListingDocument(
+      { id, doc, published_at: publishedAt, created_at: current.createdAt, updated_at: updatedAt },
+      timeZone,
     );
+    checkDocuments([listing]);
+    await tx.product.update({
+      where: { id },
+      data: {
+        title: input.title,
+        handle: input.handle || slugify(input.title),
+        status: input.status ?? 'active',
+        publishedAt,
+        doc,
+        listingDoc: Buffer.from(listing),
+        listingZone: timeZone,
+        updatedAt,
+      },
+      select: { id: true },
+    });
+    return listing;
+  }
+
+  /** The ids among `ids` of products of the store (the metafields room asks, through ProductsService). */
+  async existingIds(storeId: bigint, ids: readonly bigint[]): Promise<Set<bigint>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.query<{ id: bigint }>(
+      `SELECT id FROM products WHERE store_id = ? AND id IN (${ids.map(() => '?').join(',')})`,
+      [storeId, ...ids],
+    );
+    return new Set(rows.map((r) => BigInt(r.id)));
+  }
+
+  /** The product's `updated_at`, undefined when the store has no such product (resource feedback asks). */
+  async updatedAt(storeId: bigint, id: bigint): Promise<Date | undefined> {
+    const row = await this.db.prisma.product.findFirst({ where: { id, storeId }, select: { updatedAt: true } });
+    return row?.updatedAt;
   }
 
   private async storedParts(tx: Tx, productId: bigint): Promise<StoredParts> {

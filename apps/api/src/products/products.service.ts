@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Config } from '../config';
 import { InjectConfig } from '../core/injection';
 import { linkHeaderFor, readPageRequest, renderKeysetPage, type PageQuery } from '../http/keyset-pagination';
-import type { StoreContext } from '../http/request-context';
+import type { StoreContext } from '../access/request-context';
 import { ListingCache } from './listing-cache';
 import { renderProduct } from './product-listing';
 import { ProductsRepository } from './products.repository';
@@ -50,5 +50,20 @@ export class ProductsService {
     const body = typeof page.json === 'string' ? Buffer.from(page.json) : page.json;
     if (revision !== undefined) this.cache.set(key, revision, { body, linkQueries: page.linkQueries });
     return { json: body, link: page.link };
+  }
+
+  /** Whether the store has the product (decisions §8.9: a value's owner). */
+  async exists(storeId: bigint, productId: bigint): Promise<boolean> {
+    return (await this.repository.existingIds(storeId, [productId])).size > 0;
+  }
+
+  /** The ids among `productIds` that name products of the store. */
+  existing(storeId: bigint, productIds: readonly bigint[]): Promise<Set<bigint>> {
+    return this.repository.existingIds(storeId, [...new Set(productIds)]);
+  }
+
+  /** The product's `updated_at` (decisions §9.5), undefined when the store has no such product. */
+  updatedAt(storeId: bigint, productId: bigint): Promise<Date | undefined> {
+    return this.repository.updatedAt(storeId, productId);
   }
 }

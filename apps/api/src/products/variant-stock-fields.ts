@@ -1,7 +1,6 @@
 import type { TransactionClient } from '@platform/db';
 import { nextUpdatedAt } from '@platform/domain';
 import { renderListingDocument } from './product-listing';
-import { bumpCatalogRevision } from './products.repository';
 
 /**
  * A variant's `sku` and `inventory_tracker` are its inventory item's `sku` and `tracked` (the spec's
@@ -9,7 +8,7 @@ import { bumpCatalogRevision } from './products.repository';
  * the variant row and the product's stored documents in the same transaction, so the listing shows
  * what the `inventory_items/update` event says. The product's `updated_at` moves (its variant
  * changed; the listing-documents worker, which writes only over an unchanged `updated_at`, cannot put
- * back a document rendered before), and so does the store's catalog revision (cached pages).
+ * back a document rendered before); InventoryItemsService moves the store's catalog revision (cached pages).
  */
 export async function writeVariantStockFields(
   tx: TransactionClient,
@@ -40,5 +39,4 @@ export async function writeVariantStockFields(
     data: { doc: text, listingDoc: Buffer.from(listing), listingZone: store.ianaTimezone, updatedAt },
     select: { id: true },
   });
-  await bumpCatalogRevision(tx, store.id);
 }

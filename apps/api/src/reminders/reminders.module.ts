@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { TokenRemindersRepository } from './token-reminders.repository';
+import { TokensModule } from '../tokens/tokens.module';
+import { DueRemindersReadModel } from './due-reminders.read-model';
 import { TokenReminderWorker } from './token-reminders.worker';
 
 /** Private tokens' expiry reminders, 30 days before (decisions §5.4). */
-@Module({ providers: [TokenRemindersRepository, TokenReminderWorker] })
+@Module({ imports: [TokensModule], providers: [DueRemindersReadModel, TokenReminderWorker] })
 export class RemindersModule {}

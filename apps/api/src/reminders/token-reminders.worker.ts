@@ -4,7 +4,8 @@ import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
 import { InjectConfig } from '../core/injection';
 import { createMailer, type Mailer } from './mailer';
-import { TokenRemindersRepository, type DueReminder } from './token-reminders.repository';
+import { TokensService } from '../tokens/tokens.service';
+import { DueRemindersReadModel, type DueReminder } from './due-reminders.read-model';
 
 const BATCH = 100;
 
@@ -24,7 +25,8 @@ export class TokenReminderWorker implements OnModuleInit, OnModuleDestroy {
   private running: Promise<number> | undefined;
 
   constructor(
-    private readonly repository: TokenRemindersRepository,
+    private readonly reminders: DueRemindersReadModel,
+    private readonly tokens: TokensService,
     private readonly clock: ClockService,
     @InjectConfig() private readonly config: Config,
   ) {
@@ -62,15 +64,15 @@ export class TokenReminderWorker implements OnModuleInit, OnModuleDestroy {
     const now = this.clock.now();
     const dueBefore = new Date(now.getTime() + EXPIRY_REMINDER_DAYS * 86_400_000);
     let sent = 0;
-    for (const reminder of await this.repository.due(now, dueBefore, BATCH)) {
+    for (const reminder of await this.reminders.due(now, dueBefore, BATCH)) {
       if (this.closing) break;
-      if (!(await this.repository.claim(reminder.tokenId, now))) continue;
+      if (!(await this.tokens.claimReminder(reminder.tokenId, now))) continue;
       try {
         await this.mailer(this.mail(reminder));
         sent++;
       } catch (error) {
         const failures = reminder.failures + 1;
-        await this.repository.unclaim(reminder.tokenId, new Date(now.getTime() + reminderRetryDelayMs(failures)));
+        await this.tokens.unclaimReminder(reminder.tokenId, new Date(now.getTime() + reminderRetryDelayMs(failures)));
         this.logger.warn(
           `expiry reminder for token ${reminder.tokenId} not sent (${failures} time(s)), tried again later: ${(error as Error).message}`,
         );

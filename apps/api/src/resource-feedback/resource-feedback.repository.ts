@@ -24,18 +24,10 @@ export interface FeedbackData {
   resourceUpdatedAt: Date | null;
 }
 
-export type FeedbackWithApp = FeedbackRow & { app: { id: bigint; name: string } };
-
 /** The only caller of the database for resource feedback. */
 @Injectable()
 export class ResourceFeedbackRepository {
   constructor(@InjectDb() private readonly db: Db) {}
-
-  /** The product's current updated_at (decisions §9.5), or undefined when the store has no such product. */
-  async productUpdatedAt(storeId: bigint, productId: bigint): Promise<Date | undefined> {
-    const row = await this.db.prisma.product.findFirst({ where: { id: productId, storeId }, select: { updatedAt: true } });
-    return row?.updatedAt;
-  }
 
   find(key: FeedbackKey): Promise<FeedbackRow | null> {
     return this.db.prisma.resourceFeedback.findUnique({ where: { storeId_appId_productId: key } });
@@ -76,16 +68,6 @@ export class ResourceFeedbackRepository {
       });
       return { row, replaced: true };
     });
-  }
-
-  /** Every app's feedback on a product, ascending app id, with the app's name (decisions §10). */
-  async listForProduct(storeId: bigint, productId: bigint): Promise<FeedbackWithApp[]> {
-    const rows = await this.db.prisma.resourceFeedback.findMany({
-      where: { storeId, productId },
-      orderBy: { appId: 'asc' },
-      include: { installation: { select: { app: { select: { id: true, name: true } } } } },
-    });
-    return rows.map(({ installation, ...row }) => ({ ...row, app: installation.app }));
   }
 }
 

@@ -3,8 +3,10 @@ import type { ResourceFeedbackInput } from '@platform/contract';
 import { DomainError, formatInZone, isStaleFeedback, joinIssues, validateFeedback } from '@platform/domain';
 import { ClockService } from '../core/clock.service';
 import { isConflict } from '../core/prisma-errors';
-import type { AuthContext } from '../http/request-context';
+import type { AuthContext } from '../access/request-context';
+import { ProductsService } from '../products/products.service';
 import { StoresService } from '../stores/stores.service';
+import { ProductFeedbackReadModel } from './product-feedback.read-model';
 import { ResourceFeedbackRepository, type FeedbackData, type FeedbackKey, type FeedbackRow } from './resource-feedback.repository';
 
 const PRODUCT_NOT_FOUND = 'Product not found';
@@ -41,7 +43,9 @@ function messagesOf(text: string): string[] {
 export class ResourceFeedbackService {
   constructor(
     private readonly repository: ResourceFeedbackRepository,
+    private readonly withApps: ProductFeedbackReadModel,
     private readonly stores: StoresService,
+    private readonly products: ProductsService,
     private readonly clock: ClockService,
   ) {}
 
@@ -58,7 +62,7 @@ export class ResourceFeedbackService {
     const result = validateFeedback(input, 'resource_feedback.');
     if (!result.ok) throw new DomainError('VALIDATION_FAILED', joinIssues(result.issues));
     const valid = result.value;
-    const productUpdatedAt = await this.repository.productUpdatedAt(auth.store.id, productId);
+    const productUpdatedAt = await this.products.updatedAt(auth.store.id, productId);
     if (productUpdatedAt === undefined) throw new DomainError('NOT_FOUND', PRODUCT_NOT_FOUND);
     const key: FeedbackKey = { storeId: auth.store.id, appId: auth.appId, productId };
     const data: FeedbackData = {
@@ -93,9 +97,9 @@ export class ResourceFeedbackService {
    * operator API's view, and the read a merchant page listing a product's feedback calls.
    */
   async listForProduct(store: { id: bigint; ianaTimezone: string }, productId: bigint): Promise<RenderedFeedbackWithApp[]> {
-    const productUpdatedAt = await this.repository.productUpdatedAt(store.id, productId);
+    const productUpdatedAt = await this.products.updatedAt(store.id, productId);
     if (productUpdatedAt === undefined) throw new DomainError('NOT_FOUND', PRODUCT_NOT_FOUND);
-    const rows = await this.repository.listForProduct(store.id, productId);
+    const rows = await this.withApps.listForProduct(store.id, productId);
     return rows.map((row) => ({
       ...renderFeedback(row, productUpdatedAt, store.ianaTimezone),
       app: { id: row.app.id.toString(), name: row.app.name },

@@ -1,12 +1,13 @@
-import { hashToken, SCOPES } from '@platform/domain';
+import { SCOPES } from '@platform/domain';
 import { AppsService } from '../apps/apps.service';
 import type { Platform } from '../bootstrap';
+import { DEMO_HANDLE } from '../config';
 import type { ProductInput } from '../products/product-document';
+import { InventoryService } from '../inventory/inventory.service';
 import { ProductsWriteService } from '../products/products-write.service';
 import { StoresService } from '../stores/stores.service';
-import { DEMO_HANDLE } from './demo-handle';
+import { TokensService } from '../tokens/tokens.service';
 
-export { DEMO_HANDLE } from './demo-handle';
 const DEMO_PRODUCTS = 1000;
 
 const COLORS = ['Red', 'Green', 'Blue', 'Black'];
@@ -56,16 +57,14 @@ export interface DemoSeed {
  * its hash is stored.
  */
 export async function seedDemo(platform: Platform): Promise<DemoSeed> {
-  const { app, db, config, clock } = platform;
+  const { app, config } = platform;
   const given = config.demoToken;
-  const existing = await db.prisma.store.findUnique({ where: { handle: DEMO_HANDLE } });
-  if (existing) {
-    if (!given) return { created: false, token: undefined, tokenValid: false };
-    const valid = await db.prisma.accessToken.findUnique({ where: { tokenHash: hashToken(given) } });
-    return { created: false, token: given, tokenValid: !!valid && valid.expiresAt.getTime() > clock.now().getTime() };
-  }
   const stores = app.get(StoresService);
-  const store = await stores.create({ handle: DEMO_HANDLE, name: 'Demo Store', iana_timezone: 'UTC', currency: 'USD' });
+  if (await stores.find(DEMO_HANDLE)) {
+    if (!given) return { created: false, token: undefined, tokenValid: false };
+    return { created: false, token: given, tokenValid: await app.get(TokensService).isLive(given) };
+  }
+  await stores.create({ handle: DEMO_HANDLE, name: 'Demo Store', iana_timezone: 'UTC', currency: 'USD' });
   const created = await app
     .get(AppsService)
     .create({ name: 'Demo private app', kind: 'private', scopes: [...SCOPES], store_handle: DEMO_HANDLE }, given);
@@ -74,9 +73,7 @@ export async function seedDemo(platform: Platform): Promise<DemoSeed> {
     const batch = Array.from({ length: Math.min(250, DEMO_PRODUCTS - start + 1) }, (_, i) => demoProduct(start + i));
     await products.create(DEMO_HANDLE, batch);
   }
-  const now = clock.now();
-  await db.prisma.fulfillmentOrder.createMany({
-    data: Array.from({ length: 3 }, () => ({ storeId: store.id, status: 'open', createdAt: now, updatedAt: now })),
-  });
+  const inventory = app.get(InventoryService);
+  for (let n = 0; n < 3; n++) await inventory.createFulfillmentOrder(DEMO_HANDLE);
   return { created: true, token: 'access_token' in created ? created.access_token : given, tokenValid: true };
 }

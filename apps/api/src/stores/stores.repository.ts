@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Db, Store } from '@platform/db';
+import type { Db, Store, TransactionClient } from '@platform/db';
 import { DomainError, nextUpdatedAt } from '@platform/domain';
 import { InjectDb } from '../core/injection';
 import { isUniqueViolation } from '../core/prisma-errors';
@@ -61,10 +61,17 @@ export class StoresRepository {
   update(id: bigint, changes: StoreChanges, now: Date): Promise<StoreRow> {
     return this.db.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`UPDATE stores SET updated_at = updated_at WHERE id = ${id}`;
-      if (changes.ianaTimezone !== undefined)
-        await tx.$executeRaw`UPDATE stores SET catalog_revision = catalog_revision + 1 WHERE id = ${id}`;
+      if (changes.ianaTimezone !== undefined) await this.bumpCatalogRevision(tx, id);
       const current = await tx.store.findUniqueOrThrow({ where: { id }, select: { updatedAt: true } });
       return tx.store.update({ where: { id }, data: { ...changes, updatedAt: nextUpdatedAt(current.updatedAt, now) } });
     });
+  }
+
+  /**
+   * The store's catalog revision moves in the transaction of every write the product listing shows
+   * (ListingCache). On SQLite this write also takes the one write lock before anything else is read.
+   */
+  async bumpCatalogRevision(tx: TransactionClient, id: bigint): Promise<void> {
+    await tx.$executeRaw`UPDATE stores SET catalog_revision = catalog_revision + 1 WHERE id = ${id}`;
   }
 }

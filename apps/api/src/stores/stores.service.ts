@@ -9,6 +9,7 @@ import {
   joinIssues,
   parseIsoInstant,
 } from '@platform/domain';
+import type { TransactionClient } from '@platform/db';
 import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
 import { InjectConfig } from '../core/injection';
@@ -89,6 +90,16 @@ export class StoresService {
     const store = await this.repository.byHandle(handle);
     if (!store) throw new DomainError('NOT_FOUND', `Store '${handle}' not found`);
     return store;
+  }
+
+  /** The store of `handle`, or null (the demo seed asks whether it ran before). */
+  find(handle: string): Promise<StoreRecord | null> {
+    return this.repository.byHandle(handle);
+  }
+
+  /** Moves the store's catalog revision in the caller's transaction: a write the product listing shows. */
+  bumpCatalogRevision(tx: TransactionClient, id: bigint): Promise<void> {
+    return this.repository.bumpCatalogRevision(tx, id);
   }
 
   async getById(id: bigint): Promise<StoreRecord> {

@@ -3,44 +3,10 @@ import type { Db, TransactionClient } from '@platform/db';
 import { graceExpiry } from '@platform/domain';
 import { InjectDb } from '../core/injection';
 
-/** A token's row joined with what every Admin API request needs to know about its caller. */
-export interface TokenRow {
-  token_id: bigint | number;
-  expires_at: Date;
-  installation_id: bigint | number;
-  scopes: string;
-  app_id: bigint | number;
-  kind: 'private' | 'custom' | 'public';
-  store_id: bigint | number;
-  handle: string;
-  name: string;
-  iana_timezone: string;
-  status: string;
-  plan_expires_at: Date | null;
-  catalog_revision: bigint | number;
-}
-
 /** Access tokens of every app kind (decisions §5): only their SHA-256 is stored. */
 @Injectable()
 export class TokensRepository {
   constructor(@InjectDb() private readonly db: Db) {}
-
-  /** The lookup every Admin API request makes: one indexed query, straight to the driver. */
-  async findByTokenHash(tokenHash: string): Promise<TokenRow | undefined> {
-    const rows = await this.db.query<TokenRow>(
-      `SELECT t.id AS token_id, t.expires_at, i.id AS installation_id, i.scopes, a.id AS app_id, a.kind,
-              s.id AS store_id, s.handle, s.name, s.iana_timezone, s.status, s.plan_expires_at, s.catalog_revision
-         FROM access_tokens t
-         JOIN installations i ON i.id = t.installation_id
-         JOIN apps a ON a.id = i.app_id
-         JOIN stores s ON s.id = i.store_id
-        WHERE t.token_hash = ?`,
-      [tokenHash],
-      // One plan whatever the hash (unique indexes): planned once per connection (docs/performance.md).
-      { prepare: true },
-    );
-    return rows[0];
-  }
 
   async create(tx: TransactionClient, installationId: bigint, token: { tokenHash: string; expiresAt: Date }, now: Date): Promise<void> {
     await tx.accessToken.create({ data: { installationId, tokenHash: token.tokenHash, expiresAt: token.expiresAt, createdAt: now } });
@@ -66,5 +32,28 @@ export class TokensRepository {
   /** The installation's tokens not replaced by a refresh (at most one, unless two refreshes raced). */
   current(installationId: bigint): Promise<{ id: bigint; expiresAt: Date }[]> {
     return this.db.prisma.accessToken.findMany({ where: { installationId, supersededAt: null }, select: { id: true, expiresAt: true } });
+  }
+
+  /** Records the reminder as sent, unless another process did first: true when this one owns the sending. */
+  async claimReminder(tokenId: bigint, at: Date): Promise<boolean> {
+    const claimed = await this.db.prisma.accessToken.updateMany({
+      where: { id: tokenId, reminderSentAt: null },
+      data: { reminderSentAt: at },
+    });
+    return claimed.count === 1;
+  }
+
+  /** The sending failed: the reminder is due again from `retryAt`, one more failure counted. */
+  async unclaimReminder(tokenId: bigint, retryAt: Date): Promise<void> {
+    await this.db.prisma.accessToken.updateMany({
+      where: { id: tokenId },
+      data: { reminderSentAt: null, reminderRetryAt: retryAt, reminderFailures: { increment: 1 } },
+    });
+  }
+
+  /** Whether `tokenHash` names a stored token that has not expired at `now`. */
+  async isLive(tokenHash: string, now: Date): Promise<boolean> {
+    const row = await this.db.prisma.accessToken.findUnique({ where: { tokenHash }, select: { expiresAt: true } });
+    return !!row && row.expiresAt.getTime() > now.getTime();
   }
 }

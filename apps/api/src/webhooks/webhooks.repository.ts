@@ -51,14 +51,19 @@ export class WebhooksRepository {
 
   /**
    * Null when the app has `max` subscriptions on the store already (decisions §11.7). The app's row
-   * is locked first (a write that changes nothing, the same SQL on both providers), so concurrent
-   * creates count one after the other and never pass the limit together. A duplicate (store, app,
-   * topic, address) fails on the unique index (StorageConflict 'unique').
+   * is locked first (`lockApp`: the apps room's, in this transaction), so concurrent creates count
+   * one after the other and never pass the limit together. A duplicate (store, app, topic, address)
+   * fails on the unique index (StorageConflict 'unique').
    */
-  create(data: SubscriptionData, now: Date, max: number): Promise<WebhookSubscription | null> {
+  create(
+    data: SubscriptionData,
+    now: Date,
+    max: number,
+    lockApp: (tx: TransactionClient) => Promise<void>,
+  ): Promise<WebhookSubscription | null> {
     return storage(
       this.db.prisma.$transaction(async (tx) => {
-        await tx.$executeRaw`UPDATE apps SET updated_at = updated_at WHERE id = ${data.appId}`;
+        await lockApp(tx);
         const count = await tx.webhookSubscription.count({ where: { storeId: data.storeId, appId: data.appId } });
         if (count >= max) return null;
         return tx.webhookSubscription.create({ data: { ...data, createdAt: now, updatedAt: now } });

@@ -14,13 +14,14 @@ import {
   type WebhookTopic,
 } from '@platform/domain';
 import { AppRemovalSteps } from '../apps/app-removal';
+import { AppsService } from '../apps/apps.service';
 import { ClockService } from '../core/clock.service';
 import type { Config } from '../config';
 import { InjectConfig } from '../core/injection';
 import { isConflict } from '../core/prisma-errors';
 import { pathId } from '../http/ids';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
-import type { AuthContext } from '../http/request-context';
+import type { AuthContext } from '../access/request-context';
 import { pickFields, webhookJson, type WebhookJson } from './webhook-view';
 import { WebhooksRepository, type SubscriptionChanges } from './webhooks.repository';
 
@@ -53,6 +54,7 @@ export class WebhooksService implements OnModuleInit {
     private readonly clock: ClockService,
     @InjectConfig() private readonly config: Config,
     private readonly removalSteps: AppRemovalSteps,
+    private readonly apps: AppsService,
   ) {}
 
   /**
@@ -81,6 +83,7 @@ export class WebhooksService implements OnModuleInit {
         { storeId: auth.store.id, appId: auth.appId, topic, address, apiVersion, status },
         this.clock.now(),
         MAX_WEBHOOKS_PER_APP_AND_STORE,
+        (tx) => this.apps.lock(tx, auth.appId),
       );
       if (!row) throw tooMany();
       return webhookJson(row, auth.store.ianaTimezone);

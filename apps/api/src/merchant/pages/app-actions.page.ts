@@ -1,4 +1,4 @@
-import type { InstalledApp } from '../merchant-read.repository';
+import type { InstalledApp } from '../merchant.read-model';
 import type { MerchantContext } from '../merchant-session.guard';
 import type { Html } from '../merchant-page';
 import { confirmPage } from './confirm.page';

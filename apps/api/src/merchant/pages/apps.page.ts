@@ -1,5 +1,5 @@
 import { DISABLE_AFTER_FAILED_DELIVERIES, formatInZone, isScope, minimalScopeString, SCOPES, SCOPE_WORDS } from '@platform/domain';
-import type { InstalledApp, TokenInfo, TroubledSubscription } from '../merchant-read.repository';
+import type { InstalledApp, TokenInfo, TroubledSubscription } from '../merchant.read-model';
 import type { MerchantContext } from '../merchant-session.guard';
 import { adminPage, formToken, html, when, type Html } from '../merchant-page';
 import { fieldErrors, formErrors, notice, table, textField, type FieldErrors } from './parts';

@@ -1,6 +1,6 @@
 import type { WebhookSubscription } from '@platform/db';
 import type { deliveryJson } from '../../webhooks/deliveries.service';
-import type { InstalledApp } from '../merchant-read.repository';
+import type { InstalledApp } from '../merchant.read-model';
 import type { MerchantContext } from '../merchant-session.guard';
 import { adminPage, formToken, html, when, type Html } from '../merchant-page';
 import { DISABLED_WORDS } from './apps.page';

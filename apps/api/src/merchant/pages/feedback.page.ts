@@ -1,5 +1,5 @@
 import type { RenderedFeedbackWithApp } from '../../resource-feedback/resource-feedback.service';
-import type { ProductRecord } from '../merchant-read.repository';
+import type { ProductRecord } from '../merchant.read-model';
 import type { MerchantContext } from '../merchant-session.guard';
 import { adminPage, html, shownTime, when, type Html } from '../merchant-page';
 import { STATE_WORDS, titleOf } from './products.page';

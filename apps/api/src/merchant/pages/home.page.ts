@@ -1,5 +1,5 @@
 import { formatInZone } from '@platform/domain';
-import type { InstalledApp } from '../merchant-read.repository';
+import type { InstalledApp } from '../merchant.read-model';
 import type { MerchantContext } from '../merchant-session.guard';
 import { adminPage, html, when, type Html } from '../merchant-page';
 import { APP_SECTIONS, KIND_WORDS, scopesOf, tokensOf } from './apps.page';

@@ -1,30 +1,12 @@
-import { formatInZone, type Issue } from '@platform/domain';
-import type { ProductRecord } from '../merchant-read.repository';
+import { formatInZone } from '@platform/domain';
+import type { ValueField } from '../merchant-catalog.service';
+import type { ProductRecord } from '../merchant.read-model';
 import type { FormFields, MerchantContext } from '../merchant-session.guard';
 import { adminPage, formToken, html, when, type Html } from '../merchant-page';
 import { controlOf, listElements, postedRows, SPARE_LIST_ROWS } from '../value-form';
 import { errorAttributes, fieldErrors, formErrors, notice, type FieldErrors } from './parts';
 import { titleOf } from './products.page';
 import { invalidSentences, typeLabel } from './words';
-
-/** One metafield of the product page: a definition the merchant may see, or a value without one. */
-export interface ValueField {
-  /** The form field's name: `d{definition id}` or `m{value id}` (never a namespace the form could forge). */
-  id: string;
-  label: string;
-  namespace: string;
-  key: string;
-  type: string;
-  description: string | null;
-  /** The stored value; undefined when the product has none yet. */
-  stored: string | undefined;
-  /** The re-check's reasons it is invalid (decisions §8.12), each naming the rule. */
-  invalidReasons: string[];
-  /** The same problems as data, judged again (MerchantValue.invalidIssues), for their sentences. */
-  invalidIssues: readonly Issue[];
-  /** Why the merchant may not change it (the API's 403 text); undefined when it may. */
-  readOnly: string | undefined;
-}
 
 export interface ProductView {
   product: ProductRecord;

@@ -23,8 +23,7 @@ export interface StoreContext {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The version that serves this Admin API request (decisions §2.5). */
-    apiVersion?: string;
+    /** Set by the access check (AccessService) of an Admin API request. */
     auth?: AuthContext;
   }
 }

@@ -19,7 +19,7 @@ import type { Config } from '../config';
 import { InjectConfig } from '../core/injection';
 import { isConflict } from '../core/prisma-errors';
 import { readPageRequest, renderKeysetPage, type PageQuery, type RenderedPage } from '../http/keyset-pagination';
-import type { AuthContext, StoreContext } from '../http/request-context';
+import type { AuthContext, StoreContext } from '../access/request-context';
 import {
   accessOf,
   assertAllowed,

@@ -14,9 +14,13 @@ export interface DueReminder {
   storeTimezone: string;
 }
 
-/** decisions §5.4: private-app tokens due their expiry reminder, and the record that it was sent. */
+/**
+ * decisions §5.4: private-app tokens due their expiry reminder. A read model (docs/architecture.md,
+ * "Tables and their owners"): tokens with their app's and store's names, read only; the mark that
+ * a reminder was sent is the tokens room's (TokensService.claimReminder).
+ */
 @Injectable()
-export class TokenRemindersRepository {
+export class DueRemindersReadModel {
   constructor(@InjectDb() private readonly db: Db) {}
 
   /**
@@ -54,22 +58,5 @@ export class TokenRemindersRepository {
       storeEmail: row.installation.store.email,
       storeTimezone: row.installation.store.ianaTimezone,
     }));
-  }
-
-  /** Records the reminder as sent, unless another process did first: true when this one owns the sending. */
-  async claim(tokenId: bigint, at: Date): Promise<boolean> {
-    const claimed = await this.db.prisma.accessToken.updateMany({
-      where: { id: tokenId, reminderSentAt: null },
-      data: { reminderSentAt: at },
-    });
-    return claimed.count === 1;
-  }
-
-  /** The sending failed: the reminder is due again from `retryAt`, one more failure counted. */
-  async unclaim(tokenId: bigint, retryAt: Date): Promise<void> {
-    await this.db.prisma.accessToken.updateMany({
-      where: { id: tokenId },
-      data: { reminderSentAt: null, reminderRetryAt: retryAt, reminderFailures: { increment: 1 } },
-    });
   }
 }

@@ -1,13 +1,16 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { adminContract } from '@platform/contract';
-import { checkStoreStatus, DomainError, hasScope, type Scope } from '@platform/domain';
+import { checkStoreStatus, DomainError, hashToken, hasScope, isScope, resolveHost, type Scope } from '@platform/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
 import { ClockService } from '../core/clock.service';
-import { AdminAccess } from './admin-access';
-import { TokensService } from '../tokens/tokens.service';
-import { ADMIN_PREFIX } from './wire';
-import { RATE_LIMITER } from '../core/injection';
-import type { RateLimiter } from './rate-limiter';
+import { InjectConfig } from '../core/injection';
+import { AdminAccess } from '../http/admin-access';
+import { bearerToken } from '../http/bearer';
+import { RATE_LIMITER } from '../http/injection';
+import type { RateLimiter } from '../http/rate-limiter';
+import { CallerReadModel } from './caller.read-model';
+import type { AuthContext } from './request-context';
 
 /** Required scopes of each Admin route, read from the contract's metadata (decisions §5.5). */
 function scopesByRoute(): Map<string, RouteScopes> {
@@ -30,12 +33,6 @@ interface RouteScopes {
   anyOf: readonly Scope[] | undefined;
 }
 
-/** The route pattern the router matched, when it is an Admin API route (decisions §1.1). */
-export function matchedAdminRoute(request: FastifyRequest): string | undefined {
-  const route = request.is404 ? undefined : request.routeOptions.url;
-  return route?.startsWith(ADMIN_PREFIX) ? route : undefined;
-}
-
 /**
  * Admin API: token, rate limit, store status, scope (decisions §5, §7), decided on the route the
  * router matched. It runs in the `onRequest` hook (http/conventions), before a byte of the body is
@@ -46,8 +43,9 @@ export class AccessService implements OnModuleInit {
   private readonly scopes = scopesByRoute();
 
   constructor(
-    private readonly tokens: TokensService,
+    private readonly callers: CallerReadModel,
     private readonly clock: ClockService,
+    @InjectConfig() private readonly config: Config,
     @Inject(AdminAccess) private readonly access: AdminAccess,
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
   ) {}
@@ -63,7 +61,7 @@ export class AccessService implements OnModuleInit {
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const required = this.scopes.get(`${method} ${route}`);
     if (required === undefined) throw new Error(`no access scope declared for ${method} ${route}`);
-    const auth = await this.tokens.authenticate(request);
+    const auth = await this.authenticate(request);
     request.auth = auth;
     // decisions §7.3: every answer to a known caller carries the bucket, restricted stores' too.
     const decision = await this.limiter.take(`${auth.appId}:${auth.store.id}`);
@@ -84,19 +82,40 @@ export class AccessService implements OnModuleInit {
       throw new DomainError('MISSING_SCOPE', `This action requires the access scope ${missing.join(' and ')}`);
     }
   }
-}
 
-/**
- * Fails closed: an Admin route reached without the `onRequest` access check having run (a hook
- * order changed, a route registered another way) is refused rather than served unauthenticated.
- */
-@Injectable()
-export class AccessGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    if (matchedAdminRoute(request) !== undefined && request.auth === undefined) {
-      throw new Error(`Admin route ${request.method} ${request.routeOptions.url} reached without its access check`);
+  /** decisions §1.3, §5: who is calling, for which store (the store's standing is checked by the caller). */
+  private async authenticate(request: FastifyRequest): Promise<AuthContext> {
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined) {
+      throw new DomainError('UNAUTHENTICATED', 'Missing access token: send the header Authorization: Bearer <ACCESS_TOKEN>');
     }
-    return true;
+    if (!token) throw new DomainError('UNAUTHENTICATED', 'Malformed Authorization header: send Authorization: Bearer <ACCESS_TOKEN>');
+    const row = await this.callers.findByTokenHash(hashToken(token));
+    if (!row) throw new DomainError('UNAUTHENTICATED', 'Invalid access token (unknown or revoked)');
+    if (new Date(row.expires_at).getTime() <= this.clock.now().getTime()) {
+      throw new DomainError('TOKEN_EXPIRED', 'The access token has expired; refresh it to get a new one');
+    }
+    // The host the request names: Fastify's reading (X-Forwarded-Host only from an address of PLATFORM_TRUST_PROXY),
+    // the same one the links the service builds use (decisions §1.3, §1.4).
+    const host = resolveHost(request.host, this.config.baseDomain);
+    if (host.kind === 'store' && host.handle !== row.handle) {
+      throw new DomainError('UNAUTHENTICATED', `Invalid access token for store '${host.handle}'`);
+    }
+    return {
+      tokenId: BigInt(row.token_id),
+      appId: BigInt(row.app_id),
+      appKind: row.kind,
+      installationId: BigInt(row.installation_id),
+      scopes: row.scopes.split(',').filter((s): s is Scope => isScope(s)),
+      store: {
+        id: BigInt(row.store_id),
+        handle: row.handle,
+        name: row.name,
+        ianaTimezone: row.iana_timezone,
+        status: row.status,
+        planExpiresAt: row.plan_expires_at ? new Date(row.plan_expires_at) : null,
+        catalogRevision: BigInt(row.catalog_revision),
+      },
+    };
   }
 }

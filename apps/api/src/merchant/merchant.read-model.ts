@@ -63,13 +63,14 @@ export interface TroubledSubscription {
 const likePattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * Reads only the merchant pages make, across the tables of other features, with no rule to apply:
+ * The merchant room's read model (docs/architecture.md, "Tables and their owners"): reads only
+ * the merchant pages make, across the tables of other features, with no rule to apply:
  * the product search with its filters, installations with their tokens, and the home page's plain
  * counts. Everything that applies a rule (access, validation) or writes goes through the owning
  * feature's service (merchant README, "Where reads and writes go").
  */
 @Injectable()
-export class MerchantReadRepository {
+export class MerchantReadModel {
   constructor(@InjectDb() private readonly db: Db) {}
 
   /** A page of the store's products by id, nearest the boundary first, filtered by title and feedback. */
