@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { RATE_LIMITER } from '../core/injection';
+import { RATE_LIMITER } from '../http/injection';
 import { HttpMetrics } from '../http/metrics';
 import type { RateLimiter } from '../http/rate-limiter';
 import { DRAINING } from './draining';
