@@ -33,8 +33,14 @@ describe.skipIf(missing)('alert rules (deploy/prometheus/alerts.yml)', () => {
     const cases = [...readFileSync(join(RULES, 'alerts.test.yml'), 'utf8').matchAll(/alertname: (\w+)\n\s*exp_alerts:(.*)/g)];
     for (const alert of alerts) {
       const own = cases.filter((m) => m[1] === alert);
-      expect(own.some((m) => m[2]!.trim() === '[]'), `${alert}: a case where it does not fire`).toBe(true);
-      expect(own.some((m) => m[2]!.trim() === ''), `${alert}: a case where it fires`).toBe(true);
+      expect(
+        own.some((m) => m[2]!.trim() === '[]'),
+        `${alert}: a case where it does not fire`,
+      ).toBe(true);
+      expect(
+        own.some((m) => m[2]!.trim() === ''),
+        `${alert}: a case where it fires`,
+      ).toBe(true);
     }
   });
 });
