@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The production topology on this machine, without containers (docs/production.md):
 #   scripts/cluster.sh            PostgreSQL, Redis, migrate once, 2 API replicas behind HAProxy
-#                                 (checked on /readyz), 2 webhook senders; prints the URL and the
-#                                 tokens; Ctrl-C or SIGTERM stops everything and removes the folder.
+#                                 (TLS, checked on /readyz), 2 webhook senders; prints the URLs,
+#                                 the CA file to trust and the tokens; Ctrl-C or SIGTERM stops
+#                                 everything and removes the folder.
 # Environment: CLUSTER_BASE_PORT (21100; the ports used are listed in scripts/cluster/lib.sh),
-# CLUSTER_DIR (a new folder under /tmp), CLUSTER_KEEP=1 (keep the folder), CLUSTER_APIS,
+# PLATFORM_BASE_DOMAIN (platform.localhost: two labels, see scripts/cluster/haproxy.sh),
+# CLUSTER_DIR (a new folder under /tmp), CLUSTER_KEEP=1 (keep the folder: its CA, certificate,
+# secrets and database serve the next start in it), CLUSTER_APIS,
 # CLUSTER_SENDERS (2 each), CLUSTER_SKIP_BUILD=1 (use the built dist/ as it is). Every other
 # variable (PLATFORM_*, LOG_LEVEL) is passed to the API replicas and the senders.
 #
@@ -59,14 +62,17 @@ stop_all() {
 trap stop_all EXIT
 trap 'exit 0' INT TERM
 
-write_env "${CLUSTER_BASE_PORT:-21100}"
+write_env
 cluster_up
 load_env
 
 cat <<EOF
 
 Cluster is up ($APIS API replicas behind HAProxy, $SENDERS webhook senders, PostgreSQL, Redis)
-  URL:             http://127.0.0.1:$LB_PORT   (Admin API: /admin/openapi/<version>/..., reference: /docs)
+  URL:             https://$BASE_DOMAIN:$HTTPS_PORT   (Admin API: /admin/openapi/<version>/..., reference: /docs)
+  Store hosts:     https://<handle>.$BASE_DOMAIN:$HTTPS_PORT   (merchant admin; plain HTTP on $LB_PORT answers 308 to these)
+  CA to trust:     $CLUSTER_DIR/tls/ca.pem   (throwaway, this folder's only: curl --cacert, or your browser's certificate settings)
+  Plain HTTP:      http://127.0.0.1:$LB_PORT   (by address, not redirected: health checks, local tools)
   HAProxy stats:   http://127.0.0.1:$STATS_PORT/stats   (user $STATS_USER, password $STATS_PASSWORD)
   Operator token:  $OPERATOR_TOKEN
   Demo token:      $DEMO_TOKEN   (store demo)

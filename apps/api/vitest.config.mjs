@@ -9,6 +9,7 @@ const SAME_ON_EVERY_DATABASE = [
   'test/anonymous-bodies.e2e.test.ts', // bodies refused before a route reads them
   'test/slow-clients.e2e.test.ts', // stalled bodies and headers cut by the HTTP server
   'test/docs.browser.e2e.test.ts', // the reference page rendering the document in Chromium
+  'test/alert-rules.test.ts', // promtool on deploy/prometheus
 ];
 
 export default platformVitestConfig({

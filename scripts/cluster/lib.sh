@@ -1,8 +1,8 @@
 # shellcheck shell=bash
-# The production topology on one machine (docs/production.md): PostgreSQL, Redis, HAProxy in front
-# of API replicas, and webhook senders, each a plain process from Debian's packages or this repo,
-# all on loopback ports, all state in one folder ($CLUSTER_DIR). Sourced by scripts/cluster.sh; the
-# end-to-end suite drives it through that script's commands.
+# The production topology on one machine (docs/production.md): PostgreSQL, Redis, HAProxy (TLS) in
+# front of API replicas, and webhook senders, each a plain process from Debian's packages or this
+# repo, all on loopback ports, all state in one folder ($CLUSTER_DIR). Sourced by scripts/cluster.sh;
+# the end-to-end suite drives it through that script's commands.
 
 ROOT=${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 API_MAIN="$ROOT/apps/api/dist/main.js"
@@ -24,6 +24,7 @@ install_missing() {
   command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
   command -v haproxy >/dev/null 2>&1 || missing="$missing haproxy"
   command -v curl >/dev/null 2>&1 || missing="$missing curl"
+  command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
   [ -z "$missing" ] && return 0
   [ "$(id -u)" = 0 ] || die "missing Debian packages:$missing (install them, or run this as root)"
   log "installing$missing from Debian's packages..."
@@ -36,32 +37,51 @@ install_missing() {
 # PostgreSQL refuses to run as root: as root, its files belong to `postgres` and it runs as that user.
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
+random_secret() { head -c "$1" /dev/urandom | base64 | tr '+/' '-_' | tr -d '='; }
+
 # Ports (keep them below Linux's ephemeral range, 32768 and up, where an outgoing connection could
-# hold one): HAProxy BASE, its stats page BASE+1, PostgreSQL BASE+2, Redis BASE+3, API replica N
-# BASE+10+N, sender N's metrics BASE+20+N.
+# hold one): HAProxy's plain HTTP BASE (store hosts are sent to HTTPS), its statistics page BASE+1,
+# PostgreSQL BASE+2, Redis BASE+3, HAProxy's HTTPS BASE+4, API replica N BASE+10+N, sender N's
+# metrics BASE+20+N, API replica N's metrics (PLATFORM_METRICS_PORT, no token) BASE+30+N.
 # LB_SOURCE: the address HAProxy connects to the replicas from, the only one they believe
 # X-Forwarded-* from (decisions §12.6, PLATFORM_TRUST_PROXY). Not 127.0.0.1, which every other
 # local client uses; Linux answers on the whole of 127.0.0.0/8.
+# A folder used before (CLUSTER_KEEP=1) keeps its secrets, its base domain (and so its certificate)
+# and, unless CLUSTER_BASE_PORT says otherwise, its ports; the environment's PLATFORM_OPERATOR_TOKEN, PLATFORM_SECRET,
+# PLATFORM_DEMO_TOKEN and PLATFORM_BASE_DOMAIN win over both.
 write_env() {
-  local base=$1
-  cat >"$CLUSTER_DIR/cluster.env" <<EOF
+  local old="$CLUSTER_DIR/cluster.env" base
+  local OLD_BASE_PORT="" OLD_STATS_PASSWORD="" OLD_OPERATOR_TOKEN="" OLD_SECRET="" OLD_DEMO_TOKEN="" OLD_BASE_DOMAIN=""
+  if [ -f "$old" ]; then
+    OLD_BASE_PORT=$(sed -n 's/^BASE_PORT=//p' "$old")
+    OLD_STATS_PASSWORD=$(sed -n 's/^STATS_PASSWORD=//p' "$old")
+    OLD_OPERATOR_TOKEN=$(sed -n 's/^OPERATOR_TOKEN=//p' "$old")
+    OLD_SECRET=$(sed -n 's/^SECRET=//p' "$old")
+    OLD_DEMO_TOKEN=$(sed -n 's/^DEMO_TOKEN=//p' "$old")
+    OLD_BASE_DOMAIN=$(sed -n 's/^BASE_DOMAIN=//p' "$old")
+  fi
+  base=${CLUSTER_BASE_PORT:-${OLD_BASE_PORT:-21100}}
+  cat >"$old.new" <<EOF
 BASE_PORT=$base
 LB_PORT=$base
+HTTPS_PORT=$((base + 4))
 LB_SOURCE=127.0.0.2
 STATS_PORT=$((base + 1))
 STATS_USER=stats
-STATS_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
+STATS_PASSWORD=${OLD_STATS_PASSWORD:-$(random_secret 18)}
 PG_PORT=$((base + 2))
 REDIS_PORT=$((base + 3))
 APIS=${CLUSTER_APIS:-2}
 SENDERS=${CLUSTER_SENDERS:-2}
+BASE_DOMAIN=${PLATFORM_BASE_DOMAIN:-${OLD_BASE_DOMAIN:-platform.localhost}}
 DATABASE_URL=postgresql://postgres@127.0.0.1:$((base + 2))/platform
 REDIS_URL=redis://127.0.0.1:$((base + 3))
-OPERATOR_TOKEN=${PLATFORM_OPERATOR_TOKEN:-$(head -c 24 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')}
-SECRET=${PLATFORM_SECRET:-$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')}
-DEMO_TOKEN=${PLATFORM_DEMO_TOKEN:-$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')}
+OPERATOR_TOKEN=${PLATFORM_OPERATOR_TOKEN:-${OLD_OPERATOR_TOKEN:-$(random_secret 24)}}
+SECRET=${PLATFORM_SECRET:-${OLD_SECRET:-$(random_secret 32)}}
+DEMO_TOKEN=${PLATFORM_DEMO_TOKEN:-${OLD_DEMO_TOKEN:-$(random_secret 32)}}
 EOF
-  chmod 600 "$CLUSTER_DIR/cluster.env"
+  chmod 600 "$old.new"
+  mv "$old.new" "$old"
 }
 
 load_env() {
@@ -98,6 +118,8 @@ pg_start() {
 # `fast`: clients are disconnected, the server shuts down cleanly (what an operator's restart does).
 pg_stop() { as_pg "$(pg_bin)/pg_ctl" -D "$CLUSTER_DIR/pg/data" -m "${1:-fast}" -w stop >/dev/null 2>&1 || true; }
 
+psql_admin() { as_pg psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -qAtc "$1"; }
+
 redis_start() {
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
     --dir "$CLUSTER_DIR" --pidfile "$CLUSTER_DIR/redis.pid" --logfile "$CLUSTER_DIR/redis.log" >/dev/null
@@ -120,71 +142,9 @@ redis_stop() {
   rm -f "$CLUSTER_DIR/redis.pid"
 }
 
-# Every replica is checked on /readyz. When every one of them is down (PostgreSQL stopped: each
-# answers 503), the backup lines, the same processes without a check, still receive the requests,
-# so clients get the API's own 503 with Retry-After, traceId and {"errors"} instead of HAProxy's page.
-# http-server-close: no idle kept-alive connection to a replica that may be draining; a refused
-# connection (a replica stopped or stopping) is retried on another one (retries, redispatch).
-# decisions §12.6: X-Forwarded-For/-Proto/-Host are set from what HAProxy saw (a client's own are
-# replaced, `Forwarded` dropped), and it connects to the replicas from LB_SOURCE, the one address
-# they believe them from. The statistics page is on loopback and needs a password.
-haproxy_config() {
-  local n
-  {
-    cat <<EOF
-global
-  maxconn 4096
-  pidfile $CLUSTER_DIR/haproxy.pid
-
-defaults
-  mode http
-  option http-server-close
-  timeout connect 1s
-  timeout client 60s
-  timeout server 35s
-  retries 3
-  option redispatch 1
-
-frontend api
-  bind 127.0.0.1:$LB_PORT
-  http-request del-header Forwarded
-  http-request set-header X-Forwarded-For %[src]
-  http-request set-header X-Forwarded-Proto https if { ssl_fc }
-  http-request set-header X-Forwarded-Proto http unless { ssl_fc }
-  http-request set-header X-Forwarded-Host %[req.hdr(host)] if { req.hdr(host) -m found }
-  http-request del-header X-Forwarded-Host unless { req.hdr(host) -m found }
-  default_backend replicas
-
-listen stats
-  bind 127.0.0.1:$STATS_PORT
-  stats enable
-  stats uri /stats
-  stats refresh 1s
-  stats auth $STATS_USER:$STATS_PASSWORD
-
-backend replicas
-  balance roundrobin
-  source $LB_SOURCE
-  option allbackups
-  option httpchk GET /readyz
-  http-check expect status 200
-  default-server inter 500ms fastinter 250ms fall 2 rise 2
-  http-response set-header X-Served-By %s
-EOF
-    for ((n = 1; n <= APIS; n++)); do echo "  server api$n 127.0.0.1:$(api_port "$n") check"; done
-    for ((n = 1; n <= APIS; n++)); do echo "  server api$n-unchecked 127.0.0.1:$(api_port "$n") backup"; done
-  } >"$CLUSTER_DIR/haproxy.cfg"
-  chmod 600 "$CLUSTER_DIR/haproxy.cfg"
-}
-
-haproxy_start() {
-  haproxy_config
-  haproxy -f "$CLUSTER_DIR/haproxy.cfg" -D -q || die "HAProxy did not start (config: $CLUSTER_DIR/haproxy.cfg)"
-}
-
 # What both programs get: the caller's PLATFORM_*, LOG_LEVEL, ... pass through; these win.
 common_env() {
-  echo DATABASE_URL="$DATABASE_URL" PLATFORM_MIGRATE=check PLATFORM_SECRET="$SECRET"
+  echo DATABASE_URL="$DATABASE_URL" PLATFORM_MIGRATE=check PLATFORM_SECRET="$SECRET" PLATFORM_BASE_DOMAIN="$BASE_DOMAIN"
 }
 
 migrate_once() {
@@ -201,7 +161,7 @@ api_start() {
   # shellcheck disable=SC2046
   env $(common_env) HOST=127.0.0.1 PORT="$(api_port "$n")" REDIS_URL="$REDIS_URL" PLATFORM_SENDER=off \
     PLATFORM_OPERATOR_TOKEN="$OPERATOR_TOKEN" PLATFORM_DEMO_TOKEN="$DEMO_TOKEN" PLATFORM_TRUST_PROXY="$LB_SOURCE" \
-    PLATFORM_DRAIN_DELAY_MS="${PLATFORM_DRAIN_DELAY_MS:-2000}" \
+    PLATFORM_METRICS_PORT=$((BASE_PORT + 30 + n)) PLATFORM_DRAIN_DELAY_MS="${PLATFORM_DRAIN_DELAY_MS:-2000}" \
     nohup bash -c '"$3" node "$1" & echo $! >"$2.pid"; wait $!; echo $? >"$2.exit"' _ "$API_MAIN" "$CLUSTER_DIR/api$n" "$WITH_ALLOCATOR" \
     >>"$CLUSTER_DIR/api$n.log" 2>&1 &
   local i
@@ -231,11 +191,13 @@ stop_process() {
   rm -f "$file"
 }
 
+# A folder used before keeps its database: only new migrations are applied.
 cluster_up() {
   load_env
-  pg_init
+  local fresh=0
+  [ -d "$CLUSTER_DIR/pg/data" ] || { pg_init; fresh=1; }
   pg_start
-  as_pg psql -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc 'CREATE DATABASE platform' >/dev/null
+  if [ "$fresh" = 1 ]; then psql_admin "CREATE DATABASE platform" >/dev/null; fi
   redis_start
   migrate_once
   local n
@@ -257,3 +219,6 @@ cluster_down() {
   redis_stop
   pg_stop fast
 }
+
+# shellcheck source=scripts/cluster/haproxy.sh
+. "$ROOT/scripts/cluster/haproxy.sh"

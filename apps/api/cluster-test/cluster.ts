@@ -27,8 +27,14 @@ export interface Answer {
 
 export interface Cluster {
   dir: string;
-  /** HAProxy's address, `http://127.0.0.1:<port>`. */
+  /** HAProxy's address, `http://127.0.0.1:<port>` (plain HTTP by address: no redirect). */
   lb: string;
+  /** HAProxy's HTTPS origin on the base domain, `https://platform.localhost:<port>` (decisions §12.6). */
+  https: string;
+  /** A store host's origin over HTTPS, `https://<handle>.platform.localhost:<port>`. */
+  storeHttps(handle: string): string;
+  /** The file of the cluster's throwaway CA (scripts/cluster/haproxy.sh), which signed HAProxy's certificate. */
+  ca: string;
   /** Replica N's own address (1-based), bypassing HAProxy. */
   replica(n: number): string;
   env: Record<string, string>;
@@ -135,6 +141,9 @@ export async function startCluster(basePort: number, env: Record<string, string>
   return {
     dir,
     lb: `http://127.0.0.1:${settings.LB_PORT}`,
+    https: `https://${settings.BASE_DOMAIN}:${settings.HTTPS_PORT}`,
+    storeHttps: (handle) => `https://${handle}.${settings.BASE_DOMAIN}:${settings.HTTPS_PORT}`,
+    ca: join(dir, 'tls', 'ca.pem'),
     replica: (n) => `http://127.0.0.1:${base + 10 + n}`,
     env: settings,
     async ctl(...args) {

@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { signTokenRequest } from '@platform/domain';
 import pg from 'pg';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, call, operatorAt, startCluster, until, type Answer, type Cluster } from './cluster';
+import { describeAlertMetrics } from './alert-metrics';
+import { describeTls } from './tls';
 
 // Issue 15, item 3: two API replicas behind HAProxy on one PostgreSQL and one Redis behave as one
 // service. Replicas are called by their own ports where a test needs "one replica, then the
@@ -67,17 +69,32 @@ describe('forwarded headers and the statistics page (decisions §12.6, §1.4)', 
     }
   });
 
-  it("deploy/haproxy.cfg (docker-compose.yml's) rewrites the same headers as the tested configuration, and guards its statistics page too", () => {
+  it("deploy/haproxy.cfg (docker-compose.yml's) has the tested configuration's TLS redirect and header rules, is valid, and guards its statistics page too", () => {
     const rules = (text: string) =>
       text
         .split('\n')
         .map((line) => line.trim())
-        .filter((line) => line.startsWith('http-request '));
-    const tested = readFileSync(join(cluster.dir, 'haproxy.cfg'), 'utf8');
-    const shipped = readFileSync(join(__dirname, '..', '..', '..', 'deploy', 'haproxy.cfg'), 'utf8');
-    expect(rules(tested).length).toBeGreaterThanOrEqual(6);
+        .filter((line) => line.startsWith('http-request ') || line.startsWith('acl '));
+    const { BASE_DOMAIN, HTTPS_PORT } = cluster.env;
+    // The shipped file takes the base domain from HAProxy's environment and serves HTTPS on 443.
+    const tested = readFileSync(join(cluster.dir, 'haproxy.cfg'), 'utf8')
+      .replaceAll(`"${BASE_DOMAIN}"`, '"${PLATFORM_BASE_DOMAIN}"')
+      .replaceAll(`".${BASE_DOMAIN}"`, '".${PLATFORM_BASE_DOMAIN}"')
+      .replaceAll(`]:${HTTPS_PORT}%`, ']%');
+    const shippedFile = join(__dirname, '..', '..', '..', 'deploy', 'haproxy.cfg');
+    const shipped = readFileSync(shippedFile, 'utf8');
+    expect(rules(tested).length).toBeGreaterThanOrEqual(9);
     expect(rules(shipped)).toEqual(rules(tested));
     expect(shipped).toMatch(/^\s*stats auth "stats:\$\{HAPROXY_STATS_PASSWORD\}"$/m);
+    expect(shipped).toMatch(/^\s*bind :8443 ssl crt \S+ /m);
+    // HAProxy itself checks the shipped file, the cluster's certificate standing in for the real one.
+    const checked = join(cluster.dir, 'shipped-haproxy.cfg');
+    writeFileSync(checked, shipped.replace('/usr/local/etc/haproxy/certs/platform.pem', join(cluster.dir, 'tls', 'haproxy.pem')));
+    const check = spawnSync('haproxy', ['-c', '-f', checked], {
+      env: { ...process.env, HAPROXY_STATS_PASSWORD: 'x', PLATFORM_BASE_DOMAIN: 'shop.example.com' },
+      encoding: 'utf8',
+    });
+    expect(check.status, check.stdout + check.stderr).toBe(0);
   });
 
   it('the statistics page listens on loopback and needs its password', async () => {
@@ -88,6 +105,9 @@ describe('forwarded headers and the statistics page (decisions §12.6, §1.4)', 
     expect((await call(cluster.stats.url, { headers: { authorization: cluster.stats.authorization } })).status).toBe(200);
   });
 });
+
+describeTls(() => cluster);
+describeAlertMetrics(() => cluster);
 
 describe('tokens across replicas (decisions §5.3, §5.4)', () => {
   const shop = (origin: string, token: string) => call(admin(origin, '/products/products.json?limit=1'), { token });
@@ -126,7 +146,7 @@ describe('tokens across replicas (decisions §5.3, §5.4)', () => {
       call(`${one()}/admin/oauth/token/${action}`, {
         method: 'POST',
         headers: {
-          host: `cancel.localhost:${new URL(one()).port}`,
+          host: `cancel.${cluster.env.BASE_DOMAIN}:${new URL(one()).port}`,
           appkey: app.app_key,
           timestamp: String(now),
           sign: signTokenRequest({ secret: app.app_secret, rawBody, timestamp: now }),

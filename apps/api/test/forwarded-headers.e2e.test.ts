@@ -97,6 +97,33 @@ describe('forwarded headers from a listed proxy', () => {
   });
 });
 
+/** The sign-in link opened, then the home page with its cookie: both answers, over the X-Forwarded-Proto given. */
+const merchantPages = async (on: TestPlatform, balancer: boolean) => {
+  const url = new URL(await signInLink(on, false));
+  const host = `shop.localhost:${on.port}`;
+  const opened = await send(on, `${url.pathname}${url.search}`, { balancer, headers: { host, 'x-forwarded-proto': 'https' } });
+  expect(opened.status).toBe(303);
+  const cookie = String(opened.headers['set-cookie']).split(';')[0]!;
+  const home = await send(on, '/admin', { balancer, headers: { host, cookie, 'x-forwarded-proto': 'https' } });
+  expect(home.status).toBe(200);
+  expect(home.body).toContain('<html');
+  return { opened, home };
+};
+
+describe('Strict-Transport-Security on merchant pages (decisions §12.6)', () => {
+  it('is sent when a listed proxy says the request came over HTTPS: on the sign-in redirect and on the pages', async () => {
+    const { opened, home } = await merchantPages(t, true);
+    expect(opened.headers['strict-transport-security']).toBe('max-age=31536000');
+    expect(home.headers['strict-transport-security']).toBe('max-age=31536000');
+  });
+
+  it('is not sent over plain HTTP, nor when a client that is no listed proxy claims HTTPS', async () => {
+    const { opened, home } = await merchantPages(t, false);
+    expect(opened.headers['strict-transport-security']).toBeUndefined();
+    expect(home.headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
 describe('PLATFORM_TRUST_PROXY=true (decisions §1.4: every hop believed)', () => {
   it('believes the headers from any client, as the switch says', async () => {
     const everyHop = await startPlatform({ PLATFORM_TRUST_PROXY: 'true' });

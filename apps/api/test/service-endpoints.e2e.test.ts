@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type FileBrowser } from './browser';
-import { call, OPERATOR_TOKEN, operator, startPlatform, type TestPlatform } from './harness';
+import { call, OPERATOR_TOKEN, operator, startPlatform, storeWithApp, type TestPlatform } from './harness';
 import { storeHost } from './oauth.helpers';
 
 /*
@@ -67,6 +67,51 @@ describe('/metrics (decisions §12.3)', () => {
     expect(await r.text()).toContain('process_cpu_user_seconds_total');
     expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(404);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/admin/openapi/v20260901/products/products.json`)).status).toBe(404);
+  });
+});
+
+describe("/metrics: what deploy/prometheus/alerts.yml watches (issue 44, the runbook's alerts)", () => {
+  const sample = (text: string, series: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    return line === undefined ? undefined : Number(line.slice(series.length + 1));
+  };
+
+  it('subscriptions enabled and disabled, by reason, read from the database at each scrape', async () => {
+    const shop = await storeWithApp(t, 'metrics', ['read_inventory']);
+    const subscribe = async (address: string) =>
+      BigInt((await shop.admin('/webhooks.json', { body: { webhook: { topic: 'inventory_items/update', address } } })).body.webhook.id);
+    const [byApp, byFailures] = [await subscribe('https://hooks.example.com/a'), await subscribe('https://hooks.example.com/b')];
+    await subscribe('https://hooks.example.com/c');
+    const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const before = await scrape();
+    expect(sample(before, 'webhook_subscriptions{status="enabled",reason=""}')).toBe(3);
+    expect(sample(before, 'webhook_subscriptions{status="disabled",reason="failures"}')).toBe(0);
+    expect((await shop.admin(`/webhooks/${byApp}.json`, { method: 'PUT', body: { webhook: { status: 'disabled' } } })).status).toBe(200);
+    // What the sender writes after 8 failed deliveries in a row (decisions §11.5).
+    await t.platform.db.prisma.webhookSubscription.update({
+      where: { id: byFailures },
+      data: { status: 'disabled', disabledReason: 'failures', failureStreak: 8 },
+    });
+    const after = await scrape();
+    expect(sample(after, 'webhook_subscriptions{status="enabled",reason=""}')).toBe(1);
+    expect(sample(after, 'webhook_subscriptions{status="disabled",reason="api"}')).toBe(1);
+    expect(sample(after, 'webhook_subscriptions{status="disabled",reason="failures"}')).toBe(1);
+    expect(sample(after, 'webhook_subscriptions{status="disabled",reason="gone"}')).toBe(0);
+  });
+
+  it('the replica is not draining, and names Redis degraded while Redis does not answer (as /readyz does)', async () => {
+    const text = (await call(`${t.origin}/metrics`, { token: OPERATOR_TOKEN })).text;
+    expect(sample(text, 'platform_draining')).toBe(0);
+    expect(sample(text, 'platform_dependency_degraded{dependency="redis"}')).toBe(0);
+    // Nothing listens on this port: the replica starts on its own buckets (docs/production.md).
+    const noRedis = await startPlatform({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    try {
+      const degraded = (await call(`${noRedis.origin}/metrics`, { token: OPERATOR_TOKEN })).text;
+      expect(sample(degraded, 'platform_dependency_degraded{dependency="redis"}')).toBe(1);
+      expect((await call(`${noRedis.origin}/readyz`)).body.degraded).toEqual(['redis']);
+    } finally {
+      await noRedis.close();
+    }
   });
 });
 

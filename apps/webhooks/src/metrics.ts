@@ -41,6 +41,10 @@ export function createSenderMetrics(sql: Sql, clock: SenderClock, options: { pro
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  // Every outcome from 0 at start: a first failure is then an increase a rate() sees, and the alert
+  // rules (deploy/prometheus/alerts.yml) find the series before anything failed.
+  for (const result of ['success', 'http_error', 'network']) attempts.inc({ result }, 0);
+  for (const outcome of ['delivered', 'retry', 'failed']) deliveries.inc({ outcome }, 0);
   const inFlight = new Gauge({ name: 'webhook_sender_in_flight', help: 'Attempts in flight in this sender', registers: [registry] });
   new Gauge({
     name: 'webhook_queue_depth',

@@ -325,6 +325,9 @@ describe('webhook sender (decisions §11)', () => {
     const text = await (sender as unknown as { metrics: { registry: { metrics(): Promise<string> } } }).metrics.registry.metrics();
     expect(text).toMatch(/webhook_deliveries_total\{outcome="retry"\} 2/);
     expect(text).toMatch(/webhook_attempts_total\{result="http_error"\} 2/);
+    // Outcomes that did not happen are 0, not missing (a rate() sees the first one; the alert rules find them).
+    expect(text).toMatch(/^webhook_deliveries_total\{outcome="failed"\} 0$/m);
+    expect(text).toMatch(/^webhook_attempts_total\{result="network"\} 0$/m);
     expect(text).toMatch(/webhook_queue_depth\{due="now"\} [1-9]/);
     const age = Number(/^webhook_oldest_due_age_seconds (\S+)$/m.exec(text)?.[1]);
     expect(age).toBeGreaterThan(40);

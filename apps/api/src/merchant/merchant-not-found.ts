@@ -44,7 +44,7 @@ export function installMerchantNotFound(fastify: FastifyInstance, notFound: Merc
     if (reply.statusCode !== 404 || !request.is404 || !wantsPage(request)) return payload;
     const page = await notFound.current?.(request);
     if (page === undefined) return payload;
-    void reply.removeHeader('content-length').headers(pageHeaders());
+    void reply.removeHeader('content-length').headers(pageHeaders({ https: request.protocol === 'https' }));
     return page;
   });
 }

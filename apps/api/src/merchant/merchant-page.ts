@@ -1,5 +1,5 @@
 import { formatInZone, parseIsoInstant } from '@platform/domain';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Text made safe for HTML (element content and quoted attribute values). */
 export function escapeHtml(value: unknown): string {
@@ -87,12 +87,27 @@ ${page.body}
 `;
 }
 
+/**
+ * decisions §12.6: a merchant page reached over HTTPS (the balancer's X-Forwarded-Proto, believed
+ * from PLATFORM_TRUST_PROXY only) tells the browser to come back over HTTPS alone for a year, so a
+ * later `http://` link or a typed host never sends the session cookie's page over plain HTTP. Not
+ * sent on plain HTTP, where a browser ignores it (RFC 6797) and a development server has no TLS.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
+
+/** The header above for a request that came over HTTPS, none otherwise. */
+export function transportHeaders(request: FastifyRequest): Record<string, string> {
+  return request.protocol === 'https' ? { 'strict-transport-security': STRICT_TRANSPORT_SECURITY } : {};
+}
+
 export interface SendOptions {
   /** Origins a form on the page may lead to after posting (CSP form-action follows redirects). */
   formTargets?: readonly string[];
   /** Scripts the page loads, by path (each served by the API itself). */
   scripts?: boolean;
   headers?: Record<string, string>;
+  /** The request was HTTPS: Strict-Transport-Security is added (transportHeaders). */
+  https?: boolean;
 }
 
 /**
@@ -119,17 +134,24 @@ export function pageHeaders(options: SendOptions = {}): Record<string, string> {
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
+    ...(options.https ? { 'strict-transport-security': STRICT_TRANSPORT_SECURITY } : {}),
     ...options.headers,
   };
 }
 
 /** After a successful post: back to a page with a 303 (never cached). */
 export function seeOther(reply: FastifyReply, location: string): void {
-  void reply.code(303).headers({ location, 'cache-control': 'no-store' }).send();
+  void reply
+    .code(303)
+    .headers({ location, 'cache-control': 'no-store', ...transportHeaders(reply.request) })
+    .send();
 }
 
 export function sendPage(reply: FastifyReply, status: number, page: Html, options: SendOptions = {}): FastifyReply {
-  return reply.code(status).headers(pageHeaders(options)).send(page.text);
+  return reply
+    .code(status)
+    .headers(pageHeaders({ https: reply.request.protocol === 'https', ...options }))
+    .send(page.text);
 }
 
 /**

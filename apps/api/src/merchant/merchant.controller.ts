@@ -6,7 +6,7 @@ import { MerchantAppsService } from './merchant-apps.service';
 import { MerchantCatalogService } from './merchant-catalog.service';
 import { MerchantDefinitionsService } from './merchant-definitions.service';
 import { MerchantPageFilter } from './merchant-errors.filter';
-import { sendPage } from './merchant-page';
+import { sendPage, transportHeaders } from './merchant-page';
 import { Merchant, MerchantSessionGuard, type MerchantContext } from './merchant-session.guard';
 import { MerchantSessionsService } from './merchant-sessions.service';
 import { homePage } from './pages/home.page';
@@ -39,7 +39,10 @@ export class MerchantController {
   async signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Query('token') token: unknown) {
     const store = await this.sessions.storeOfHost(request);
     await this.sessions.signIn(request, reply, store, token);
-    void reply.code(303).header('location', '/admin').header('cache-control', 'no-store').header('referrer-policy', 'same-origin').send();
+    void reply
+      .code(303)
+      .headers({ location: '/admin', 'cache-control': 'no-store', 'referrer-policy': 'same-origin', ...transportHeaders(request) })
+      .send();
   }
 
   /** What needs the merchant's attention, each a count linking to its list (issue 18, 0), and the installed apps. */

@@ -27,6 +27,8 @@ export type RedeliverOutcome =
 export interface QueueStats {
   byStatus: Map<string, number>;
   oldestDueAt: Date | null;
+  /** Subscriptions by status and, when disabled, why (`enabled:`, `disabled:failures`, ...). */
+  subscriptions: Map<string, number>;
 }
 
 /** The operator's view of the outbox (decisions §10, §11.6) and the numbers /metrics shows. */
@@ -117,9 +119,10 @@ export class DeliveriesRepository {
   }
 
   /**
-   * Counts by status and the oldest pending delivery already due, across every store. The counts are
-   * the ones the database keeps (issue 48, packages/db delivery-counts.ts), a few rows, not a count
-   * over the whole history; the oldest due one is the first entry of the pending rows' index.
+   * Counts by status and the oldest pending delivery already due, across every store, and the
+   * subscriptions by status. The delivery counts are the ones the database keeps (issue 48,
+   * packages/db delivery-counts.ts), a few rows, not a count over the whole history; the oldest due
+   * one is the first entry of the pending rows' index; subscriptions are few (one table scan).
    */
   async queueStats(now: Date): Promise<QueueStats> {
     const byStatus = await readDeliveryCounts(this.db.query.bind(this.db));
@@ -127,9 +130,13 @@ export class DeliveriesRepository {
       "SELECT next_attempt_at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT 1",
       [now],
     );
+    const subscriptions = await this.db.query<{ status: string; reason: string | null; n: bigint }>(
+      'SELECT status, disabled_reason AS reason, COUNT(*) AS n FROM webhook_subscriptions GROUP BY status, disabled_reason',
+    );
     return {
       byStatus,
       oldestDueAt: oldest[0] ? new Date(oldest[0].next_attempt_at) : null,
+      subscriptions: new Map(subscriptions.map((r) => [`${r.status}:${r.status === 'disabled' ? (r.reason ?? '') : ''}`, Number(r.n)])),
     };
   }
 }

@@ -5,10 +5,14 @@ import { HttpMetrics } from '../http/metrics';
 import { DeliveriesRepository, type QueueStats } from './deliveries.repository';
 
 const STATUSES = ['pending', 'delivered', 'failed'] as const;
+/** decisions §11.5: why a subscription is disabled (a 410, 8 failed deliveries in a row, the app itself). */
+const DISABLED_REASONS = ['gone', 'failures', 'api'] as const;
 
 /**
  * decisions §12.3: the outbox in /metrics, read from the database on each scrape (so every API
- * replica reports the shared queue): its depth, the age of the oldest due delivery, and deliveries by status.
+ * replica reports the shared queue): its depth, the age of the oldest due delivery, deliveries by
+ * status, and subscriptions enabled and disabled (by reason: deploy/prometheus/alerts.yml pages on
+ * one disabled by its receiver).
  */
 @Injectable()
 export class WebhookMetrics implements OnModuleInit {
@@ -60,6 +64,17 @@ export class WebhookMetrics implements OnModuleInit {
       async collect() {
         const { stats } = await read();
         for (const status of STATUSES) this.set({ status }, stats.byStatus.get(status) ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'webhook_subscriptions',
+      help: 'Webhook subscriptions by status; disabled ones by reason: gone (a 410), failures (8 failed deliveries in a row), api (the app)',
+      labelNames: ['status', 'reason'] as const,
+      registers,
+      async collect() {
+        const { stats } = await read();
+        this.set({ status: 'enabled', reason: '' }, stats.subscriptions.get('enabled:') ?? 0);
+        for (const reason of DISABLED_REASONS) this.set({ status: 'disabled', reason }, stats.subscriptions.get(`disabled:${reason}`) ?? 0);
       },
     });
   }
