@@ -33,7 +33,9 @@ need_debian_packages() {
   fi
 }
 case "${1:-}" in
-  start) shift; exec pnpm start "$@" ;;
+  # node itself, not `pnpm start`: a start that ends with a one-line reason (a port in use) or on
+  # Ctrl-C is not followed by pnpm's "ELIFECYCLE Command failed" box.
+  start) shift; exec node scripts/start.mjs "$@" ;;
   test) shift; need_debian_packages; exec pnpm test "$@" ;;
   *) echo "usage: ./dev.sh start|test|link [handle]" >&2; exit 2 ;;
 esac

@@ -10,11 +10,20 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
-const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
-  stdio: 'inherit',
-  env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
-});
-if (build.status !== 0) process.exit(build.status ?? 1);
+// The build says what it does in a line, not a wall of compiler output: turbo's summary, and a
+// package's output only when it fails.
+// PLATFORM_START_SKIP_BUILD=1: the programs are built already (the tests of this command).
+if (!process.env.PLATFORM_START_SKIP_BUILD) {
+  console.log('Building the platform (contract, domain, db, SDK, API, sender): about 2 minutes the first time, seconds after...');
+  const buildStarted = Date.now();
+  const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], {
+    stdio: 'inherit',
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  console.log(`Built in ${Math.round((Date.now() - buildStarted) / 1000)} s.`);
+}
+console.log('Starting the API (migrations, and the demo store on a first start)...');
 
 // Development secrets: generated once and kept in data/ so restarts keep the same operator token,
 // cursor secret and demo token (random like every token; the database keeps only its hash). Set
@@ -41,11 +50,17 @@ if (!env.PLATFORM_OPERATOR_TOKEN || !env.PLATFORM_SECRET || !env.PLATFORM_DEMO_T
 }
 
 const children = [];
+// Set once a stop was asked (Ctrl-C, SIGTERM) or one program ended: the others are told to stop
+// then, and one that ends by that signal (before it could install its own handler, just started)
+// stopped cleanly. The exit code is the worst of the programs' own codes.
+let stopping = false;
 const run = (name, script, stdout = 'inherit') => {
   const child = spawn(process.execPath, [script], { stdio: ['inherit', stdout, 'inherit'], env });
   child.on('exit', (code, signal) => {
+    const status = code ?? (signal && stopping ? 0 : 1);
+    stopping = true;
     for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
-    process.exitCode = code ?? (signal ? 1 : 0);
+    process.exitCode = Math.max(process.exitCode ?? 0, status);
   });
   children.push(child);
   return child;
@@ -66,7 +81,7 @@ api.stdout.on('data', (chunk) => {
   senderStarted = true;
   apiOutput = '';
   writeServerFile();
-  if (embedded) {
+  if (embedded && !stopping) {
     run('webhooks', sender);
     console.log(
       'Webhook sender started beside the API (PLATFORM_SENDER=embedded; `off` leaves delivery to `pnpm --filter @platform/webhooks start` processes)',
@@ -93,6 +108,7 @@ process.on('exit', () => wroteServerFile && rmSync(serverFile, { force: true }))
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
+    stopping = true;
     for (const child of children) if (child.exitCode === null) child.kill(signal);
   });
 }

@@ -3,7 +3,7 @@
 // request) against a bare insert loop of the same rows in the same run (prepared statements, one
 // transaction per 1,000 products: a product, its option, image, two variants and their inventory
 // items), on SQLite and on PostgreSQL. One command: `pnpm bench:import`. Results:
-// bench/results/import.md and the README. Goals: >= 5,000 products/s on SQLite, >= 3,000 on PostgreSQL.
+// bench/results/import.md. Goals: >= 5,000 products/s on SQLite, >= 3,000 on PostgreSQL.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

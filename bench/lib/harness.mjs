@@ -1,7 +1,7 @@
 // Shared by the benchmarks: starting the built API on its own SQLite file, seeding a large catalogue
-// through the operator API, and writing a result table to bench/results and the README.
+// through the operator API, and writing a result table to bench/results.
 import { SENDER_MAIN, startApi as startBuiltApi, startProgram } from '@platform/test-process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -148,23 +148,13 @@ export async function waitForListingDocuments(database) {
 }
 
 /**
- * bench/results/{name}.md, and the README between `<!-- bench:{name}:start -->` and its end marker:
- * the same table, or `readmeTable` when the README is to hold a shorter one. BENCH_NO_README=1
- * (a run with a profiler or other settings than the published ones): printed only, no file written.
+ * bench/results/{name}.md: the latest table of a benchmark (the README's one summary table, and
+ * docs/performance.md, link there and are updated by hand with a run's figures, its date and load).
+ * BENCH_NO_README=1 (a run with a profiler or other settings than the published ones): printed only,
+ * no file written.
  */
-export function writeResults(name, table, { readmeTable = table } = {}) {
+export function writeResults(name, table) {
   console.log(`\n${table}\n`);
   if (process.env.BENCH_NO_README) return;
   writeFileSync(join(root, `bench/results/${name}.md`), `${table}\n`);
-  const readmePath = join(root, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const start = `<!-- bench:${name}:start -->`;
-  const end = `<!-- bench:${name}:end -->`;
-  if (readme.includes(start) && readme.includes(end)) {
-    writeFileSync(
-      readmePath,
-      readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), () => `${start}\n${readmeTable}\n${end}`),
-    );
-    console.log('README.md benchmark table updated.');
-  }
 }

@@ -3,7 +3,7 @@
 // node:http servers on the same database in the same run (bare-http.mjs: the stored documents joined
 // as strings, and as bytes, the floor), first page and a page near the end, with wrk and 50
 // connections, on SQLite (better-sqlite3) and on PostgreSQL. One command: `pnpm bench:listing`.
-// Results: bench/results/listing.md and the README. Each row prints its goal and whether it was met.
+// Results: bench/results/listing.md. Each row prints its goal and whether it was met.
 import { spawnSync, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

@@ -300,7 +300,8 @@ const { text, compact, failed } = report(results, {
   totalSeconds: (performance.now() - started) / 1000,
   allocator: ALLOCATOR,
 });
-writeResults('load', text, { readmeTable: compact });
+writeResults('load', text);
+console.log(`\nThe README's summary line:\n${compact}\n`);
 if (failed.length > 0) {
   console.error(`bench/load failed:\n- ${failed.join('\n- ')}`);
   process.exit(1);

@@ -5,7 +5,7 @@
 // with the same domain function, write the verdicts with a prepared statement, one transaction per
 // batch); and the bulk set (metafieldsSet, 25 entries a request, decisions §8.9) against a bare
 // prepared upsert loop. SQLite and PostgreSQL. One command: `pnpm bench:recheck`. Results:
-// bench/results/recheck.md and the README.
+// bench/results/recheck.md.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -6,7 +6,7 @@
 // bench/). Needs a built @platform/domain (`pnpm --filter @platform/domain build`).
 // It measures BENCH_RUNS times (3), each in a process of its own: V8 compiles each process's hot
 // code its own way, and the machine is shared, so the spread between runs is reported too.
-// Results: bench/results/rules.md and the README (between the bench:rules markers).
+// Results: bench/results/rules.md.
 import domain from '@platform/domain';
 import AjvModule from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';

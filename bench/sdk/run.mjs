@@ -2,7 +2,7 @@
 // bench/sdk: iterating 100,000 products with the SDK (`client.admin.listProducts.iterate`) beside a
 // hand-written fetch loop that follows the `link` header, against the same API in the same run;
 // plus the pacing limiter's own cost. One command: `pnpm --filter @platform/bench run bench:sdk`
-// (or `pnpm bench`). Results: bench/results/sdk.md and README.md between the bench:sdk markers.
+// (or `pnpm bench`). Results: bench/results/sdk.md.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';

@@ -4,9 +4,9 @@
 // the /healthz latency (p50/p99/max) per scenario: the goal is p99 under 100 ms throughout.
 // One command: `pnpm --filter @platform/bench run bench:stress` (also part of `pnpm bench`).
 // STRESS_ROOT=<a built checkout> runs another tree's API (to measure a commit before a fix);
-// STRESS_ONLY=<letters> runs some scenarios; STRESS_NO_README=1 leaves README.md alone.
+// STRESS_ONLY=<letters> runs some scenarios (and writes no file).
 import { fork, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -214,14 +214,6 @@ const table = lines.join('\n');
 console.log(`\n${table}\n`);
 if (!process.env.STRESS_ROOT && !ONLY) {
   writeFileSync(join(repo, 'bench/results/stress.md'), `${table}\n`);
-  const readmePath = join(repo, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const start = '<!-- bench:stress:start -->';
-  const end = '<!-- bench:stress:end -->';
-  if (!process.env.STRESS_NO_README && readme.includes(start) && readme.includes(end)) {
-    writeFileSync(readmePath, readme.replace(new RegExp(`${start}[\\s\\S]*${end}`), `${start}\n${table}\n${end}`));
-    console.log('README.md stress table updated.');
-  }
 }
 const worst = Math.max(...rows.map((r) => r.p99).filter(Number.isFinite));
 console.log(`Goal (/healthz p99 under 100 ms in every scenario): ${worst < 100 ? 'met' : `not met (worst p99 ${ms(worst)})`}.`);

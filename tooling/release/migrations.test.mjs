@@ -56,7 +56,9 @@ describe('migrationProblems', () => {
     accepted('CREATE INDEX "stores_n_idx" ON "stores"("n");\nDROP INDEX "stores_old_idx";');
     accepted('DO $$ BEGIN\nINSERT INTO platform_clock VALUES (1)\\003B\nEND $$;');
     // a SQLite trigger: its END closes the body, not a transaction
-    accepted('CREATE TRIGGER "t_ins" AFTER INSERT ON "t" BEGIN\n  UPDATE "c" SET "n" = "n" + 1;\nEND;\nCREATE INDEX "t_n_idx" ON "t"("n");');
+    accepted(
+      'CREATE TRIGGER "t_ins" AFTER INSERT ON "t" BEGIN\n  UPDATE "c" SET "n" = "n" + 1;\nEND;\nCREATE INDEX "t_n_idx" ON "t"("n");',
+    );
   });
 
   it('refuses what the previous release would trip on', () => {

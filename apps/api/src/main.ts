@@ -67,8 +67,10 @@ async function main(): Promise<void> {
     process.exit(cut ? 1 : 0);
   };
   // Installed before the start prints that it is up: whoever reads that line may stop it at once.
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  // `on`, not `once`: a second signal while draining (a terminal's Ctrl-C reaches both this process
+  // and `./dev.sh start`, which passes it on) is ignored by `stop`, not a kill by the default action.
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
   const seed = config.seedDemo ? await seedDemo(platform) : undefined;
   try {
     await platform.app.listen({ host: config.host, port: config.port });

@@ -84,8 +84,10 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   // Installed before the start is announced: whoever reads that line may stop the sender at once.
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // `on`, not `once`: a second signal while stopping (a terminal's Ctrl-C reaches both this process
+  // and `./dev.sh start`, which passes it on) is ignored by `stop`, not a kill by the default action.
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 
   logger.info(
     {

@@ -26,7 +26,11 @@ export class PinoNestLogger implements LoggerService {
     this.write(typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]): void {
-    this.write('error', message, params);
+    // Nest logs a failed listen before rejecting `listen`; the start reports it as one line of its
+    // own (main.ts, ListenError: "PORT=3000: the port is already in use", "HOST=...: the name does
+    // not resolve"), so this copy goes to debug.
+    const listenFailed = params[params.length - 1] === 'NestApplication' && /^Error: (listen|getaddrinfo) E[A-Z]+/.test(String(message));
+    this.write(listenFailed ? 'debug' : 'error', message, params);
   }
   warn(message: unknown, ...params: unknown[]): void {
     this.write('warn', message, params);
