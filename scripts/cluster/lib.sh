@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # The production topology on one machine (docs/production.md): PostgreSQL, Redis, HAProxy (TLS) in
 # front of API replicas, and webhook senders, each a plain process from Debian's packages or this
-# repo, all on loopback ports, all state in one folder ($CLUSTER_DIR). Sourced by scripts/cluster.sh;
-# the end-to-end suite drives it through that script's commands.
+# repo, all on loopback ports, all state in one folder ($CLUSTER_DIR, kept between starts). Sourced
+# by scripts/cluster.sh; the end-to-end suite drives it through that script's commands. Backups,
+# restores and deleting the folder: scripts/cluster/data.sh.
 
 ROOT=${ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 API_MAIN="$ROOT/apps/api/dist/main.js"
@@ -46,12 +47,13 @@ random_secret() { head -c "$1" /dev/urandom | base64 | tr '+/' '-_' | tr -d '=';
 # LB_SOURCE: the address HAProxy connects to the replicas from, the only one they believe
 # X-Forwarded-* from (decisions §12.6, PLATFORM_TRUST_PROXY). Not 127.0.0.1, which every other
 # local client uses; Linux answers on the whole of 127.0.0.0/8.
-# A folder used before (CLUSTER_KEEP=1) keeps its secrets, its base domain (and so its certificate)
-# and, unless CLUSTER_BASE_PORT says otherwise, its ports; the environment's PLATFORM_OPERATOR_TOKEN, PLATFORM_SECRET,
-# PLATFORM_DEMO_TOKEN and PLATFORM_BASE_DOMAIN win over both.
+# A folder used before keeps its secrets (so tokens, cursors and sessions stay valid), its base
+# domain (and so its certificate), its database (DB_NAME: another after `restore`) and, unless
+# CLUSTER_BASE_PORT says otherwise, its ports; the environment's PLATFORM_OPERATOR_TOKEN,
+# PLATFORM_SECRET, PLATFORM_DEMO_TOKEN and PLATFORM_BASE_DOMAIN win over both.
 write_env() {
   local old="$CLUSTER_DIR/cluster.env" base
-  local OLD_BASE_PORT="" OLD_STATS_PASSWORD="" OLD_OPERATOR_TOKEN="" OLD_SECRET="" OLD_DEMO_TOKEN="" OLD_BASE_DOMAIN=""
+  local OLD_BASE_PORT="" OLD_STATS_PASSWORD="" OLD_OPERATOR_TOKEN="" OLD_SECRET="" OLD_DEMO_TOKEN="" OLD_BASE_DOMAIN="" OLD_DB_NAME=""
   if [ -f "$old" ]; then
     OLD_BASE_PORT=$(sed -n 's/^BASE_PORT=//p' "$old")
     OLD_STATS_PASSWORD=$(sed -n 's/^STATS_PASSWORD=//p' "$old")
@@ -59,6 +61,7 @@ write_env() {
     OLD_SECRET=$(sed -n 's/^SECRET=//p' "$old")
     OLD_DEMO_TOKEN=$(sed -n 's/^DEMO_TOKEN=//p' "$old")
     OLD_BASE_DOMAIN=$(sed -n 's/^BASE_DOMAIN=//p' "$old")
+    OLD_DB_NAME=$(sed -n 's/^DB_NAME=//p' "$old")
   fi
   base=${CLUSTER_BASE_PORT:-${OLD_BASE_PORT:-21100}}
   cat >"$old.new" <<EOF
@@ -74,7 +77,8 @@ REDIS_PORT=$((base + 3))
 APIS=${CLUSTER_APIS:-2}
 SENDERS=${CLUSTER_SENDERS:-2}
 BASE_DOMAIN=${PLATFORM_BASE_DOMAIN:-${OLD_BASE_DOMAIN:-platform.localhost}}
-DATABASE_URL=postgresql://postgres@127.0.0.1:$((base + 2))/platform
+DB_NAME=${OLD_DB_NAME:-platform}
+DATABASE_URL=postgresql://postgres@127.0.0.1:$((base + 2))/${OLD_DB_NAME:-platform}
 REDIS_URL=redis://127.0.0.1:$((base + 3))
 OPERATOR_TOKEN=${PLATFORM_OPERATOR_TOKEN:-${OLD_OPERATOR_TOKEN:-$(random_secret 24)}}
 SECRET=${PLATFORM_SECRET:-${OLD_SECRET:-$(random_secret 32)}}
@@ -88,6 +92,35 @@ load_env() {
   [ -f "$CLUSTER_DIR/cluster.env" ] || die "no cluster in $CLUSTER_DIR (run scripts/cluster.sh first)"
   # shellcheck disable=SC1091
   . "$CLUSTER_DIR/cluster.env"
+}
+
+# Sets KEY=VALUE in cluster.env (what the next command and the next start read).
+set_env() {
+  local file="$CLUSTER_DIR/cluster.env"
+  grep -v "^$1=" "$file" >"$file.new" || true
+  echo "$1=$2" >>"$file.new"
+  chmod 600 "$file.new"
+  mv "$file.new" "$file"
+}
+
+# The PLATFORM_* and LOG_LEVEL variables a start was given reach every replica and sender it starts;
+# they are kept (passed.env, mode 0600: they may hold secrets) so that a replica or sender started
+# again by a command from another shell (start-api, restore) gets them too. The command's own
+# environment wins.
+save_passed_env() {
+  export -p | grep -E '^declare -x (PLATFORM_[A-Za-z0-9_]*|LOG_LEVEL)=' >"$CLUSTER_DIR/passed.env.new" || true
+  chmod 600 "$CLUSTER_DIR/passed.env.new"
+  mv "$CLUSTER_DIR/passed.env.new" "$CLUSTER_DIR/passed.env"
+}
+
+load_passed_env() {
+  [ -f "$CLUSTER_DIR/passed.env" ] || return 0
+  local line name
+  while IFS= read -r line; do
+    name=${line#declare -x }
+    name=${name%%=*}
+    [ -n "${!name+x}" ] || eval "$line"
+  done <"$CLUSTER_DIR/passed.env"
 }
 
 api_port() { echo $((BASE_PORT + 10 + $1)); }
@@ -177,6 +210,9 @@ sender_start() {
   echo $! >"$CLUSTER_DIR/sender$n.pid"
 }
 
+# Whether this folder's PostgreSQL runs (a start in it is up, or was killed without stopping it).
+pg_running() { [ -d "$CLUSTER_DIR/pg/data" ] && as_pg "$(pg_bin)/pg_ctl" -D "$CLUSTER_DIR/pg/data" status >/dev/null 2>&1; }
+
 # Sends $2 (a signal) to the process of pid file $1 and waits for it to end, at most $3 seconds.
 stop_process() {
   local file=$1 signal=$2 seconds=$3 pid i
@@ -197,7 +233,7 @@ cluster_up() {
   local fresh=0
   [ -d "$CLUSTER_DIR/pg/data" ] || { pg_init; fresh=1; }
   pg_start
-  if [ "$fresh" = 1 ]; then psql_admin "CREATE DATABASE platform" >/dev/null; fi
+  if [ "$fresh" = 1 ]; then psql_admin "CREATE DATABASE $DB_NAME" >/dev/null; fi
   redis_start
   migrate_once
   local n
@@ -222,3 +258,5 @@ cluster_down() {
 
 # shellcheck source=scripts/cluster/haproxy.sh
 . "$ROOT/scripts/cluster/haproxy.sh"
+# shellcheck source=scripts/cluster/data.sh
+. "$ROOT/scripts/cluster/data.sh"

@@ -38,8 +38,10 @@ export interface Cluster {
   /** Replica N's own address (1-based), bypassing HAProxy. */
   replica(n: number): string;
   env: Record<string, string>;
-  /** A command of scripts/cluster.sh on this cluster (start-api N, stop-pg, start-pg, stop-redis, start-redis, pause-redis, resume-redis). */
-  ctl(...args: string[]): Promise<void>;
+  /** A command of scripts/cluster.sh on this cluster (start-api N, stop-pg, start-pg, stop-redis, start-redis, pause-redis, resume-redis, backup, restore, link): what it printed. */
+  ctl(...args: string[]): Promise<{ stdout: string; stderr: string }>;
+  /** What scripts/cluster.sh printed so far (the start's summary, its log lines). */
+  output(): string;
   /** The pid of api<N> or sender<N>, from its pid file. */
   pid(name: string): number;
   /** What a process wrote to its log so far. */
@@ -95,10 +97,9 @@ export async function call(
   return { status: response.statusCode, headers: flat, body: parsed, text, ms: Date.now() - started };
 }
 
-/** Starts scripts/cluster.sh in a folder of its own on ports from `basePort`; resolves once it is up. */
-export async function startCluster(basePort: number, env: Record<string, string> = {}): Promise<Cluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'platform-cluster-test-'));
-  const clusterEnv = {
+/** The environment scripts/cluster.sh gets for the folder `dir`: the suite's settings, then `env`. */
+export function clusterEnvOf(dir: string, basePort: number, env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
     ...process.env,
     CLUSTER_DIR: dir,
     CLUSTER_BASE_PORT: String(basePort),
@@ -108,8 +109,19 @@ export async function startCluster(basePort: number, env: Record<string, string>
     PLATFORM_WEBHOOK_ALLOW_PRIVATE: 'true',
     PLATFORM_SENDER_POLL_MS: '50',
     LOG_LEVEL: 'warn',
+    // A throwaway folder (removed when the start stops) unless a test keeps it.
+    CLUSTER_KEEP: '0',
     ...env,
   };
+}
+
+/**
+ * Starts scripts/cluster.sh on ports from `basePort`, in a new folder of its own (or in `dir`, one
+ * used before); resolves once it is up.
+ */
+export async function startCluster(basePort: number, env: Record<string, string> = {}, dir?: string): Promise<Cluster> {
+  dir ??= mkdtempSync(join(tmpdir(), 'platform-cluster-test-'));
+  const clusterEnv = clusterEnvOf(dir, basePort, env);
   const child: ChildProcess = spawn('bash', [SCRIPT], { env: clusterEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -117,7 +129,7 @@ export async function startCluster(basePort: number, env: Record<string, string>
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const timer = setInterval(() => {
-      if (output.includes('Cluster is up')) {
+      if (output.includes('Ctrl-C stops everything')) {
         clearInterval(timer);
         resolve();
       }
@@ -147,8 +159,9 @@ export async function startCluster(basePort: number, env: Record<string, string>
     replica: (n) => `http://127.0.0.1:${base + 10 + n}`,
     env: settings,
     async ctl(...args) {
-      await run('bash', [SCRIPT, ...args], { env: clusterEnv });
+      return run('bash', [SCRIPT, ...args], { env: clusterEnv });
     },
+    output: () => output,
     pid: (name) => Number(readFileSync(join(dir, `${name}.pid`), 'utf8').trim()),
     log: (name) => (existsSync(join(dir, `${name}.log`)) ? readFileSync(join(dir, `${name}.log`), 'utf8') : ''),
     stats,
@@ -182,7 +195,12 @@ export function operatorAt(origin: string) {
       if (store.status !== 201) throw new Error(`store ${store.status} ${store.text}`);
       const app = await op('/apps', { body: { app: { name: `App of ${handle}`, kind: 'private', scopes, store_handle: handle } } });
       if (app.status !== 201) throw new Error(`app ${app.status} ${app.text}`);
-      return { storeId: String(store.body.store.id), appId: String(app.body.app.id), token: String(app.body.access_token) };
+      return {
+        storeId: String(store.body.store.id),
+        appId: String(app.body.app.id),
+        token: String(app.body.access_token),
+        secret: String(app.body.app.app_secret),
+      };
     },
   };
 }

@@ -26,7 +26,7 @@ function loopback(
 }
 
 /** A client that trusts the cluster's CA, and nothing else (`ca` replaces Node's own roots). */
-const trusting = (cluster: Cluster) => new Agent({ connect: { ca: readFileSync(cluster.ca), lookup: loopback } });
+export const trusting = (cluster: Cluster) => new Agent({ connect: { ca: readFileSync(cluster.ca), lookup: loopback } });
 
 /** Chromium whose certificate store (a throwaway NSS database, as `certutil` makes one) trusts the CA. */
 async function chromiumTrusting(ca: string) {
