@@ -8,8 +8,9 @@
 #   scripts/test-at.sh +365d pnpm test --continue      any command after the date
 #
 # Redis runs beside the tests on the real clock, as a server of the deployment would (libfaketime
-# breaks redis-server's allocator at start): every `redis-server` the tests start is found first in
-# a folder of this script's, which starts the real one without libfaketime.
+# breaks the allocator of redis-server and redis-cli at start: they hang): every `redis-server` and
+# `redis-cli` the tests and scripts/cluster.sh start is found first in a folder of this script's,
+# which starts the real one without libfaketime.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: scripts/test-at.sh <faketime date: +365d | '@YYYY-MM-DD hh:mm:ss'> [command, default: pnpm test]" >&2; exit 2; }
@@ -27,9 +28,11 @@ if [ -n "$missing" ]; then
 fi
 dir=$(mktemp -d /tmp/platform-test-at.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-real_redis=$(command -v redis-server)
-printf '#!/bin/sh\nunset LD_PRELOAD FAKETIME\nexec %s "$@"\n' "$real_redis" >"$dir/redis-server"
-chmod +x "$dir/redis-server"
+for program in redis-server redis-cli; do
+  real=$(command -v "$program")
+  printf '#!/bin/sh\nunset LD_PRELOAD FAKETIME\nexec %s "$@"\n' "$real" >"$dir/$program"
+  chmod +x "$dir/$program"
+done
 export PATH="$dir:$PATH"
 # Monotonic clocks stay real: timeouts and durations are about the machine, not the date.
 export FAKETIME_DONT_FAKE_MONOTONIC=1

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, freshDatabase, listen, startPlatform, storeWithApp, testConfig, VERSION, type TestPlatform } from './harness';
 
@@ -95,6 +95,28 @@ describe('rate limit with Redis unreachable (decisions §7.4, issue 15 degraded 
 
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 
+/**
+ * Whether a Redis on the loopback port answers PING, within a second (over a socket of this
+ * process: no redis-cli, which hangs under libfaketime like redis-server, scripts/test-at.sh).
+ */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+    let answer = '';
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), 1000);
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1');
+      if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
+    });
+    socket.on('error', () => done(false));
+  });
+}
+
 /** A redis-server of this test's own (never the shared TEST_REDIS_URL: this one is stopped with SIGSTOP). */
 async function ownRedis() {
   const port = await new Promise<number>((resolve, reject) => {
@@ -109,13 +131,7 @@ async function ownRedis() {
     stdio: 'ignore',
   });
   const url = `redis://127.0.0.1:${port}`;
-  for (
-    let i = 0;
-    spawnSync('redis-cli', ['-p', String(port), 'ping'])
-      .stdout?.toString()
-      .trim() !== 'PONG';
-    i++
-  ) {
+  for (let i = 0; !(await answersPing(port)); i++) {
     if (i > 100) throw new Error('redis-server did not answer PING');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
