@@ -36,5 +36,10 @@ done
 export PATH="$dir:$PATH"
 # Monotonic clocks stay real: timeouts and durations are about the machine, not the date.
 export FAKETIME_DONT_FAKE_MONOTONIC=1
+# The servers the tests run beside keep the real date, as a deployment's would: PostgreSQL under
+# libfaketime never fires its lock_timeout (the migration tests wait forever), and HAProxy's and
+# the PostgreSQL tools' dates are theirs. Tests that compare with the database's clock take its
+# now() (apps/webhooks/test/lease-counts.e2e.test.ts).
+export FAKETIME_SKIP_CMDS=postgres,pg_ctl,initdb,pg_isready,psql,pg_dump,pg_restore,createdb,redis-server,redis-cli,haproxy
 echo "$* with the date at $at (now: $(faketime -f "$at" date -u '+%Y-%m-%d %H:%M:%S UTC'))"
 faketime -f "$at" "$@"

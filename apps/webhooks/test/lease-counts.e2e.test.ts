@@ -14,6 +14,16 @@ import { deliveries, fileDatabase, storeAndApp, subscription } from './helpers';
 
 const database = fileDatabase();
 
+/**
+ * Milliseconds from the database's clock: leases are compared with the database's `now()` (the
+ * counts, the claims), so a test's lease ends are taken from it too, not from this process's clock
+ * (which scripts/test-at.sh moves a year ahead while PostgreSQL runs on the real one).
+ */
+async function dbNowMs(db: Db): Promise<number> {
+  const [row] = await db.query<{ now: Date }>('SELECT now() AS now');
+  return new Date(row!.now).getTime();
+}
+
 /** Live counts per claim, subscription and host, summed over the ledger the triggers append to. */
 async function counted(db: Db): Promise<Record<string, number>> {
   const rows = await db.query<{ owner: string; subscription_id: bigint; host: string; n: bigint }>(
@@ -46,7 +56,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live-claim counts on PostgreS
       );
     const [a1, a2, a3, a4, a5, a6] = await ids(a);
     const [b1, b2, b3] = await ids(b);
-    const until = new Date(Date.now() + 60_000);
+    const until = new Date((await dbNowMs(db)) + 60_000);
     const expectInStep = async (expected: Record<string, number>) => {
       expect(await counted(db)).toEqual(expected);
       expect(await leased(db)).toEqual(expected);
@@ -106,7 +116,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live-claim counts on PostgreS
 
     // A lease extended (only lease_until moves): counted until its new expiry, not its old one.
     await db.query(`UPDATE webhook_deliveries SET lease_owner = 'c5', lease_until = ?, lease_host = 'z.example' WHERE id = ?`, [
-      new Date(Date.now() + 1000),
+      new Date((await dbNowMs(db)) + 1000),
       a6,
     ]);
     await db.query(`UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?`, [until, a6]);
@@ -116,7 +126,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live-claim counts on PostgreS
 
     // An expired claim counts nothing; a row inserted with a lease is counted.
     await db.query(`UPDATE webhook_deliveries SET lease_owner = 'c3', lease_until = ?, lease_host = 'x.example' WHERE id = ?`, [
-      new Date(Date.now() - 1000),
+      new Date((await dbNowMs(db)) - 1000),
       a6,
     ]);
     await expectInStep({ [`c1/${a.id}/${a.id}.example`]: 1 });
@@ -147,7 +157,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live-claim counts on PostgreS
     const [d1, d2] = (
       await db.query<{ id: bigint }>(`SELECT id FROM webhook_deliveries WHERE subscription_id = ? ORDER BY id`, [sub.id])
     ).map((r) => r.id);
-    const until = new Date(Date.now() + 60_000);
+    const until = new Date((await dbNowMs(db)) + 60_000);
     await db.query(`UPDATE webhook_deliveries SET lease_owner = 'f1', lease_until = ?, lease_host = 'c.example' WHERE id IN (?, ?)`, [
       until,
       d1,
@@ -188,7 +198,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live-claim counts on PostgreS
     const [d1, d2, d3] = (
       await db.query<{ id: bigint }>(`SELECT id FROM webhook_deliveries WHERE subscription_id = ? ORDER BY id`, [sub.id])
     ).map((r) => r.id);
-    const until = new Date(Date.now() + 60_000);
+    const until = new Date((await dbNowMs(db)) + 60_000);
     await db.query(`UPDATE webhook_deliveries SET lease_owner = 'g1', lease_until = ?, lease_host = 'd.example' WHERE id IN (?, ?, ?)`, [
       until,
       d1,
