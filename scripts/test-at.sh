@@ -41,5 +41,13 @@ export FAKETIME_DONT_FAKE_MONOTONIC=1
 # the PostgreSQL tools' dates are theirs. Tests that compare with the database's clock take its
 # now() (apps/webhooks/test/lease-counts.e2e.test.ts).
 export FAKETIME_SKIP_CMDS=postgres,pg_ctl,initdb,pg_isready,psql,pg_dump,pg_restore,createdb,redis-server,redis-cli,haproxy
+# '@<date>' starts the clock of each process at that date when it starts, so processes started
+# later (replicas, senders) would disagree with the test and each other: it becomes the offset to
+# that date from now, one clock for every process.
+if [ "${at#@}" != "$at" ]; then
+  target=$(date -u -d "${at#@}" +%s) || { echo "test-at.sh: not a date: ${at#@}" >&2; exit 2; }
+  offset=$((target - $(date -u +%s)))
+  at=$([ "$offset" -ge 0 ] && echo "+$offset" || echo "$offset")
+fi
 echo "$* with the date at $at (now: $(faketime -f "$at" date -u '+%Y-%m-%d %H:%M:%S UTC'))"
 faketime -f "$at" "$@"
