@@ -10,6 +10,9 @@
 #   scripts/cluster.sh restore FILE [NAME]  restores FILE into a new database and moves the
 #                                           running cluster onto it, one process at a time
 #   scripts/cluster.sh link [HANDLE]        a one-time sign-in link to a store's merchant admin (demo)
+#   scripts/cluster.sh upgrade [REF|FOLDER] a rolling upgrade of the running cluster to a build (this
+#                                           tree's, a built folder, or a git ref built in a worktree):
+#                                           its migrations, then each API replica, then each sender
 # Environment: CLUSTER_DIR (the folder: .cluster in the repository), CLUSTER_KEEP=0 (a throwaway
 # folder: removed when the start stops; the cluster suite's), CLUSTER_BASE_PORT (21100; the ports
 # used are listed in scripts/cluster/lib.sh), PLATFORM_BASE_DOMAIN (platform.localhost: two labels,
@@ -47,6 +50,7 @@ if [ "$command" != up ]; then
     down) cluster_down ;;
     backup) cluster_backup "${2:?the file to write the dump to}" ;;
     restore) cluster_restore "${2:?the dump to restore}" "${3:-}" ;;
+    upgrade) cluster_upgrade "${2:-}" ;;
     link)
       url=$(sign_in_link "${2:-demo}")
       [ -n "$url" ] || die "no sign-in link: no store '${2:-demo}', or the cluster does not answer on $HTTPS_PORT"

@@ -9,6 +9,10 @@
 #                                       API and sender (default: the previous release) serve, then
 #                                       this tree's programs beside them (apps/api/release-test);
 #                                       with PLATFORM_IMAGE=<name>:<tag>, this tree's from that image
+#   scripts/release.sh rehearse [<ref>] the upgrade rehearsal: a cluster started by <ref>'s own
+#                                       scripts/cluster.sh (default: the previous release) rolled
+#                                       to this tree by `scripts/cluster.sh upgrade` under load
+#                                       (apps/api/release-test/rolling.release.test.ts)
 #   scripts/release.sh clean            removes the worktrees under .cache/releases
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,21 +67,25 @@ build_ref() {
   echo "built: $dir"
 }
 
+# A test of apps/api/release-test against <ref> (default: the previous release), built in its worktree.
+release_test() {
+  local ref=${1:-$(releases previous)} file=$2 what=$3 dir
+  dir=$(build_ref "$ref" | tail -n 1)
+  dir=${dir#built: }
+  [ -f "$ROOT/apps/api/dist/main.js" ] && [ -f "$ROOT/apps/webhooks/dist/main.js" ] ||
+    rdie "build this tree first (pnpm build)"
+  rlog "$what $ref ($dir)"
+  cd "$ROOT/apps/api"
+  PLATFORM_PREVIOUS_DIR=$dir PLATFORM_PREVIOUS_REF=$ref \
+    exec pnpm exec vitest run --config vitest.release.config.mjs "release-test/$file.release.test.ts"
+}
+
 case "${1:-}" in
   ref) resolve_ref "${2:?usage: scripts/release.sh ref <ref>}" ;;
   previous) releases previous ;;
   build) build_ref "${2:?usage: scripts/release.sh build <ref>}" ;;
-  compat)
-    ref=${2:-$(releases previous)}
-    dir=$(build_ref "$ref" | tail -n 1)
-    dir=${dir#built: }
-    [ -f "$ROOT/apps/api/dist/main.js" ] && [ -f "$ROOT/apps/webhooks/dist/main.js" ] ||
-      rdie "build this tree first (pnpm build)"
-    rlog "upgrade test: this tree over $ref ($dir)"
-    cd "$ROOT/apps/api"
-    PLATFORM_PREVIOUS_DIR=$dir PLATFORM_PREVIOUS_REF=$ref \
-      exec pnpm exec vitest run --config vitest.release.config.mjs release-test/upgrade.release.test.ts
-    ;;
+  compat) release_test "${2:-}" upgrade "upgrade test: this tree over" ;;
+  rehearse) release_test "${2:-}" rolling "upgrade rehearsal: this tree rolled onto a cluster of" ;;
   clean)
     for dir in "$RELEASES_CACHE"/*; do
       [ -d "$dir" ] || continue
@@ -86,7 +94,7 @@ case "${1:-}" in
     git -C "$ROOT" worktree prune
     ;;
   *)
-    echo "usage: scripts/release.sh ref <ref> | previous | build <ref> | compat [<ref>] | clean" >&2
+    echo "usage: scripts/release.sh ref <ref> | previous | build <ref> | compat [<ref>] | rehearse [<ref>] | clean" >&2
     exit 2
     ;;
 esac

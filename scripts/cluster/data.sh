@@ -38,18 +38,7 @@ cluster_restore() {
   set_env DB_NAME "$DB_NAME"
   set_env DATABASE_URL "$DATABASE_URL"
   log "restored $file into database $name; moving the replicas and senders onto it..."
-  for ((n = 1; n <= APIS; n++)); do
-    stop_process "$CLUSTER_DIR/api$n.pid" TERM 15
-    api_start "$n"
-    haproxy_wait_up "$n"
-    log "API replica $n runs on $name"
-  done
-  for ((n = 1; n <= SENDERS; n++)); do
-    stop_process "$CLUSTER_DIR/sender$n.pid" TERM 15
-    sender_start "$n"
-    wait_http "http://127.0.0.1:$((BASE_PORT + 20 + n))/metrics" 30 || die "sender $n did not start (see $CLUSTER_DIR/sender$n.log)"
-    log "sender $n runs on $name"
-  done
+  roll_processes "runs on $name"
   log "the cluster runs on database $name; $previous is kept (drop it once it is of no use: psql -h 127.0.0.1 -p $PG_PORT -U postgres -c 'DROP DATABASE $previous')"
 }
 

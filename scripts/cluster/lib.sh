@@ -92,6 +92,16 @@ load_env() {
   [ -f "$CLUSTER_DIR/cluster.env" ] || die "no cluster in $CLUSTER_DIR (run scripts/cluster.sh first)"
   # shellcheck disable=SC1091
   . "$CLUSTER_DIR/cluster.env"
+  # A folder started by release 1.0.0's scripts/cluster.sh (the upgrade rehearsal's) has none of the
+  # later settings: its HAProxy connects to the replicas from 127.0.0.1 (1.0.0 believed X-Forwarded-*
+  # from everyone), serves no HTTPS, asks no statistics password, and its replicas used the API's
+  # default base domain and the database `platform`.
+  LB_SOURCE=${LB_SOURCE:-127.0.0.1}
+  BASE_DOMAIN=${BASE_DOMAIN:-localhost}
+  DB_NAME=${DB_NAME:-platform}
+  HTTPS_PORT=${HTTPS_PORT:-}
+  STATS_USER=${STATS_USER:-}
+  STATS_PASSWORD=${STATS_PASSWORD:-}
 }
 
 # Sets KEY=VALUE in cluster.env (what the next command and the next start read).
@@ -185,16 +195,18 @@ migrate_once() {
   env $(common_env) node "$MIGRATE_MAIN" >>"$CLUSTER_DIR/migrate.log" 2>&1 || die "migrate failed: $(tail -n 1 "$CLUSTER_DIR/migrate.log")"
 }
 
-# API replica N in the background (a SIGTERM keeps it serving, not ready, for 2 s: HAProxy's checks,
-# every 500 ms, take it out after 2 failures, before it closes its listener): log in api<N>.log, the node process's pid in api<N>.pid, its exit
-# status in api<N>.exit once it ends (what a supervisor would see).
+# API replica N in the background (a SIGTERM keeps it serving, not ready, for 3 s before it closes its
+# listener: HAProxy takes it out after 2 failed checks, 500 ms then 250 ms apart, each given up to
+# 500 ms, so within 1.75 s; with 2 s a loaded machine left too thin a margin, and a request HAProxy
+# sent as the listener closed came back 502 in the upgrade rehearsal): log in api<N>.log, the node
+# process's pid in api<N>.pid, its exit status in api<N>.exit once it ends (what a supervisor would see).
 api_start() {
   local n=$1
   rm -f "$CLUSTER_DIR/api$n.exit" "$CLUSTER_DIR/api$n.pid"
   # shellcheck disable=SC2046
   env $(common_env) HOST=127.0.0.1 PORT="$(api_port "$n")" REDIS_URL="$REDIS_URL" PLATFORM_SENDER=off \
     PLATFORM_OPERATOR_TOKEN="$OPERATOR_TOKEN" PLATFORM_DEMO_TOKEN="$DEMO_TOKEN" PLATFORM_TRUST_PROXY="$LB_SOURCE" \
-    PLATFORM_METRICS_PORT=$((BASE_PORT + 30 + n)) PLATFORM_DRAIN_DELAY_MS="${PLATFORM_DRAIN_DELAY_MS:-2000}" \
+    PLATFORM_METRICS_PORT=$((BASE_PORT + 30 + n)) PLATFORM_DRAIN_DELAY_MS="${PLATFORM_DRAIN_DELAY_MS:-3000}" \
     nohup bash -c '"$3" node "$1" & echo $! >"$2.pid"; wait $!; echo $? >"$2.exit"' _ "$API_MAIN" "$CLUSTER_DIR/api$n" "$WITH_ALLOCATOR" \
     >>"$CLUSTER_DIR/api$n.log" 2>&1 &
   local i
@@ -260,3 +272,5 @@ cluster_down() {
 . "$ROOT/scripts/cluster/haproxy.sh"
 # shellcheck source=scripts/cluster/data.sh
 . "$ROOT/scripts/cluster/data.sh"
+# shellcheck source=scripts/cluster/upgrade.sh
+. "$ROOT/scripts/cluster/upgrade.sh"

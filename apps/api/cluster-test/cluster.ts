@@ -117,12 +117,18 @@ export function clusterEnvOf(dir: string, basePort: number, env: Record<string, 
 
 /**
  * Starts scripts/cluster.sh on ports from `basePort`, in a new folder of its own (or in `dir`, one
- * used before); resolves once it is up.
+ * used before); resolves once it is up. `script`: another tree's scripts/cluster.sh starts it (the
+ * upgrade rehearsal's previous release); `ctl` always runs this tree's.
  */
-export async function startCluster(basePort: number, env: Record<string, string> = {}, dir?: string): Promise<Cluster> {
+export async function startCluster(
+  basePort: number,
+  env: Record<string, string> = {},
+  dir?: string,
+  script = SCRIPT,
+): Promise<Cluster> {
   dir ??= mkdtempSync(join(tmpdir(), 'platform-cluster-test-'));
   const clusterEnv = clusterEnvOf(dir, basePort, env);
-  const child: ChildProcess = spawn('bash', [SCRIPT], { env: clusterEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn('bash', [script], { env: clusterEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
