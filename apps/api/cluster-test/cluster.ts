@@ -120,12 +120,7 @@ export function clusterEnvOf(dir: string, basePort: number, env: Record<string, 
  * used before); resolves once it is up. `script`: another tree's scripts/cluster.sh starts it (the
  * upgrade rehearsal's previous release); `ctl` always runs this tree's.
  */
-export async function startCluster(
-  basePort: number,
-  env: Record<string, string> = {},
-  dir?: string,
-  script = SCRIPT,
-): Promise<Cluster> {
+export async function startCluster(basePort: number, env: Record<string, string> = {}, dir?: string, script = SCRIPT): Promise<Cluster> {
   dir ??= mkdtempSync(join(tmpdir(), 'platform-cluster-test-'));
   const clusterEnv = clusterEnvOf(dir, basePort, env);
   const child: ChildProcess = spawn('bash', [script], { env: clusterEnv, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -75,7 +75,10 @@ afterAll(async () => {
 });
 
 /** The program a cluster process (api1, sender2, ...) runs, from its command line. */
-const programOf = (name: string) => readFileSync(`/proc/${cluster!.pid(name)}/cmdline`, 'utf8').split('\0').join(' ');
+const programOf = (name: string) =>
+  readFileSync(`/proc/${cluster!.pid(name)}/cmdline`, 'utf8')
+    .split('\0')
+    .join(' ');
 
 describe(`the upgrade rehearsal: a cluster of ${PREVIOUS_REF} rolled to this tree under load`, () => {
   it('migrates, replaces API 1, API 2, sender 1 and sender 2 one at a time: no failed request, every write kept, every webhook delivered once', async () => {
@@ -90,13 +93,16 @@ describe(`the upgrade rehearsal: a cluster of ${PREVIOUS_REF} rolled to this tre
       body: { products: [1, 2].map((i) => ({ title: `Item ${i}`, variants: [{ sku: `I-${i}` }] })) },
     });
     expect(made.status).toBe(201);
-    const items = made.body.products.map((p: { variants: { inventory_item_id: string }[] }) => p.variants[0]!.inventory_item_id) as string[];
+    const items = made.body.products.map(
+      (p: { variants: { inventory_item_id: string }[] }) => p.variants[0]!.inventory_item_id,
+    ) as string[];
 
     // Through HAProxy, each client one call after the other: product writes, inventory cost changes
     // (one webhook each), listings with the app's token.
     const load = startLoad(4, (n, i) => {
       if (n === 0) return op.call('/stores/rolled/products', { body: { product: { title: `write ${i}` } } });
-      if (n === 1) return op.call(`/stores/rolled/inventory_items/${items[i % 2]}`, { method: 'PUT', body: { inventory_item: { cost: `${i}.50` } } });
+      if (n === 1)
+        return op.call(`/stores/rolled/inventory_items/${items[i % 2]}`, { method: 'PUT', body: { inventory_item: { cost: `${i}.50` } } });
       return call(admin(lb, '/products/products.json?limit=5&fields=title'), { token });
     });
     await until(() => load.answers.length >= 40, 60_000, 'the load ran against the previous release');
@@ -143,9 +149,18 @@ describe(`the upgrade rehearsal: a cluster of ${PREVIOUS_REF} rolled to this tre
     const costs = load.answers.filter((a) => a.status === 200 && a.body?.inventory_item).map((a) => String(a.body.inventory_item.cost));
     expect(costs.length).toBeGreaterThan(20);
     const deliveredCosts = () =>
-      new Set([...attempts.values()].flat().map((a) => String((JSON.parse(a.body) as { inventory_item?: { cost?: unknown } }).inventory_item?.cost)));
+      new Set(
+        [...attempts.values()]
+          .flat()
+          .map((a) => String((JSON.parse(a.body) as { inventory_item?: { cost?: unknown } }).inventory_item?.cost)),
+      );
     await until(() => costs.every((c) => deliveredCosts().has(c)), 90_000, 'every cost change delivered').catch((error: Error) => {
-      throw new Error(`${error.message}: missing ${costs.filter((c) => !deliveredCosts().has(c)).slice(0, 10).join(', ')}`);
+      throw new Error(
+        `${error.message}: missing ${costs
+          .filter((c) => !deliveredCosts().has(c))
+          .slice(0, 10)
+          .join(', ')}`,
+      );
     });
     // Past a lease's end, a delivery a stopped sender had held would have been sent again by now.
     await new Promise((resolve) => setTimeout(resolve, 7000));
