@@ -58,22 +58,25 @@ const ADD_JOBS = `SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
   SELECT ROW('deliver', json_build_object('url', $1::text, 'body', b, 'webhookId', id), NULL, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec
   FROM unnest($2::text[], $3::text[]) AS t(b, id)))`;
 
-/** graphile-worker.mjs in its own process, its schema migrated; `start(concurrency)` / `stop()` its runner. */
-async function startQueueWorker(url, secret) {
+/**
+ * graphile-worker.mjs in its own process, its schema migrated; `start(concurrency)` / `stop()` its
+ * runner. `onCrash` runs if it exits unasked (the bench would otherwise wait for it forever).
+ */
+async function startQueueWorker(url, secret, onCrash) {
   const child = fork(join(here, 'graphile-worker.mjs'), [], {
     env: { ...process.env, DATABASE_URL: url, QUEUE_SECRET: secret, QUEUE_TOPIC: TOPIC, QUEUE_VERSION: VERSION },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`graphile-worker.mjs exited (${code}) before it was ready`)));
-  });
+  let exiting = false;
+  child.once('exit', (code) => exiting || onCrash(code));
+  await new Promise((resolve) => child.once('message', resolve));
   return {
     pid: child.pid,
     start: (concurrency) => askChild(child, { type: 'start', concurrency }),
     stop: () => askChild(child, { type: 'stop' }),
     exit: () =>
       new Promise((r) => {
+        exiting = true;
         child.once('exit', r);
         child.send({ type: 'exit' });
       }),
@@ -111,7 +114,13 @@ await sql.connect();
 const receiver = await startReceiver();
 const one = await storeWithSubscriptions(db, 'one', receiver.url, 1);
 const sender = startSender(dbInfo.url);
-const worker = await startQueueWorker(dbInfo.url, one.secret);
+const worker = await startQueueWorker(dbInfo.url, one.secret, async (code) => {
+  console.error(`bench/webhooks/queue: graphile-worker.mjs exited (${code}); stopping`);
+  await sender.stop();
+  await receiver.close();
+  await dbInfo.drop();
+  process.exit(1);
+});
 
 // Warm-up of both (the JIT, the connections, the tables' first pages), then ROUNDS rounds, ours
 // first in one round and last in the next (a shared machine's neighbours come and go within a
@@ -173,7 +182,7 @@ const row = (name, x, rate, ratio) =>
 const lines = [
   `Run ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} on ${cpus().length} cores (${cpu}), Node ${process.version}, PostgreSQL (one database for both), load average ${load(loadStart)} at the start and ${load(loadavg())} at the end (1, 5, 15 min; a shared machine). ` +
     `Our sender (apps/webhooks, default settings, PLATFORM_SENDER_PER_HOST=${PER_HOST}, one subscription) against graphile-worker ${GW_VERSION} (library mode, one job per event, a task POSTing the signed body with undici's keep-alive Agent and throwing on a non-2xx answer so that graphile-worker retries), each a process of its own, to the same receiver process. ` +
-    `Throughput: ${EVENTS} due events drained, ${ROUNDS} rounds after a warm-up of ${WARM} each; the median round (each round's in brackets), the ratio the median of the rounds' ratios. ` +
+    `Throughput: ${EVENTS} due events drained, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} after a warm-up of ${WARM} each; the median round (each round's in brackets), the ratio the median of the rounds' ratios. ` +
     `Latency: ${RATE} events/s offered for ${SECONDS} s, each event committed on its own. CPU: the process's own (the sender, or graphile-worker's) per delivery while draining; PostgreSQL's is not counted.`,
   '',
   '| Sender | Deliveries/s draining (rounds) | Ours / it | CPU per delivery | Commit-to-receipt p50 | p99 | max | Offered |',
