@@ -140,20 +140,38 @@ for (let r = 0; r < ROUNDS; r++) {
   );
 }
 
-// Commit-to-receipt at RATE events/s: ours (its outbox row and NOTIFY a commit), then graphile-worker
-// at each concurrency (add_job a commit), the other side idle meanwhile.
-const latency = { ours: await steadyLatency(receiver, outboxCommit(db, one), RATE, SECONDS), queue: [] };
+// Commit-to-receipt at RATE events/s: ours (its outbox row and NOTIFY a commit) and graphile-worker
+// at each concurrency (add_job a commit), the others idle meanwhile; ROUNDS rounds, the order
+// turning by one each round (one run's p99 at load 5 to 9 moved with whatever ran beside it), the
+// median round of each reported.
 const addJob = async (i) => {
   const webhookId = randomUUID();
   const payload = { url: `${receiver.url}/queue/`, body: body(i), webhookId };
   await sql.query("SELECT graphile_worker.add_job('deliver', $1::json)", [JSON.stringify(payload)]);
   return webhookId;
 };
-for (const c of CONCURRENCIES) {
-  await worker.start(c);
-  latency.queue.push(await steadyLatency(receiver, addJob, RATE, SECONDS));
-  await worker.stop();
+const sides = [{ commit: outboxCommit(db, one) }, ...CONCURRENCIES.map((concurrency) => ({ concurrency, commit: addJob }))];
+const latencyRounds = [];
+for (let r = 0; r < ROUNDS; r++) {
+  const got = [];
+  for (let k = 0; k < sides.length; k++) {
+    const s = (k + r) % sides.length;
+    if (sides[s].concurrency) await worker.start(sides[s].concurrency);
+    got[s] = await steadyLatency(receiver, sides[s].commit, RATE, SECONDS);
+    if (sides[s].concurrency) await worker.stop();
+  }
+  latencyRounds.push(got);
 }
+const latency = sides.map((_, s) => {
+  const of = (f) => median(latencyRounds.map((got) => f(got[s])));
+  return {
+    p50: of((l) => l.p50),
+    p99: of((l) => l.p99),
+    max: of((l) => l.max),
+    offered: of((l) => l.offered),
+    p99s: latencyRounds.map((got) => got[s].p99.toFixed(1)).join(' / '),
+  };
+});
 
 await worker.exit();
 await sender.stop();
@@ -163,14 +181,14 @@ await db.close();
 await dbInfo.drop();
 
 const mid = (f) => median(rounds.map(f));
-const ours = { rate: mid((x) => x.ours.rate), cpuUs: mid((x) => x.ours.cpuUs), ...latency.ours };
+const ours = { rate: mid((x) => x.ours.rate), cpuUs: mid((x) => x.ours.cpuUs), ...latency[0] };
 const queue = CONCURRENCIES.map((c, k) => ({
   concurrency: c,
   rate: mid((x) => x.queue[k].rate),
   cpuUs: mid((x) => x.queue[k].cpuUs),
   ratio: mid((x) => x.ours.rate / x.queue[k].rate),
   perRound: rounds.map((x) => `${(x.ours.rate / x.queue[k].rate).toFixed(2)}x`).join(' / '),
-  ...latency.queue[k],
+  ...latency[k + 1],
 }));
 const ms = (x) => `${x.toFixed(1)} ms`;
 const met = (ok) => (ok ? 'met' : '**not met**');
@@ -178,14 +196,14 @@ const load = (l) => l.map((x) => x.toFixed(2)).join(' ');
 const perRound = (f) => rounds.map((x) => f(x).toFixed(0)).join(' / ');
 const cpu = cpus()[0]?.model?.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
 const row = (name, x, rate, ratio) =>
-  `| ${name} | ${x.rate.toFixed(0)} (${rate}) | ${ratio} | ${x.cpuUs.toFixed(0)} µs | ${ms(x.p50)} | ${ms(x.p99)} | ${ms(x.max)} | ${x.offered.toFixed(0)}/s |`;
+  `| ${name} | ${x.rate.toFixed(0)} (${rate}) | ${ratio} | ${x.cpuUs.toFixed(0)} µs | ${ms(x.p50)} | ${ms(x.p99)} (${x.p99s}) | ${ms(x.max)} | ${x.offered.toFixed(0)}/s |`;
 const lines = [
   `Run ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} on ${cpus().length} cores (${cpu}), Node ${process.version}, PostgreSQL (one database for both), load average ${load(loadStart)} at the start and ${load(loadavg())} at the end (1, 5, 15 min; a shared machine). ` +
     `Our sender (apps/webhooks, default settings, PLATFORM_SENDER_PER_HOST=${PER_HOST}, one subscription) against graphile-worker ${GW_VERSION} (library mode, one job per event, a task POSTing the signed body with undici's keep-alive Agent and throwing on a non-2xx answer so that graphile-worker retries), each a process of its own, to the same receiver process. ` +
     `Throughput: ${EVENTS} due events drained, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} after a warm-up of ${WARM} each; the median round (each round's in brackets), the ratio the median of the rounds' ratios. ` +
-    `Latency: ${RATE} events/s offered for ${SECONDS} s, each event committed on its own. CPU: the process's own (the sender, or graphile-worker's) per delivery while draining; PostgreSQL's is not counted.`,
+    `Latency: ${RATE} events/s offered for ${SECONDS} s, each event committed on its own, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} in turning order; the median round of each figure (each round's p99 in brackets). CPU: the process's own (the sender, or graphile-worker's) per delivery while draining; PostgreSQL's is not counted.`,
   '',
-  '| Sender | Deliveries/s draining (rounds) | Ours / it | CPU per delivery | Commit-to-receipt p50 | p99 | max | Offered |',
+  '| Sender | Deliveries/s draining (rounds) | Ours / it | CPU per delivery | Commit-to-receipt p50 | p99 (rounds) | max | Offered |',
   '|---|---:|---:|---:|---:|---:|---:|---:|',
   row(
     `Our sender (${PER_HOST} open per host)`,
