@@ -2,26 +2,9 @@
 // the benchmark's own heap nor its database work lands on the baseline): told the receiver, the
 // bodies and how to send, it POSTs them with `workers` keep-alive workers and answers with its
 // rate and its CPU per POST. The first loop it runs is its warm-up (the caller discards it).
-import { createHmac, randomUUID } from 'node:crypto';
-import { formatInZone, signWebhookBody } from '@platform/domain';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import { createDeliveryAgent } from '../../apps/webhooks/dist/deliver.js';
-
-/** node:crypto's HMAC, as the sender signs with (and as a hand-written loop would). */
-const nativeHmac = (key, message) => createHmac('sha256', key).update(message).digest();
-
-/** The headers of a delivery, as the sender sends them. */
-const bareHeaders = (b, m) => ({
-  'content-type': 'application/json',
-  'x-platform-topic': m.topic,
-  'x-platform-hmac-sha256': signWebhookBody(b, m.secret, nativeHmac),
-  'x-platform-shop-domain': 'bench.localhost',
-  'x-platform-shop-id': '1',
-  'x-platform-merchant-id': '1',
-  'x-platform-api-version': m.version,
-  'x-platform-webhook-id': `bare-${randomUUID()}`,
-  'x-platform-triggered-at': formatInZone(new Date(), 'Asia/Shanghai'),
-});
+import { deliveryHeaders as bareHeaders, keepAliveAgent } from './signed-post.mjs';
 
 /**
  * `workers` keep-alive workers POSTing the bodies, headers as the sender's, with undici's
@@ -30,7 +13,7 @@ const bareHeaders = (b, m) => ({
  * whole-answer timer, the body cap), the floor: what sending alone costs the sender.
  */
 async function loop(m) {
-  const agent = new Agent({ connect: { timeout: 1000 }, headersTimeout: 5000, bodyTimeout: 5000, keepAliveTimeout: 4000 });
+  const agent = keepAliveAgent();
   const client = createDeliveryAgent({ allowPrivate: true, connectTimeoutMs: 1000, timeoutMs: 5000 });
   const target = `${m.url}/bare`;
   const { bodies, url } = m;

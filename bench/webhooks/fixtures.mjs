@@ -1,13 +1,14 @@
-// bench/webhooks: what the benchmark (run.mjs) and the A/B comparison of two sender builds (ab.mjs)
-// share: the receiver, the database and its fixtures, the sender process, draining a backlog, and
+// bench/webhooks: what the benchmark (run.mjs), the A/B comparison of two sender builds (ab.mjs) and
+// the comparison with graphile-worker (queue.mjs) share: the receiver, the database and its
+// fixtures, the sender process, draining a backlog, commit-to-receipt latency at a steady rate, and
 // the bare loop's process.
-import { fork, spawn } from 'node:child_process';
+import { fork, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { wakeSenders } from '@platform/db';
+import { OUTBOX_CHANNEL, wakeSenders } from '@platform/db';
 import { startPostgres } from '../lib/postgres.mjs';
 import { stoppable } from './processes.mjs';
 
@@ -26,7 +27,7 @@ export const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 export const clock = () => Number(process.hrtime.bigint()) / 1e6;
 
 /** Sends `message` to a child process and resolves with its first answer of the same type. */
-function askChild(child, message) {
+export function askChild(child, message) {
   return new Promise((resolve) => {
     const on = (m) => {
       if (m.type !== message.type) return;
@@ -65,7 +66,8 @@ export async function database(kind) {
     return { url: `file:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   // A fresh database on the server of BENCH_DATABASE_URL (or TEST_DATABASE_URL).
-  process.env.BENCH_DATABASE_URL ||= process.env.TEST_DATABASE_URL;
+  // (assigned only when set: process.env would keep an undefined as the string 'undefined')
+  if (process.env.TEST_DATABASE_URL) process.env.BENCH_DATABASE_URL ||= process.env.TEST_DATABASE_URL;
   const { url, stop } = await startPostgres('bench_webhooks');
   return { url, drop: stop };
 }
@@ -110,6 +112,16 @@ export async function storeWithSubscriptions(db, handle, receiverUrl, count) {
     );
   }
   return { store, app, secret, subs };
+}
+
+/** Builds the sender and what it needs (BENCH_SKIP_BUILD=1: not), exiting on a failed build. */
+export function buildSender() {
+  if (process.env.BENCH_SKIP_BUILD) return;
+  const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@platform/webhooks...', '--output-logs=errors-only'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) process.exit(1);
 }
 
 export function startSender(url, main = join(root, 'apps/webhooks/dist/main.js'), extraArgs = []) {
@@ -163,9 +175,66 @@ export async function drain(db, receiver, fixture, n) {
   );
   const t0 = clock();
   await wakeSenders(db);
+  return { rate: await receiptRate(receiver, ids, target, t0), bodies: rows.map((r) => r.body) };
+}
+
+/** Deliveries/s from `t0` (the bench's clock) to the last receipt of `ids`, once the receiver counts `target`. */
+export async function receiptRate(receiver, ids, target, t0) {
   await receiver.waitFor(target);
   const last = Math.max(...(await receiver.times(ids)));
-  return { rate: n / ((last - t0) / 1000), bodies: rows.map((r) => r.body) };
+  return ids.length / ((last - t0) / 1000);
+}
+
+/**
+ * One event a call for the sender of `fixture`'s first subscription: its delivery row committed on
+ * its own with the outbox's wake, on PostgreSQL `pg_notify` in the inserting statement's
+ * transaction (heard on commit, as the outbox's NOTIFY), on SQLite the wake file after the commit.
+ * The row goes in through the driver, not the API's whole write path: this measures the sender,
+ * from the commit to the receipt. Resolves with the event's webhook id once committed.
+ */
+export function outboxCommit(db, fixture) {
+  const sub = fixture.subs[0];
+  const insert = `INSERT INTO webhook_deliveries (store_id, app_id, subscription_id, topic, webhook_id, api_version, body, triggered_at, next_attempt_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  return async (i) => {
+    const at = new Date();
+    const webhookId = randomUUID();
+    const values = [fixture.store.id, fixture.app.id, sub.id, TOPIC, webhookId, VERSION, body(i), at, at, at];
+    if (db.provider === 'postgresql')
+      await db.query(`WITH ins AS (${insert} RETURNING id) SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM ins`, values);
+    else {
+      await db.query(insert, values);
+      await wakeSenders(db);
+    }
+    return webhookId;
+  };
+}
+
+/**
+ * `rate` events/s for `seconds` s, each committed by `commit(i)` (resolving with its webhook id), then
+ * commit-to-receipt in ms: p50, p99 and max (an event never received counts as Infinity), and the
+ * rate the bench reached.
+ */
+export async function steadyLatency(receiver, commit, rate, seconds) {
+  const commits = new Map();
+  const total = rate * seconds;
+  const start = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    const webhookId = await commit(i);
+    commits.set(webhookId, clock());
+  }
+  const offered = total / ((performance.now() - start) / 1000);
+  const ids = [...commits.keys()];
+  let times = await receiver.times(ids);
+  for (let tries = 0; times.some((t) => t === null) && tries < 3000; tries++) {
+    await sleep(10);
+    times = await receiver.times(ids);
+  }
+  const lat = ids.map((id, i) => (times[i] ?? Infinity) - commits.get(id)).sort((a, b) => a - b);
+  return { offered, p50: pct(lat, 50), p99: pct(lat, 99), max: lat[lat.length - 1] };
 }
 
 /** The bare loop's process (bare-loop.mjs): `loop(how, count)` runs it once over the bodies it was given. */

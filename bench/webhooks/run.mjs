@@ -8,27 +8,22 @@
 // TEST_DATABASE_URL. Goals (issue 17): throughput >= 90% of the bare loop with ONE subscription as
 // with many; commit-to-receipt p50 <= 10 ms and p99 <= 50 ms at 500 events/s written through the
 // outbox with its wake; an idle sender costing no measurable CPU.
-import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { createDb, migrate, OUTBOX_CHANNEL, wakeSenders } from '@platform/db';
+import { createDb, migrate } from '@platform/db';
 import { writeResults } from '../lib/harness.mjs';
 import {
-  body,
-  clock,
+  buildSender,
   database,
   drain,
   median,
+  outboxCommit,
   PER_HOST,
-  pct,
-  root,
   sleep,
   startBareLoop,
   startReceiver,
   startSender,
+  steadyLatency,
   storeWithSubscriptions,
-  TOPIC,
-  VERSION,
 } from './fixtures.mjs';
 import { cpuMs, startIdlePoller } from './processes.mjs';
 
@@ -39,52 +34,7 @@ const IDLE_WINDOWS = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MANY = 4;
 
-if (!process.env.BENCH_SKIP_BUILD) {
-  const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@platform/webhooks...', '--output-logs=errors-only'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(1);
-}
-
-/**
- * RATE events/s for SECONDS s, each its delivery row committed on its own with the outbox's wake:
- * on PostgreSQL `pg_notify` in the inserting statement's transaction (heard on commit, as the
- * outbox's NOTIFY), on SQLite the wake file after the commit. The row goes in through the driver,
- * not the API's whole write path: this measures the sender, from the commit to the receipt.
- */
-async function latency(db, receiver, fixture) {
-  const sub = fixture.subs[0];
-  const insert = `INSERT INTO webhook_deliveries (store_id, app_id, subscription_id, topic, webhook_id, api_version, body, triggered_at, next_attempt_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-  const commits = new Map();
-  const total = RATE * SECONDS;
-  const start = performance.now();
-  for (let i = 0; i < total; i++) {
-    const due = start + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
-    const at = new Date();
-    const webhookId = randomUUID();
-    const values = [fixture.store.id, fixture.app.id, sub.id, TOPIC, webhookId, VERSION, body(i), at, at, at];
-    if (db.provider === 'postgresql')
-      await db.query(`WITH ins AS (${insert} RETURNING id) SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM ins`, values);
-    else {
-      await db.query(insert, values);
-      await wakeSenders(db);
-    }
-    commits.set(webhookId, clock());
-  }
-  const offered = total / ((performance.now() - start) / 1000);
-  const ids = [...commits.keys()];
-  let times = await receiver.times(ids);
-  for (let tries = 0; times.some((t) => t === null) && tries < 3000; tries++) {
-    await sleep(10);
-    times = await receiver.times(ids);
-  }
-  const lat = ids.map((id, i) => times[i] - commits.get(id)).sort((a, b) => a - b);
-  return { offered, p50: pct(lat, 50), p99: pct(lat, 99), max: lat[lat.length - 1] };
-}
+buildSender();
 
 async function run(kind) {
   const dbInfo = await database(kind);
@@ -167,7 +117,8 @@ async function run(kind) {
   await drain(db, receiver, slow, 200);
   result.oneOpen = await receiver.maxOpen();
 
-  Object.assign(result, await latency(db, receiver, one));
+  // RATE events/s for SECONDS s, each its delivery row committed on its own with the outbox's wake.
+  Object.assign(result, await steadyLatency(receiver, outboxCommit(db, one), RATE, SECONDS));
   await sender.stop();
   await receiver.close();
   await db.close();
