@@ -3,4 +3,4 @@
 # once; docs/engineering.md). Arguments go to turbo, e.g. `pnpm test --filter=@platform/api`.
 prettier --check . &
 prettier=$!
-turbo run build typecheck lint test --concurrency=3 "$@" && wait "$prettier"
+turbo run build typecheck lint test --concurrency=2 "$@" && wait "$prettier"
