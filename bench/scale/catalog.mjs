@@ -102,6 +102,8 @@ async function measure(database, stores) {
 
 /** VALUES values of a new definition in `store` (written in SQL), then its rules changed RECHECKS times. */
 async function recheckTimes(database, origin, store) {
+  if (store.count < VALUES)
+    throw new Error(`the re-check needs a store of ${VALUES} products at least (${store.handle} has ${store.count})`);
   const call = admin(origin, store.token);
   const { definition: made } = await call('POST', '/metafield_definition.json', { definition: definition('checked', VALUES) });
   const sql = await openSql(database);

@@ -88,7 +88,13 @@ async function makeDue(sql, database, seeded, n) {
     [seeded.store, seeded.appId, seeded.subscriptions[n % 2], id, VERSION, `{"inventory_item":{"id":"${n}"}}`, stamp, stamp, stamp, stamp],
   );
   if (pg) await sql.run(`NOTIFY ${OUTBOX_CHANNEL}`);
-  else utimesSync(wakeFileOf(`file:${database}`), now, now);
+  else {
+    try {
+      utimesSync(wakeFileOf(`file:${database}`), now, now);
+    } catch {
+      // No sender watching yet (it makes the file): its first claim finds the row.
+    }
+  }
   return id;
 }
 

@@ -12,7 +12,7 @@
 // BENCH_SCALE_DELIVERIES=, BENCH_SCALE_PRODUCTS= (empty) to leave a part out. Results:
 // bench/results/scale.md.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root, writeResults } from '../lib/harness.mjs';
@@ -34,7 +34,7 @@ const [STORES] = list('BENCH_SCALE_STORES', '1000x1000').map((s) => {
 const DATABASES = list('BENCH_DATABASES', 'sqlite,postgresql');
 const GOAL = 1.5;
 
-if (!process.env.BENCH_NO_BUILD) {
+if (!process.env.BENCH_NO_BUILD && !process.env.BENCH_SCALE_MERGE) {
   const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--output-logs=errors-only'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(1);
 }
@@ -57,25 +57,38 @@ async function onFresh(kind, fn) {
   }
 }
 
-const started = new Date();
-const loadStart = loadavg();
-const results = [];
-for (const kind of DATABASES) {
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
+// BENCH_SCALE_SAVE=file: each database's results kept there as JSON as soon as it is done (a long run
+// cut short keeps what it measured); BENCH_SCALE_MERGE=a.json,b.json: no measuring, the table of
+// runs saved before (e.g. one per database).
+const saved = list('BENCH_SCALE_MERGE', '');
+const results = saved.flatMap((file) => JSON.parse(readFileSync(file, 'utf8')));
+for (const kind of saved.length > 0 ? [] : DATABASES) {
   const name = kind === 'sqlite' ? 'SQLite' : 'PostgreSQL';
-  const history = [];
+  const run = {
+    name,
+    started: new Date().toISOString(),
+    loadStart: load(),
+    sizes: { DELIVERIES, PRODUCTS, STORES },
+    history: [],
+    catalog: [],
+  };
   for (const total of DELIVERIES) {
     console.log(`${name}: delivery history of ${total.toLocaleString('en-US')}`);
-    history.push(await onFresh(kind, (database) => measureHistory(database, total)));
+    run.history.push(await onFresh(kind, (database) => measureHistory(database, total)));
   }
-  let catalog = [];
   if (PRODUCTS.length > 0 || STORES) {
     console.log(`${name}: products`);
-    catalog = await onFresh(kind, (database) => measureCatalog(database, { products: PRODUCTS, many: STORES }));
+    run.catalog = await onFresh(kind, (database) => measureCatalog(database, { products: PRODUCTS, many: STORES }));
   }
-  results.push({ name, history, catalog });
+  Object.assign(run, { ended: new Date().toISOString(), loadEnd: load() });
+  results.push(run);
+  if (process.env.BENCH_SCALE_SAVE) writeFileSync(process.env.BENCH_SCALE_SAVE, JSON.stringify(results));
 }
 
-const f = (n) => Math.round(n).toLocaleString('en-US');
 const ms = (n) => (n < 10 ? `${n.toFixed(2)} ms` : `${n.toFixed(1)} ms`);
 const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
 const lat = (s) => `${ms(s.p50)} / ${ms(s.p99)}`;
@@ -88,16 +101,18 @@ function ratio(db, what, values) {
   return `${r.toFixed(2)}x`;
 }
 
+const f = (n) => Math.round(n).toLocaleString('en-US');
+const sizes = ({ DELIVERIES: d, PRODUCTS: p, STORES: s }) =>
+  `deliveries ${d.map(f).join(', ') || 'none'}; products ${p.map(f).join(', ') || 'none'} in one store${s ? `, ${f(s.stores)} stores of ${f(s.perStore)}` : ''}`;
 const lines = [
-  `Run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC to ${new Date().toISOString().slice(11, 16)} UTC on ${cpus().length} cores ` +
-    `(${cpus()[0]?.model.trim()}), Node ${process.version}; load average (1, 5, 15 min) ${loadStart.map((n) => n.toFixed(2)).join(' / ')} ` +
-    `at the start, ${loadavg()
-      .map((n) => n.toFixed(2))
-      .join(
-        ' / ',
-      )} at the end. Sizes: deliveries ${DELIVERIES.map(f).join(', ') || 'none'}; products ${PRODUCTS.map(f).join(', ') || 'none'} in one store` +
-    `${STORES ? `, ${f(STORES.stores)} stores of ${f(STORES.perStore)}` : ''} (the command's defaults: deliveries 10,000, 1,000,000, 10,000,000; ` +
-    'products 100,000, 1,000,000; 1000x1000).',
+  `${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}. The command's default sizes: deliveries 10,000, 1,000,000, ` +
+    '10,000,000; products 100,000, 1,000,000 in one store, 1,000 stores of 1,000. This run:',
+  '',
+  ...results.map(
+    (r) =>
+      `- ${r.name}: ${r.started.slice(0, 16).replace('T', ' ')} to ${r.ended.slice(11, 16)} UTC, load average (1, 5, 15 min) ${r.loadStart} at the start, ` +
+      `${r.loadEnd} at the end; sizes: ${sizes(r.sizes)}.`,
+  ),
   '',
   `Goal: each measurement within ${GOAL}x from the smallest size to the largest (ratio = largest / smallest; latencies p50 / p99 in ms).`,
 ];
@@ -117,7 +132,7 @@ for (const { name, history, catalog } of results) {
       lines.push(
         `| ${f(h.total)} | ${f(h.seedSeconds)} s | ${lat(h.claim)} | ${lat(h.metrics)} | ${lat(h.listFirst)} | ${lat(h.listDeep)} | ${lat(h.listNext)} | ${lat(h.merchant)} | ${h.retention.seconds.toFixed(1)} s | ${mb(h.retention.bytes)}${h.retention.inUse === undefined ? '' : ` (${mb(h.retention.inUse)})`} |`,
       );
-    const row = ['| largest / smallest |', ''];
+    const row = ['| largest / smallest', ''];
     for (const key of ['claim', 'metrics', 'listFirst', 'listDeep', 'listNext', 'merchant']) {
       const label = {
         claim: 'claim',
@@ -159,7 +174,7 @@ for (const { name, history, catalog } of results) {
       '|---|---:|---:|---:|---:|',
       ...catalog.map((c) => `| ${c.label} | ${f(c.seedSeconds)} s | ${lat(c.listing)} | ${lat(c.write)} | ${lat(c.recheck)} |`),
     );
-    const row = ['| largest / smallest |', ''];
+    const row = ['| largest / smallest', ''];
     for (const [key, label] of [
       ['listing', 'listing page'],
       ['write', 'value write'],
