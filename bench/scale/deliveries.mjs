@@ -100,16 +100,18 @@ async function makeDue(sql, database, seeded, n) {
 
 /** Commit-to-receipt of one due delivery at a time, through a running sender. */
 async function claims(database, seeded, receiver) {
-  const sender = startSender(database, { PLATFORM_SENDER_RETENTION_DAYS: '0' });
+  const sender = startSender(database, { PLATFORM_SENDER_RETENTION_DAYS: '0', LOG_LEVEL: process.env.BENCH_SCALE_SENDER_LOG ?? 'warn' });
   const sql = await openSql(database);
   let n = 0;
   try {
     return await timed(async () => {
       const arrived = receiver.arrival(await makeDue(sql, database, seeded, n++));
-      const timeout = sleep(30_000).then(() => {
-        throw new Error('a due delivery did not arrive in 30 s');
-      });
-      await Promise.race([arrived, timeout]);
+      // One that has not arrived in 30 s counts as 30 s (the run goes on; it shows in the p99).
+      let timer;
+      const late = new Promise((resolve) => (timer = setTimeout(resolve, 30_000, 'late')));
+      if ((await Promise.race([arrived, late])) === 'late')
+        console.warn(`  a due delivery did not arrive in 30 s (history of ${seeded.total})`);
+      clearTimeout(timer);
     });
   } finally {
     await sql.close();

@@ -130,5 +130,5 @@ export async function seedHistory(database, { total, receiverUrl }) {
     if ((counts[status] ?? 0) !== expected[status])
       throw new Error(`webhook_delivery_counts: ${status} ${counts[status]}, expected ${expected[status]} (${JSON.stringify(counts)})`);
   }
-  return { handle: 'scale', appId: String(appId), firstKept: BigInt(lastOld) + 1n, store: String(store), subscriptions, expected };
+  return { handle: 'scale', appId: String(appId), firstKept: BigInt(lastOld) + 1n, store: String(store), subscriptions, expected, total };
 }
