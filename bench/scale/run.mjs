@@ -63,7 +63,7 @@ const load = () =>
     .join(' / ');
 // BENCH_SCALE_SAVE=file: each database's results kept there as JSON as soon as it is done (a long run
 // cut short keeps what it measured); BENCH_SCALE_MERGE=a.json,b.json: no measuring, the table of
-// runs saved before (e.g. one per database).
+// runs saved before (e.g. one per database; a run's `note`, added by hand, is printed with it).
 const saved = list('BENCH_SCALE_MERGE', '');
 const results = saved.flatMap((file) => JSON.parse(readFileSync(file, 'utf8')));
 for (const kind of saved.length > 0 ? [] : DATABASES) {
@@ -111,7 +111,7 @@ const lines = [
   ...results.map(
     (r) =>
       `- ${r.name}: ${r.started.slice(0, 16).replace('T', ' ')} to ${r.ended.slice(11, 16)} UTC, load average (1, 5, 15 min) ${r.loadStart} at the start, ` +
-      `${r.loadEnd} at the end; sizes: ${sizes(r.sizes)}.`,
+      `${r.loadEnd} at the end; sizes: ${sizes(r.sizes)}.${r.note ? ` ${r.note}` : ''}`,
   ),
   '',
   `Goal: each measurement within ${GOAL}x from the smallest size to the largest (ratio = largest / smallest; latencies p50 / p99 in ms).`,
@@ -122,7 +122,9 @@ for (const { name, history, catalog } of results) {
       '',
       `**${name}, delivery history** (p50 / p99 of ${history[0].metrics.n} requests one after the other; a claim: commit to receipt of one due delivery through the sender; ` +
         'size: after a retention pass of the 30-day default removed what is older' +
-        (name === 'SQLite' ? '; the file after a checkpoint, and in brackets its pages in use' : '; pg_database_size after a VACUUM') +
+        (name.startsWith('SQLite')
+          ? '; the file after a checkpoint, and in brackets its pages in use'
+          : '; pg_database_size after a VACUUM') +
         ')',
       '',
       '| Deliveries | Seeded in | Claim | /metrics | Operator list, first page | Page at since_id (middle) | The page after it (page_info) | Merchant deliveries page | Retention pass | Size after it |',
