@@ -8,10 +8,14 @@ import { openSql, operatorPost, startApi } from './harness.mjs';
 
 /**
  * `stores` stores `{prefix}-{k}` of `perStore` products each, and, when `bigStore` > 0, one more,
- * `{prefix}-big`, of `bigStore` products; each with a private app (read and write products). Returns
+ * `{prefix}-big`, of `bigStore` products; each with a private app (`scopes`: read and write products
+ * unless given). Returns
  * `{ stores: [{ handle, storeId, token, minId, maxId, count }] }`, the big store last.
  */
-export async function seedStores(database, { prefix = 'walk', stores, perStore, bigStore = 0, env = {} }) {
+export async function seedStores(
+  database,
+  { prefix = 'walk', stores, perStore, bigStore = 0, env = {}, scopes = ['read_products', 'write_products'] },
+) {
   const api = await startApi(database, env);
   const made = [];
   const handles = Array.from({ length: stores }, (_, k) => `${prefix}-${k}`);
@@ -19,7 +23,7 @@ export async function seedStores(database, { prefix = 'walk', stores, perStore, 
   for (const handle of handles) {
     await operatorPost(api.origin, '/stores', { store: { handle, name: handle } });
     const app = await operatorPost(api.origin, '/apps', {
-      app: { name: handle, kind: 'private', scopes: ['read_products', 'write_products'], store_handle: handle },
+      app: { name: handle, kind: 'private', scopes, store_handle: handle },
     });
     made.push({ handle, token: app.access_token });
   }
