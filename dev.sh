@@ -16,11 +16,11 @@ if [ "${1:-}" = link ]; then shift; exec pnpm --silent run sign-in-link "$@"; fi
 export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 pnpm install --frozen-lockfile
 # The tests use real servers from Debian's packages: Redis (rate-limit buckets, the SDK's token
-# store) and Chromium (the merchant pages). Installed here when missing, as root with apt-get.
+# store) and Chromium's headless shell (the merchant pages). Installed here when missing, as root with apt-get.
 need_debian_packages() {
   local missing=""
   command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
-  [ -x /usr/bin/chromium ] || missing="$missing chromium"
+  [ -x /usr/bin/chromium-headless-shell ] || missing="$missing chromium-headless-shell"
   [ -n "$missing" ] || return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing$missing from Debian's packages (the tests run them; about a minute)..."

@@ -7,7 +7,7 @@ import { connect } from 'node:tls';
 import { chromium } from 'playwright-core';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureChromium } from '../test/browser';
+import { CHROMIUM, ensureChromium } from '../test/browser';
 import { admin, call, OPERATOR_TOKEN, operatorAt, type Cluster } from './cluster';
 
 // decisions §12.6 on the cluster of scripts/cluster.sh: HAProxy terminates TLS with a certificate
@@ -36,7 +36,7 @@ async function chromiumTrusting(ca: string) {
   execFileSync('certutil', ['-N', '-d', nssdb, '--empty-password']);
   execFileSync('certutil', ['-A', '-d', nssdb, '-n', 'platform cluster CA', '-t', 'C,,', '-i', ca]);
   const browser = await chromium.launch({
-    executablePath: ensureChromium(),
+    executablePath: ensureChromium(CHROMIUM),
     args: ['--no-sandbox'],
     env: { ...process.env, HOME: home },
   });

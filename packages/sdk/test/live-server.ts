@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { SCOPES } from '@platform/domain';
 import { startApi } from '@platform/test-process';
 import { inject } from 'vitest';
-import { typeErrors } from './type-check';
+import { typeErrors, typeErrors7 } from './type-check';
 
 export { TYPE_CHECK_TIMEOUT_MS } from './type-check';
 
@@ -154,18 +154,24 @@ export function strictTypeErrors(
   files: string[],
   { flags = [], declarations }: { flags?: string[]; declarations: string[] },
 ): string {
-  const args = [
-    '--strict',
-    '--noEmit',
-    ...flags,
-    '--module',
-    'nodenext',
-    '--moduleResolution',
-    'nodenext',
-    '--target',
-    'es2022',
-    '--types',
-    'node',
-  ];
-  return typeErrors(cwd, files, args, declarations);
+  return typeErrors(cwd, files, strictArgs(flags), declarations);
+}
+
+const strictArgs = (flags: string[] = []) => [
+  '--strict',
+  '--noEmit',
+  ...flags,
+  '--module',
+  'nodenext',
+  '--moduleResolution',
+  'nodenext',
+  '--target',
+  'es2022',
+  '--types',
+  'node',
+];
+
+/** The same check with TypeScript 7 over the whole program (type-check.ts, typeErrors7). */
+export function strictTypeErrors7(cwd: string, files: string[], flags: string[] = []): string {
+  return typeErrors7(cwd, files, strictArgs(flags));
 }
