@@ -6,12 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 PNPM_VERSION=10.34.9
+# A link asks the running API (scripts/sign-in-link.mjs, Node's built-ins only): nothing to install or
+# build first, so Node runs it at once (pnpm's own start and version check cost about 2 s of CPU).
+if [ "${1:-}" = link ]; then shift; exec node scripts/sign-in-link.mjs "$@"; fi
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$PNPM_VERSION" ]; then
   npm install --global "pnpm@$PNPM_VERSION" >/dev/null
 fi
 export TURBO_TELEMETRY_DISABLED=1
-# A link asks the running API (scripts/sign-in-link.mjs): nothing to install or build first.
-if [ "${1:-}" = link ]; then shift; exec pnpm --silent run sign-in-link "$@"; fi
 # native addons build against the local Node headers (no header download on a closed network)
 export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 pnpm install --frozen-lockfile

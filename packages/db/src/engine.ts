@@ -9,7 +9,7 @@ import {
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
-import { PrismaLibSql } from '@prisma/adapter-libsql';
+import type { PrismaLibSql } from '@prisma/adapter-libsql';
 import { migrationsDir, prismaDir, providerDir } from './paths';
 import type { Provider } from './provider';
 
@@ -110,7 +110,10 @@ export async function withEngine<T>(
 
 /** Diffs between two datamodels need no database: an in-memory SQLite connection satisfies the engine. */
 export function withOfflineEngine<T>(datamodels: SchemaFile[], fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
-  return withEngine(new PrismaLibSql({ url: ':memory:' }), datamodels, fn);
+  // Loaded here, not at the top: a start of the API or the sender never diffs (sqlite.ts says why).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  const { PrismaLibSql: Adapter } = require('@prisma/adapter-libsql') as { PrismaLibSql: typeof PrismaLibSql };
+  return withEngine(new Adapter({ url: ':memory:' }), datamodels, fn);
 }
 
 /** The engine rejects with plain objects or strings at times; callers deserve an Error. */

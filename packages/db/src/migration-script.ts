@@ -1,4 +1,4 @@
-import { PrismaPg } from '@prisma/adapter-pg';
+import type { PrismaPg } from '@prisma/adapter-pg';
 import { DriverAdapterError, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type pg from 'pg';
 import { pgConnectionConfig } from './postgresql';
@@ -33,7 +33,10 @@ export interface ScriptOutcome {
  * `CREATE INDEX CONCURRENTLY`, or a `BEGIN`/`COMMIT` of its own.)
  */
 export function transactionalPgFactory(url: string, lockTimeoutMs: number, outcome: ScriptOutcome): SqlMigrationAwareDriverAdapterFactory {
-  const base = new PrismaPg(pgConnectionConfig(url));
+  // Loaded on first use, as in client.ts: a start on SQLite never needs it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  const { PrismaPg: Adapter } = require('@prisma/adapter-pg') as { PrismaPg: typeof PrismaPg };
+  const base = new Adapter(pgConnectionConfig(url));
   return {
     provider: base.provider,
     adapterName: base.adapterName,

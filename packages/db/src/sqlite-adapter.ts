@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { PlatformLibSql, SQLITE_BUSY_TIMEOUT_MS, SQLITE_PRAGMAS, sqliteUrl, toSqliteParam, type SqliteDriver } from './sqlite';
+import { platformLibSql, SQLITE_BUSY_TIMEOUT_MS, SQLITE_PRAGMAS, sqliteUrl, toSqliteParam, type SqliteDriver } from './sqlite';
 import { keepStatementsPrepared } from './sqlite-statements';
 
 // The Prisma driver adapters on SQLite (sqliteAdapterFactory): better-sqlite3's made to take the
 // write lock first, to order statements behind transactions and to expose its connection for the
-// bulk writes; libsql's (PlatformLibSql, sqlite.ts) with the pragmas on every connection.
+// bulk writes; libsql's (platformLibSql, sqlite.ts) with the pragmas on every connection.
 
 /**
  * Every Prisma transaction on SQLite takes the write lock before its first statement. They are the
@@ -232,5 +232,5 @@ export function sqliteAdapterFactory(
   driver: SqliteDriver,
   onConnect?: (connection: SqliteAdapterConnection) => void,
 ): SqlMigrationAwareDriverAdapterFactory {
-  return driver === 'libsql' ? new PlatformLibSql({ url: sqliteUrl(file) }) : betterSqlite3Factory(file, onConnect);
+  return driver === 'libsql' ? platformLibSql(sqliteUrl(file)) : betterSqlite3Factory(file, onConnect);
 }

@@ -2,12 +2,16 @@ import Database from 'better-sqlite3';
 import type { Client, InArgs, InStatement, InValue, Transaction, TransactionMode } from '@libsql/client' with {
   'resolution-mode': 'import',
 };
-import { PrismaLibSql } from '@prisma/adapter-libsql';
+import type { PrismaLibSql } from '@prisma/adapter-libsql';
 
+// libsql (the `libsql` driver, not the default) is loaded on first use: @libsql/client and Prisma's
+// adapter for it cost about 150 ms of CPU to load, which every start of the API and of the sender
+// paid on the default better-sqlite3 and on PostgreSQL alike.
 // @libsql/client ships CommonJS code but only ESM-flavoured typings, which TypeScript refuses to
 // `import` from a CommonJS module: load the CommonJS build with require, typed from the ESM one.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
-const { createClient } = require('@libsql/client') as typeof import('@libsql/client', { with: { 'resolution-mode': 'import' } });
+const createClient: typeof import('@libsql/client', { with: { 'resolution-mode': 'import' } }).createClient = (config) =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  (require('@libsql/client') as typeof import('@libsql/client', { with: { 'resolution-mode': 'import' } })).createClient(config);
 
 export type SqliteDriver = 'libsql' | 'better-sqlite3';
 
@@ -118,11 +122,16 @@ function withPragmas(client: Client): Client {
   });
 }
 
-/** PrismaLibSql whose connections all get SQLITE_PRAGMAS. */
-export class PlatformLibSql extends PrismaLibSql {
-  override createClient(config: Parameters<PrismaLibSql['createClient']>[0]): Client {
-    return withPragmas(super.createClient(config));
+/** Prisma's libsql adapter factory whose connections all get SQLITE_PRAGMAS (loaded on first use, above). */
+export function platformLibSql(url: string): PrismaLibSql {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, above
+  const { PrismaLibSql: Base } = require('@prisma/adapter-libsql') as typeof import('@prisma/adapter-libsql');
+  class PlatformLibSql extends Base {
+    override createClient(config: Parameters<PrismaLibSql['createClient']>[0]): Client {
+      return withPragmas(super.createClient(config));
+    }
   }
+  return new PlatformLibSql({ url });
 }
 
 // ---------------------------------------------------------------------------------------------
