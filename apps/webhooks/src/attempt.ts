@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { formatInZone, signWebhookBodyHex, type HmacSha256Hex } from '@platform/domain';
+import { signWebhookBodyHex, type HmacSha256Hex } from '@platform/domain/signing';
+import { formatInZone } from '@platform/domain/time';
 import type { Logger } from 'pino';
 import { traceOf, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';

@@ -1,4 +1,4 @@
-import { planClaims, receivingHost, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain';
+import { planClaims, receivingHost, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain/webhooks';
 import { toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
 import { pendingFence, type Query, type Sql } from './sql';
 

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { isLocalhostName, isPrivateAddress } from '@platform/domain';
+import { isLocalhostName, isPrivateAddress } from '@platform/domain/webhooks';
 import { LRUCache } from 'lru-cache';
 import { dispatchPost, type Target } from './dispatch-post';
 import { createDispatcher } from './dispatcher';

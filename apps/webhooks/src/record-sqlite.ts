@@ -1,4 +1,4 @@
-import { DISABLE_AFTER_FAILED_DELIVERIES } from '@platform/domain';
+import { DISABLE_AFTER_FAILED_DELIVERIES } from '@platform/domain/webhooks';
 import { SUBSCRIPTION_DISABLED, transfersOf, type RecordInput, type Recorded } from './record-input';
 import type { Query } from './sql';
 

@@ -1,5 +1,5 @@
 import type { Db } from '@platform/db';
-import { DISABLE_AFTER_FAILED_DELIVERIES } from '@platform/domain';
+import { DISABLE_AFTER_FAILED_DELIVERIES } from '@platform/domain/webhooks';
 import { recordGroupOnSqlite } from './record-sqlite';
 import { SUBSCRIPTION_DISABLED, transfersOf, type RecordInput, type Recorded } from './record-input';
 import { pendingFence, type Sql } from './sql';

@@ -1,4 +1,4 @@
-import { MAX_DELIVERY_ATTEMPTS, nextRetryDelayMs, parseRetryAfter } from '@platform/domain';
+import { MAX_DELIVERY_ATTEMPTS, nextRetryDelayMs, parseRetryAfter } from '@platform/domain/webhooks';
 import type { AttemptResult } from './deliver';
 
 /** What an attempt's result means for its delivery (decisions §11.4-§11.5). */

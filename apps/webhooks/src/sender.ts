@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { watchOutbox, type OutboxWatch } from '@platform/db';
-import { receivingHost } from '@platform/domain';
+import { receivingHost } from '@platform/domain/webhooks';
 import type { Logger } from 'pino';
 import { runAttempt, type AttemptDeps } from './attempt';
 import { claimDue, type OwnShare, type WalkCursor } from './claim';
