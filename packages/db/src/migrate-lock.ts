@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { closeSync, openSync } from 'node:fs';
-import pg from 'pg';
+import { loadPg } from './pg-driver';
 import { providerOf, sqliteFilePath } from './provider';
 
 /**
@@ -39,7 +39,7 @@ const queue = new Map<string, Promise<void>>();
 
 async function lockAndRun<T>(url: string, fn: () => Promise<T>): Promise<T> {
   if (providerOf(url) === 'postgresql') {
-    const client = new pg.Client({ connectionString: url });
+    const client = new (loadPg().Client)({ connectionString: url });
     // A lost connection releases the lock; its 'error' must not crash the process meanwhile.
     client.on('error', () => undefined);
     await client.connect();

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './pg-driver';
 import { currentSchemaFiles, NO_FILTER, readMigrationList, withEngine, type EngineLog } from './engine';
 import { prepareSqliteFile, providerOf, sqliteFilePath } from './provider';
 import { createDb, DEFAULT_SQLITE_DRIVER } from './client';
@@ -141,7 +142,7 @@ async function markRolledBack(url: string, before: string[]): Promise<string[]> 
 }
 
 async function withPgClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client(pgConnectionConfig(url));
+  const client = new (loadPg().Client)(pgConnectionConfig(url));
   client.on('error', () => undefined);
   await client.connect();
   try {

@@ -1,5 +1,6 @@
 import { closeSync, openSync, utimes, watch, type FSWatcher } from 'node:fs';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './pg-driver';
 import type { Db } from './client';
 import { providerOf, sqliteFilePath } from './provider';
 
@@ -70,7 +71,7 @@ function listen(url: string, onWake: () => void, onProblem: (message: string, er
 
   const connect = async (): Promise<void> => {
     if (closed) return;
-    const c = new pg.Client({ connectionString: url });
+    const c = new (loadPg().Client)({ connectionString: url });
     client = c;
     let dropped = false;
     const drop = (error?: unknown) => {

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './pg-driver';
 import { pgConnectionConfig, pgQuery } from './postgresql';
 
 /**
@@ -17,7 +18,7 @@ export interface PgSession {
 export function openPgSession(url: string, setup: readonly string[] = []): PgSession {
   let connection: Promise<{ client: pg.Client; query: ReturnType<typeof pgQuery> }> | undefined;
   const open = () => {
-    const client = new pg.Client(pgConnectionConfig(url));
+    const client = new (loadPg().Client)(pgConnectionConfig(url));
     // Statements are prepared on the connection: a session runs the same few again and again.
     const made = client.connect().then(async () => {
       for (const statement of setup) await client.query(statement);

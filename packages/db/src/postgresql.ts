@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './pg-driver';
 
 /**
  * `?` placeholders to `$1, $2, ...`, leaving `?` inside quoted strings, quoted identifiers and
@@ -59,7 +60,7 @@ const queryTypes = {
           break;
       }
     }
-    return pg.types.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown;
+    return loadPg().types.getTypeParser(oid, (format ?? 'text') as 'text') as (value: string) => unknown;
   },
 };
 
@@ -87,7 +88,7 @@ export function pgConnectionConfig(url: string): pg.ClientConfig {
 }
 
 export function createPgPool(url: string): pg.Pool {
-  const pool = new pg.Pool(pgConnectionConfig(url));
+  const pool = new (loadPg().Pool)(pgConnectionConfig(url));
   // An idle client losing its connection (server restart) emits 'error' on the pool, which would
   // crash the process if unhandled; the pool drops that client and the next query reconnects.
   pool.on('error', (error) => {

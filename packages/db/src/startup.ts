@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { loadPg } from './pg-driver';
 import { providerOf, redactUrl } from './provider';
 
 /** Milliseconds a start waits for PostgreSQL to answer before calling it unreachable. */
@@ -38,7 +38,7 @@ export function describeDatabaseError(error: unknown, url: string): string {
  */
 export async function probeDatabase(url: string): Promise<void> {
   if (providerOf(url) !== 'postgresql') return;
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const client = new (loadPg().Client)({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   client.on('error', () => undefined);
   try {
     await client.connect();
