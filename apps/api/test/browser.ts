@@ -47,7 +47,9 @@ export interface FileBrowser {
 export async function launchChromium(): Promise<FileBrowser> {
   if (!shared) {
     // As root Chromium needs --no-sandbox; playwright-core drives the system executable (no download).
-    const launched = chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox'] });
+    // --disable-gpu: pages composited in software without a GPU process (there is no GPU here, only
+    // its emulation): about 10% less CPU for the merchant admin's file (49-51 -> 45-46 s, 2026-12-02).
+    const launched = chromium.launch({ executablePath: ensureChromium(), args: ['--no-sandbox', '--disable-gpu'] });
     shared = launched;
     launched.then(
       (browser) => browser.on('disconnected', () => shared === launched && (shared = undefined)),
