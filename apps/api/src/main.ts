@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createServer, isIP } from 'node:net';
 import {
   DatabaseUnavailableError,
   describeDatabaseError,
@@ -8,14 +9,12 @@ import {
   redactUrl,
   SchemaBehindError,
 } from '@platform/db';
-import { latestStableVersion } from '@platform/domain';
-import { createPlatform } from './bootstrap';
 import { ConfigError, DEMO_HANDLE, loadConfig, type Config } from './config';
 import { DRAINING } from './health/draining';
-import { RedisConfigError } from './http/rate-limiter';
-import { MerchantSessionsService, SIGN_IN_LINK_MINUTES } from './merchant/merchant-sessions.service';
-import { seedDemo } from './seed/demo-seed';
+import { RedisConfigError } from './http/redis-config-error';
 
+// The API itself (Nest, Fastify, every feature) is loaded once the start knows it can listen
+// (checkListenable): a start that cannot go on ends before paying for it.
 function readConfig(): Config {
   try {
     return loadConfig();
@@ -28,8 +27,46 @@ function readConfig(): Config {
   }
 }
 
+/**
+ * Before anything is migrated or built: can this process listen where it is told to? A HOST that
+ * does not resolve or is not this machine's, a PORT (or PLATFORM_METRICS_PORT) already in use ends
+ * the start at once with the same one line as the listen itself would give (issue 15), instead of
+ * after the migrations and the whole API were built for nothing (about 1.5 s of CPU, and a schema
+ * changed by a start that cannot serve it). The real listen later still reports what changes in
+ * between (a port taken meanwhile).
+ */
+async function checkListenable(config: Config): Promise<void> {
+  const probes: [string, number, { host: string; port: string }][] = [[config.host, config.port, { host: 'HOST', port: 'PORT' }]];
+  if (config.metrics.port > 0)
+    probes.push([config.metrics.host, config.metrics.port, { host: 'PLATFORM_METRICS_HOST', port: 'PLATFORM_METRICS_PORT' }]);
+  for (const [host, port, vars] of probes) {
+    const probe = createServer();
+    const failure = await new Promise<unknown>((resolve) => {
+      probe.once('error', resolve);
+      probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(undefined)));
+    });
+    if (failure === undefined) continue;
+    const known = listenError(failure, vars, host, port);
+    // Anything else (a failure this check does not know) is left to the real listen to report; so is
+    // a name none of whose addresses could be bound here: the probe binds the name's first address,
+    // Fastify tries each (`localhost` on a machine without ::1).
+    const code = (failure as { code?: string }).code;
+    if (!(known instanceof ListenError) || (code === 'EADDRNOTAVAIL' && isIP(host) === 0)) continue;
+    console.error(`platform-api: cannot start: ${known.message}`);
+    process.exit(1);
+  }
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
+  await checkListenable(config);
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded only now: see the imports above */
+  const { createPlatform } = require('./bootstrap') as typeof import('./bootstrap');
+  const { latestStableVersion } = require('@platform/domain') as typeof import('@platform/domain');
+  const { MerchantSessionsService, SIGN_IN_LINK_MINUTES } =
+    require('./merchant/merchant-sessions.service') as typeof import('./merchant/merchant-sessions.service');
+  const { seedDemo } = require('./seed/demo-seed') as typeof import('./seed/demo-seed');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const { applied } = await startupStep(config, () =>
     prepareSchema(config.databaseUrl, config.migrate, { sqliteDriver: config.sqliteDriver }),
   );

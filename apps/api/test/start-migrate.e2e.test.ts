@@ -1,6 +1,6 @@
 import { createDb } from '@platform/db';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -55,8 +55,8 @@ describe('a start that cannot go on says why in one line (issue 15)', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const taken = (busy.address() as AddressInfo).port;
     try {
-      // One database for the four: the first start migrates it, the next three find it current (a
-      // migration costs about 1 s of CPU, and where the start fails does not depend on it).
+      // One database for the four; none of them may create or migrate it: a start that cannot
+      // listen ends before it touches the database or builds the API.
       const url = `file:${join(dir, 'listen', 'platform.db')}`;
       for (const [env, expected] of [
         [{ HOST: 'no-such-host.invalid', PORT: '0' }, 'platform-api: cannot start: HOST=no-such-host.invalid: the name does not resolve'],
@@ -76,6 +76,7 @@ describe('a start that cannot go on says why in one line (issue 15)', () => {
         expect(api.stdout(), expected).not.toMatch(/EADDRINUSE|EADDRNOTAVAIL|ENOTFOUND|"level":"error"/);
         expect(api.stdout() + stderr).not.toMatch(/\n\s+at /);
       }
+      expect(existsSync(join(dir, 'listen', 'platform.db'))).toBe(false);
     } finally {
       busy.close();
     }

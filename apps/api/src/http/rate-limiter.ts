@@ -1,6 +1,7 @@
 import type { createClient as CreateClient } from '@redis/client';
 import { Logger } from '@nestjs/common';
 import { redactUrl } from '@platform/db';
+import { RedisConfigError } from './redis-config-error';
 
 /**
  * decisions §7: a leaky bucket per (app, store), capacity 40, leaking 4 requests a second. In
@@ -112,8 +113,7 @@ export const REDIS_BUDGET_MS = 100;
 /** While Redis is stalled, how often a PING asks whether it answers again (one at a time). */
 const PROBE_INTERVAL_MS = 200;
 
-/** A Redis URL that cannot work (a host that does not exist, refused credentials): the start stops. */
-export class RedisConfigError extends Error {}
+export { RedisConfigError };
 
 class OverBudget extends Error {}
 
