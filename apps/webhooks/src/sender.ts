@@ -114,6 +114,7 @@ export function createSender(deps: SenderDeps): Sender {
   };
   // Enough of its claim left for a whole attempt, or another sender could take it over in flight.
   const lastsAnAttempt = (leaseEnds: number) => leaseEnds - Date.now() >= config.timeoutMs + 500;
+  const holdsOutlast = config.leaseMs > 2 * config.timeoutMs;
 
   function wake(): void {
     if (stopping) return;
@@ -181,7 +182,10 @@ export function createSender(deps: SenderDeps): Sender {
       // another's held deliveries wait for a claim to give them slots (seen as a sender idle with
       // work due, when records were slow and attempts piled up waiting for them).
       const budget = Math.min(config.maxInFlight - running.size, config.batchSize);
-      const holdBudget = Math.max(0, heldCap(config.maxInFlight, bodyBytes) - held);
+      // A held claim is given back once it has less than two attempts' time left (releaseExpiring):
+      // a lease not longer than that (PLATFORM_SENDER_LEASE_MS from 6 s) would be claimed only to be
+      // released at the next round, two writes a delivery for nothing, round after round.
+      const holdBudget = holdsOutlast ? Math.max(0, heldCap(config.maxInFlight, bodyBytes) - held) : 0;
       if (budget <= 0 && holdBudget <= 0) {
         sleep(config.pollMs);
         return;

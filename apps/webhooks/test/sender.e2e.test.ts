@@ -332,4 +332,29 @@ describe('webhook sender (decisions §11)', () => {
     const age = Number(/^webhook_oldest_due_age_seconds (\S+)$/m.exec(text)?.[1]);
     expect(age).toBeGreaterThan(40);
   });
+
+  it('with the shortest lease (6 s, under two attempt timeouts) claims only what it sends: nothing claimed to be given back', async () => {
+    // A claim held ready for a slot is given back once less than two attempts' time (10 s) is left
+    // of it: under a 6 s lease the sender would claim deliveries at every round only to release them
+    // at the next. With PLATFORM_SENDER_PER_HOST=2 two are in flight, the other 98 stay unclaimed.
+    const answers: (() => void)[] = [];
+    const r = track(await receiver((_q, res) => answers.push(() => res.writeHead(200).end('ok'))));
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, `${r.url}/short-lease`);
+    await deliveries(database.db, f, sub, 100);
+    await track(inProcessSender(database.db, { PLATFORM_SENDER_LEASE_MS: '6000', PLATFORM_SENDER_PER_HOST: '2' }));
+    await waitFor(() => answers.length === 2, 'two attempts in flight');
+    const leased = () => database.db.prisma.webhookDelivery.count({ where: { subscriptionId: sub.id, leaseOwner: { not: null } } });
+    for (let i = 0; i < 10; i++) {
+      expect(await leased()).toBe(2);
+      await sleep(50);
+    }
+    r.handler = (_q, res) => res.writeHead(200).end('ok');
+    for (const answer of answers.splice(0)) answer();
+    await waitFor(
+      async () => (await database.db.prisma.webhookDelivery.count({ where: { subscriptionId: sub.id, status: 'delivered' } })) === 100,
+      'every delivery delivered',
+    );
+    expect(await leased()).toBe(0);
+  });
 });
