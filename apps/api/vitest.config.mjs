@@ -18,8 +18,13 @@ export default platformVitestConfig({
   // 2 cores (2026-11-26), beside the sender's suite and the cluster suite.
   testTimeout: 120_000,
   hookTimeout: 120_000,
-  // Each e2e file boots its own server and database; two at a time suits a 2-core machine.
-  maxWorkers: 2,
+  // Each e2e file boots its own server and database. One file at a time on SQLite: `pnpm test` runs
+  // two turbo tasks at once anyway, and a second worker costs a second compile of the app, a second
+  // Chromium and the two cores' shared memory bandwidth (measured 2026-12-02, the suite alone: 2
+  // workers 126 s and 227 s of CPU, 1 worker 164 s and 194 s; a fresh clone's whole `pnpm test`
+  // with the SDK's and the sender's suites on one worker too: 724 -> 524-543 s of CPU, 6 min 18 s
+  // -> 5 min 14 s). Two against PostgreSQL (.ci/run), where much of a file's time is the server's.
+  maxWorkers: process.env.TEST_DATABASE_URL ? 2 : 1,
   // (isolate: false, as everywhere: the whole app compiled once by SWC per worker, not per file:
   // 230 s -> 58 s for this suite when it was set here first.)
   setupFiles: ['./test/setup.ts'],

@@ -5,7 +5,7 @@ const IDLE = ['test/idle.e2e.test.ts'];
 export default platformVitestConfig({
   testTimeout: 120_000,
   hookTimeout: 120_000,
-  // Two files at a time: most of these tests wait (hanging receivers, a service clock moved by
+  // Against PostgreSQL two files at a time: most of these tests wait (hanging receivers, a service clock moved by
   // hours, killed processes coming back) while the others work, and each file has a database of its
   // own. Bounds in tests are generous for it (the fairness test's 1 s against the ~25 ms seen with
   // two files running). The idle sender's test (32 s, almost all of it asleep) is a project of its
@@ -17,7 +17,10 @@ export default platformVitestConfig({
   // average about 8) it still runs alone after the rest: the first run with it beside them there
   // measured the fairness test's other app at 1,273 ms against its 1 s bound (27-62 ms on SQLite),
   // and its process's start is CPU that phase has none of to spare.
-  maxWorkers: 2,
+  // On SQLite one file at a time per project since 2026-12-02 (the idle sender's project still beside
+  // it): alone 74 s and 100 s of CPU with two, 69 s and 96 s with one; the whole `pnpm test` spends
+  // less CPU with every suite on one worker (apps/api/vitest.config.mjs). Two on PostgreSQL.
+  maxWorkers: process.env.TEST_DATABASE_URL ? 2 : 1,
   // (Each project names its files: a project's include adds to the root's.)
   include: [],
   projects: [

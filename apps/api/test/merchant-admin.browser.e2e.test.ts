@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type FileBrowser } from './browser';
 import { call, OPERATOR_TOKEN, operator, startPlatform, VERSION, type TestPlatform } from './harness';
 import { adminApi, operatorPrivateApp } from './merchant-admin.helpers';
-import { expectAccessible, expectTidyLayout, screenshot, tabTo, watch } from './merchant-browser';
+import { axeInEveryPage, expectAccessible, expectTidyLayout, screenshot, tabTo, watch } from './merchant-browser';
 import { createOAuthApp, installWithToken } from './oauth.helpers';
 import { at, feedbackApi, setClock, START } from './resource-feedback.helpers';
 
@@ -114,8 +114,10 @@ beforeAll(async () => {
   });
   await installWithToken(t, 'demo', custom);
 
-  desktop = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  desktop = await axeInEveryPage(
+    await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] }),
+  );
+  phone = await axeInEveryPage(await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }));
   page = await desktop.newPage();
   watched.push(watch(page, origin));
   const link = await op.call('/stores/demo/admin_sessions', { method: 'POST' });
