@@ -14,6 +14,10 @@ let starting: Promise<LiveServer> | undefined;
 
 export async function setup(project: TestProject) {
   launcher = createServer((request, response) => {
+    // One request a connection: the files of a worker share its fetch's pool, and a connection kept
+    // from an earlier file was reused at the moment this server closed it as idle (5 s), failing the
+    // next file's ask with "other side closed" (seen once files ran one at a time, 2026-12-02).
+    response.setHeader('connection', 'close');
     if (request.method !== 'POST') return void response.writeHead(405).end();
     starting ??= startLiveServer(SHARED_ENV);
     starting.then(
