@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -235,16 +234,6 @@ export function meter(): Meter {
 }
 
 /** CPU time a process has used so far, in clock ticks (1/100 s on Linux), from /proc. */
-export function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** How many times the process's main thread went to sleep and was woken (Linux: voluntary context switches). */
-export function wakeups(pid: number): number {
-  return Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-}
-
 /** Polls `check` until it returns a truthy value (generous timeout: the machine is shared). */
 export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 60_000, everyMs = 25): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs;
