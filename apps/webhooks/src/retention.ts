@@ -25,7 +25,8 @@ import type { Query, Sql } from './sql';
  *
  * PostgreSQL: on a connection of its own, beside the claims'; one sender at a time removes (an
  * advisory lock tried per batch: another sender's pass under way ends this one's). SQLite: each
- * batch is an exclusive transaction of the sender's one connection, between its claims and records.
+ * batch is an exclusive transaction of the sender's one connection, between its claims and records,
+ * and gives the pages it freed back to the file system (`PRAGMA incremental_vacuum`).
  */
 export interface RetentionSettings {
   /** Finished deliveries older than this are removed; 0 keeps everything. */
@@ -125,6 +126,11 @@ export function startMaintenance({ sql, clock, logger, settings }: Deps): Mainte
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.id = webhook_attempts.delivery_id) RETURNING id`,
         [after, upTo],
       );
+      // The pages they held go back to the file system (the file shrinks at the next checkpoint) on
+      // a file with auto_vacuum=INCREMENTAL, every file the migrations made (packages/db sqlite.ts):
+      // about 15% more time for a batch. Without it the file kept its largest size for ever (5.1 GB
+      // after a pass removed 10,000,000 deliveries, 3 MB of it in use: bench/scale).
+      await q('PRAGMA incremental_vacuum');
       return { deliveries: gone.length, attempts: attempts.length };
     });
   }

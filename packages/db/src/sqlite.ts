@@ -22,8 +22,15 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * stored in the file (readers never block the writer, so API and sender processes can share it);
  * synchronous=NORMAL is the usual WAL pairing: no corruption risk, a power cut may lose the last
  * commits, never the database.
+ *
+ * auto_vacuum=INCREMENTAL is stored in the file too, and takes only on a file without tables, and
+ * only before journal_mode=WAL writes the file's first page (hence first): every database the
+ * migrations create has it, so the pages a retention pass frees go back to the file system
+ * (`PRAGMA incremental_vacuum`, apps/webhooks retention.ts). On a file made without it the pragma
+ * does nothing; one `VACUUM` with the processes stopped converts it (docs/production.md).
  */
 export const SQLITE_PRAGMAS = [
+  'PRAGMA auto_vacuum = INCREMENTAL',
   `PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
   'PRAGMA journal_mode = WAL',
   'PRAGMA synchronous = NORMAL',
@@ -206,11 +213,23 @@ export interface SqliteQuery {
   close(): Promise<void>;
 }
 
+/**
+ * Statements that both drivers' one-statement calls would stop after a step: `PRAGMA
+ * incremental_vacuum` frees one page a step (each step yields a row without columns, so the
+ * statement reads as one that returns nothing, and `run()` steps it once). These run as a script,
+ * which steps each statement to its end.
+ */
+const RUN_TO_THE_END = /^\s*PRAGMA\s+incremental_vacuum\b/i;
+
 export function libsqlQuery(file: string): SqliteQuery {
   // intMode 'bigint': every INTEGER value as a bigint, exact to 64 bits.
   const client = withPragmas(createClient({ url: sqliteUrl(file), intMode: 'bigint' }));
   return {
     async query<T>(sql: string, params: unknown[]): Promise<T[]> {
+      if (params.length === 0 && RUN_TO_THE_END.test(sql)) {
+        await client.executeMultiple(sql);
+        return [];
+      }
       const result = await client.execute({ sql, args: params.map(toSqliteParam) as InArgs });
       const { columns, columnTypes } = result;
       return result.rows.map((row) => {
@@ -235,6 +254,8 @@ export function betterSqlite3Query(file: string): SqliteQuery {
     statement: Database.Statement;
     names: string[];
     converters: Converter[];
+    /** RUN_TO_THE_END: through `exec`. */
+    script: boolean;
   }
   const statements = new Map<string, Prepared>();
   return {
@@ -243,14 +264,20 @@ export function betterSqlite3Query(file: string): SqliteQuery {
       if (!prepared) {
         const statement = db.prepare(sql);
         const columns = statement.reader ? statement.columns() : [];
-        prepared = { statement, names: columns.map((c) => c.name), converters: columns.map((c) => converterFor(c.type)) };
+        prepared = {
+          statement,
+          names: columns.map((c) => c.name),
+          converters: columns.map((c) => converterFor(c.type)),
+          script: params.length === 0 && RUN_TO_THE_END.test(sql),
+        };
         if (statements.size >= 500) statements.clear();
         statements.set(sql, prepared);
       }
       const { statement, names, converters } = prepared;
       const args = params.map(toSqliteParam);
       if (!statement.reader) {
-        statement.run(...args);
+        if (prepared.script) db.exec(sql);
+        else statement.run(...args);
         return [];
       }
       const rows = statement.raw(true).all(...args) as unknown[][];
