@@ -86,7 +86,8 @@ npm_unpacked() {
   local spec=$1 folder=$2 tarball
   if [ -f "$IMAGE_CACHE/$folder/package.json" ]; then return 0; fi
   mkdir -p "$IMAGE_CACHE/download"
-  tarball=$(cd "$IMAGE_CACHE/download" && npm pack --silent "$spec" | tail -n 1)
+  # --pack-destination: the repository's .npmrc sends packed tarballs to packages/sdk (the SDK's pack).
+  tarball=$(cd "$IMAGE_CACHE/download" && npm pack --silent --pack-destination . "$spec" | tail -n 1)
   rm -rf "$IMAGE_CACHE/$folder" && mkdir -p "$IMAGE_CACHE/$folder"
   tar -xzf "$IMAGE_CACHE/download/$tarball" -C "$IMAGE_CACHE/$folder" --strip-components=1
   rm -f "$IMAGE_CACHE/download/$tarball"
