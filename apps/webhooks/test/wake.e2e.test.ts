@@ -43,6 +43,21 @@ describe('waking on commit', () => {
     expect(r.received.map((x) => x.body.toString())).toEqual([0, 1, 2, 3, 4].map(body));
   });
 
+  it('sleeps until a pending delivery falls due, not until its poll 10 minutes away', async () => {
+    const r = track(await receiver());
+    const f = await storeAndApp(database.db);
+    const sub = await subscription(database.db, f, r.url);
+    const sender = track(inProcessSender(database.db, { ...NO_POLL, PLATFORM_CLOCK: 'system' }));
+    await sender.ready;
+    const dueAt = Date.now() + 1500;
+    const [later] = await deliveries(database.db, f, sub, 1, { nextAttemptAt: new Date(dueAt) });
+    // A committed event wakes the sender: it sends that one, and asks when the other falls due.
+    await outboxEvent(database.db, f, body(0));
+    await waitFor(() => r.received.some((x) => x.webhookId === later), 'the delivery that fell due', 30_000);
+    expect(r.received).toHaveLength(2);
+    expect(r.received.find((x) => x.webhookId === later)!.at).toBeGreaterThanOrEqual(dueAt);
+  });
+
   it('delivers through the poll when the wake is lost', async () => {
     const r = track(await receiver());
     const f = await storeAndApp(database.db);
