@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDb } from './client';
 import { pendingMigrations } from './migrate';
-import { emptyTestDatabase, migratedTestDatabase } from './testing';
+import { emptyTestDatabase, migratedTestDatabase, removeOrphanSqliteTemplates } from './testing';
 import { NOW, TIMEOUT } from './databases.test-support';
 
 // The apps' suites take their databases from here (@platform/db/testing): each must be current,
@@ -65,4 +67,24 @@ describe.each(servers)('test databases on %s', (_name, pgUrl) => {
     },
     TIMEOUT,
   );
+});
+
+describe('SQLite templates', () => {
+  it('removes the template folders of processes that are gone, and only those', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'platform-orphans-'));
+    try {
+      // A pid no process has (the kernel's pids stay under 2^22), this process's, and a live one's (pid 1).
+      const names = [
+        'platform-template-4194999-aaaa',
+        `platform-template-${process.pid}-bbbb`,
+        'platform-template-1-cccc',
+        'other-4194999-x',
+      ];
+      for (const name of names) mkdirSync(join(dir, name));
+      expect(removeOrphanSqliteTemplates(dir)).toEqual(['platform-template-4194999-aaaa']);
+      expect(readdirSync(dir).sort()).toEqual(names.slice(1).sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

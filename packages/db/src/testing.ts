@@ -6,7 +6,7 @@
 // TEMPLATE` on PostgreSQL. The copies carry `_prisma_migrations`, so a program started on one finds
 // no migration pending, as on any current schema. Migrating itself is tested where it is the subject
 // (packages/db, the start tests), on empty databases.
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
@@ -56,10 +56,30 @@ export async function emptyTestDatabase(options: { prefix: string; pgUrl?: strin
 let sqliteTemplate: Promise<string> | undefined;
 const pgTemplates = new Map<string, Promise<string>>();
 
+/** The folder of a SQLite template: `platform-template-<pid of the process that made it>-<random>`. */
+const SQLITE_TEMPLATE_DIR = /^platform-template-(\d+)-/;
+
+/**
+ * Folders of SQLite templates whose process is gone, removed. A process removes its own when it
+ * exits, but a test worker ended by a signal (vitest stops its workers so) runs no exit handler:
+ * each such run left a folder of about 400 KB in the temp folder, for ever.
+ */
+export function removeOrphanSqliteTemplates(dir = tmpdir()): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const pid = Number(SQLITE_TEMPLATE_DIR.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
 /** This process's migrated SQLite template: checkpointed, so the file alone holds the whole schema. */
 function sqliteTemplateFile(): Promise<string> {
   sqliteTemplate ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'platform-template-'));
+    removeOrphanSqliteTemplates();
+    const dir = mkdtempSync(join(tmpdir(), `platform-template-${process.pid}-`));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'template.db');
     await migrate(`file:${file}`);
