@@ -124,7 +124,7 @@ for (const { name, history, catalog } of results) {
         'size: after a retention pass of the 30-day default removed what is older' +
         (name.startsWith('SQLite')
           ? '; the file after a checkpoint, and in brackets its pages in use'
-          : '; pg_database_size after a VACUUM') +
+          : ", the senders' compaction of the tables (apps/webhooks/src/compact.ts) over; pg_database_size after a VACUUM") +
         ')',
       '',
       '| Deliveries | Seeded in | Claim | /metrics | Operator list, first page | Page at since_id (middle) | The page after it (page_info) | Merchant deliveries page | Retention pass | Size after it |',
@@ -132,7 +132,7 @@ for (const { name, history, catalog } of results) {
     );
     for (const h of history)
       lines.push(
-        `| ${f(h.total)} | ${f(h.seedSeconds)} s | ${lat(h.claim)} | ${lat(h.metrics)} | ${lat(h.listFirst)} | ${lat(h.listDeep)} | ${lat(h.listNext)} | ${lat(h.merchant)} | ${h.retention.seconds.toFixed(1)} s | ${mb(h.retention.bytes)}${h.retention.inUse === undefined ? '' : ` (${mb(h.retention.inUse)})`} |`,
+        `| ${f(h.total)} | ${f(h.seedSeconds)} s | ${lat(h.claim)} | ${lat(h.metrics)} | ${lat(h.listFirst)} | ${lat(h.listDeep)} | ${lat(h.listNext)} | ${lat(h.merchant)} | ${h.retention.seconds.toFixed(1)} s${h.retention.compactSeconds === undefined ? '' : ` + ${h.retention.compactSeconds.toFixed(1)} s compacting`} | ${mb(h.retention.bytes)}${h.retention.inUse === undefined ? '' : ` (${mb(h.retention.inUse)})`} |`,
       );
     const row = ['| largest / smallest', ''];
     for (const key of ['claim', 'metrics', 'listFirst', 'listDeep', 'listNext', 'merchant']) {

@@ -1,6 +1,7 @@
 import { foldDeliveryCounts, openPgSession, type PgSession } from '@platform/db';
 import type { Logger } from 'pino';
 import type { SenderClock } from './clock';
+import { compactHistory } from './compact';
 import type { Query, Sql } from './sql';
 
 /**
@@ -26,7 +27,9 @@ import type { Query, Sql } from './sql';
  * PostgreSQL: on a connection of its own, beside the claims'; one sender at a time removes (an
  * advisory lock tried per batch: another sender's pass under way ends this one's). SQLite: each
  * batch is an exclusive transaction of the sender's one connection, between its claims and records,
- * and gives the pages it freed back to the file system (`PRAGMA incremental_vacuum`).
+ * and gives the pages it freed back to the file system (`PRAGMA incremental_vacuum`). PostgreSQL
+ * gives them back after the pass, when a table's file is more than twice the room its rows need
+ * (compact.ts).
  */
 export interface RetentionSettings {
   /** Finished deliveries older than this are removed; 0 keeps everything. */
@@ -153,7 +156,22 @@ export function startMaintenance({ sql, clock, logger, settings }: Deps): Mainte
       if (step.done) break;
       await pause(Math.max(1, performance.now() - started));
     }
+    if (pg && !closing) await compact(total);
     return total;
+  }
+
+  let compactionFailures = 0;
+  /** PostgreSQL: the disk back once a pass left a table much larger than its rows (compact.ts); never fails the pass. */
+  async function compact(pass: RetentionPass): Promise<void> {
+    try {
+      const removed = { webhook_deliveries: pass.deliveries, webhook_attempts: pass.attempts };
+      for (const done of await compactHistory(own, removed, () => closing)) logger.info(done, 'webhook history compacted');
+      compactionFailures = 0;
+    } catch (error) {
+      // e.g. a role that does not own the tables (REINDEX refused): the history is kept all the same.
+      if (++compactionFailures === 1 || compactionFailures % 50 === 0)
+        logger.warn({ err: error, failures: compactionFailures }, 'webhook history compaction failed; the tables keep their size');
+    }
   }
 
   function runOnce(): Promise<RetentionPass> {

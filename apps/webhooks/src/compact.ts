@@ -1,0 +1,209 @@
+import type { Query } from './sql';
+
+/**
+ * PostgreSQL: gives the disk back after a retention pass removed much of the delivery history
+ * (issue 48), online: no lock that holds a claim, a record or an event's write for longer than a
+ * row's.
+ *
+ * A DELETE leaves free space inside the table's files, which new rows reuse, but the files keep
+ * their largest size, and VACUUM can only cut empty pages off their end. The rows a retention pass
+ * keeps are the newest, so they sit at the end: after the first pass over a long history (a
+ * 10,000,000-delivery history cut to its last 5,000, bench/scale) the database stayed at 9.4 GB
+ * instead of 19 MB. VACUUM FULL would rewrite the table under an exclusive lock (no event written,
+ * no claim, for as long as it reads the whole file). Instead, for each of webhook_deliveries and
+ * webhook_attempts, when its file is more than twice the room its rows need:
+ *
+ * 1. VACUUM it, so the free space is known (its free space map) and its statistics count the rows;
+ * 2. move the rows past the room they need (by `ctid`, the row's place in the file) into the free
+ *    space at the front: `UPDATE ... SET id = id`, which writes a new version of each row where the
+ *    free space map points, and changes nothing anyone reads (statement triggers see the same rows
+ *    and append nothing to the ledgers). A page's first round of updates fits its new versions on
+ *    the page itself while it has room; the rounds repeat in one transaction, so the page fills with
+ *    the versions it cannot give back yet and the next ones go elsewhere. Each batch of rows is one
+ *    short transaction that takes only rows no one holds (`FOR UPDATE SKIP LOCKED`: a claim or a
+ *    record under way is never waited for, and never waits long: a sender's update of a moved row
+ *    follows it to its new version, as with any update);
+ * 3. VACUUM again, which cuts the now empty end off the file (it takes the table's exclusive lock
+ *    only while nothing waits for it, and gives it up when something does);
+ * 4. rebuild each index much larger than the table (`REINDEX INDEX CONCURRENTLY`, which writes a
+ *    new index beside the old one without holding writes): B-trees never give pages back.
+ *
+ * One sender at a time (a session advisory lock). A sender stopped in the middle leaves nothing
+ * wrong: rows moved or not are the same rows, and an index build cut short leaves an invalid
+ * `..._ccnew` copy, dropped by the next compaction. A table a few hundred pages over its need, or
+ * bloated by less than half, is left alone: the steady state of a retention window (each pass removes
+ * a day's worth of rows and new ones fill the space) never compacts. Large bodies stored out of line
+ * (TOAST, bodies of more than about 2 kB once compressed) are not moved: their table keeps its size
+ * until it is vacuumed full.
+ */
+export interface CompactionResult {
+  table: string;
+  /** pages of the table's file before and after */
+  pagesBefore: number;
+  pagesAfter: number;
+  /** rows moved towards the front */
+  moved: number;
+  /** indexes rebuilt */
+  reindexed: string[];
+}
+
+/** Any number no other part of the platform takes as an advisory lock: one compaction at a time. */
+export const COMPACTION_LOCK_KEY = 7_311_050;
+
+export const COMPACTED_TABLES = ['webhook_deliveries', 'webhook_attempts'] as const;
+
+/** Tables smaller than this many pages over their need (8 MB) are never compacted. */
+const SLACK_PAGES = 1024;
+/**
+ * Rows moved per transaction, and at most as many rounds of updates as a page has room for
+ * versions (291 pointers on an 8 kB page): a page holding one small row fills with its versions
+ * only after many rounds, a page half full after two or three.
+ */
+const MOVE_BATCH = 500;
+const ROUNDS = 300;
+/** Tries at moving and cutting the end off, a second apart. */
+const TRUNCATE_TRIES = 5;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Indexes rebuilt when larger than this and than their table. */
+const INDEX_MIN_BYTES = 1024 * 1024;
+
+export interface Shape {
+  pages: number;
+  blockSize: number;
+  rows: number;
+  rowBytes: number;
+}
+
+/**
+ * The file's pages, its rows and the average size of its newest rows. The rows: `counted`, as the
+ * last VACUUM counted them (pg_class), or else as the activity statistics estimate them now (each
+ * insert and delete added as its connection reports it, within seconds; a VACUUM's count replaces
+ * the sum, and reports still pending then are added to it after: an estimate, only to decide
+ * whether to VACUUM and count).
+ */
+async function shape(q: Query, table: string, counted: boolean): Promise<Shape> {
+  const rows = counted
+    ? `(SELECT reltuples FROM pg_class WHERE oid = '${table}'::regclass)`
+    : `(SELECT n_live_tup FROM pg_stat_user_tables WHERE relid = '${table}'::regclass)`;
+  const [row] = await q<{ pages: bigint; block_size: bigint; rows: number; row_bytes: number | null }>(
+    `SELECT pg_relation_size('${table}') / current_setting('block_size')::bigint AS pages,
+            current_setting('block_size')::bigint AS block_size,
+            GREATEST(${rows}, 0)::float8 AS rows,
+            (SELECT AVG(pg_column_size(r.*)) FROM (SELECT * FROM ${table} ORDER BY id DESC LIMIT 200) AS r)::float8 AS row_bytes`,
+  );
+  return { pages: Number(row!.pages), blockSize: Number(row!.block_size), rows: Number(row!.rows), rowBytes: Number(row!.row_bytes ?? 0) };
+}
+
+/**
+ * The page past which rows are moved: twice the pages the rows need half full (webhook_deliveries
+ * is filled to half on insert, for its updates), so the front has room for every row moved; or
+ * undefined when the table is not worth it.
+ */
+export function compactionTarget({ pages, blockSize, rows, rowBytes }: Shape): number | undefined {
+  // 28 bytes a row beyond its columns: the tuple header and the page's pointer to it.
+  const need = Math.ceil((rows * (rowBytes + 28) * 2) / blockSize);
+  const target = Math.max(2 * need, 128);
+  return pages >= 2 * target && pages - target >= SLACK_PAGES ? target : undefined;
+}
+
+/** Moves the rows at or past page `target` towards the front; how many moved. */
+async function moveTail(q: Query, table: string, target: number, closing: () => boolean): Promise<number> {
+  const tail = `'(${target},0)'::tid`;
+  // One read of the file's end (a TID range scan) finds the rows to move.
+  const ids = (await q<{ id: bigint }>(`SELECT id FROM ${table} WHERE ctid >= ${tail} ORDER BY id`)).map((r) => r.id);
+  for (let i = 0; i < ids.length && !closing(); i += MOVE_BATCH) {
+    const batch = ids.slice(i, i + MOVE_BATCH).join(',');
+    // Integers from the table itself, spelled into the block: a DO block takes no parameters.
+    await q(
+      `DO $compact$
+       DECLARE n bigint;
+       BEGIN
+         FOR round IN 1..${ROUNDS} LOOP
+           UPDATE ${table} SET id = id
+           WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${table} WHERE id = ANY ('{${batch}}'::bigint[]) AND ctid >= ${tail} FOR UPDATE SKIP LOCKED));
+           GET DIAGNOSTICS n = ROW_COUNT;
+           EXIT WHEN n = 0;
+         END LOOP;
+       END
+       $compact$`,
+    );
+  }
+  // Rows past the target still (held by a claim or a record meanwhile, or moved within the end): the next compaction's.
+  const [left] = await q<{ n: bigint }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ctid >= ${tail}`);
+  return Math.max(0, ids.length - Number(left!.n));
+}
+
+/** Rebuilds the table's indexes much larger than it; names of those rebuilt. */
+async function reindex(q: Query, table: string, closing: () => boolean): Promise<string[]> {
+  // Copies left by a rebuild cut short (this compaction holds the lock: none is under way).
+  const leftovers = await q<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     WHERE i.indrelid = '${table}'::regclass AND NOT i.indisvalid AND c.relname ~ '_ccnew[0-9]*$'`,
+  );
+  for (const { name } of leftovers) await q(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
+  const big = await q<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     WHERE i.indrelid = '${table}'::regclass AND i.indisvalid
+       AND pg_relation_size(i.indexrelid) > GREATEST(${INDEX_MIN_BYTES}, pg_relation_size('${table}'))
+     ORDER BY c.relname`,
+  );
+  const done: string[] = [];
+  for (const { name } of big) {
+    if (closing()) break;
+    await q(`REINDEX INDEX CONCURRENTLY "${name}"`);
+    done.push(name);
+  }
+  return done;
+}
+
+/**
+ * Compacts each table that needs it (above); the tables compacted. `removed`: the rows of each
+ * table the pass just removed. `q` runs statements on one connection of its own (VACUUM and REINDEX
+ * CONCURRENTLY cannot run in a transaction). Resolves with nothing when another sender's compaction
+ * holds the lock.
+ */
+export async function compactHistory(
+  q: Query,
+  removed: Partial<Record<(typeof COMPACTED_TABLES)[number], number>>,
+  closing: () => boolean = () => false,
+): Promise<CompactionResult[]> {
+  const [lock] = await q<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${COMPACTION_LOCK_KEY}) AS ok`);
+  if (!lock?.ok) return [];
+  const results: CompactionResult[] = [];
+  try {
+    for (const table of COMPACTED_TABLES) {
+      if (closing()) break;
+      const before = await shape(q, table, false);
+      // A pass that removed an eighth of the file's worth of rows (a table filled to half holds half
+      // its file's worth), or a table the statistics see bloated (a sender stopped before it
+      // compacted): VACUUM and count. The common case, a pass that removed a few rows from a table
+      // about its rows' size, costs this one look.
+      const removedBytes = (removed[table] ?? 0) * (before.rowBytes + 28);
+      let moved = 0;
+      let reindexed: string[] = [];
+      if (compactionTarget(before) !== undefined || (removedBytes * 8 >= before.pages * before.blockSize && before.pages >= SLACK_PAGES)) {
+        // Frees the removed rows' space (and counts the rows) before anything moves into it.
+        await q(`VACUUM (INDEX_CLEANUP ON) ${table}`);
+        const target = compactionTarget(await shape(q, table, true));
+        // The end is cut off only once nothing can still see the rows' old versions there (a
+        // transaction that began before they moved), and when VACUUM gets the table's lock between
+        // others' statements: a few tries, a second apart, each moving what is still past the target
+        // (rows held by a claim or a record the time before).
+        for (let round = 0; target !== undefined && round < TRUNCATE_TRIES && !closing(); round++) {
+          if (round > 0) await sleep(1000);
+          moved += await moveTail(q, table, target, closing);
+          await q(`VACUUM (INDEX_CLEANUP ON) ${table}`);
+          if ((await shape(q, table, true)).pages < 2 * target) break;
+        }
+      }
+      if (!closing()) reindexed = await reindex(q, table, closing);
+      const after = await shape(q, table, true);
+      if (moved > 0 || reindexed.length > 0 || after.pages < before.pages)
+        results.push({ table, pagesBefore: before.pages, pagesAfter: after.pages, moved, reindexed });
+    }
+  } finally {
+    await q(`SELECT pg_advisory_unlock(${COMPACTION_LOCK_KEY})`).catch(() => undefined);
+  }
+  return results;
+}
