@@ -11,10 +11,11 @@ import type { Query } from './sql';
  * 10,000,000-delivery history cut to its last 5,000, bench/scale) the database stayed at 9.4 GB
  * instead of 19 MB. VACUUM FULL would rewrite the table under an exclusive lock (no event written,
  * no claim, for as long as it reads the whole file). Instead, for each of webhook_deliveries and
- * webhook_attempts, when its file is more than twice the room its rows need:
+ * webhook_attempts, when its file is four times the pages its rows take or more (laid out as its
+ * newest rows are), and 8 MB over twice them:
  *
  * 1. VACUUM it, so the free space is known (its free space map) and its statistics count the rows;
- * 2. move the rows past the room they need (by `ctid`, the row's place in the file) into the free
+ * 2. move the rows past twice the pages they need (by `ctid`, the row's place in the file) into the free
  *    space at the front: `UPDATE ... SET id = id`, which writes a new version of each row where the
  *    free space map points, and changes nothing anyone reads (statement triggers see the same rows
  *    and append nothing to the ledgers). A page's first round of updates fits its new versions on
@@ -25,14 +26,14 @@ import type { Query } from './sql';
  *    follows it to its new version, as with any update);
  * 3. VACUUM again, which cuts the now empty end off the file (it takes the table's exclusive lock
  *    only while nothing waits for it, and gives it up when something does);
- * 4. rebuild each index much larger than the table (`REINDEX INDEX CONCURRENTLY`, which writes a
+ * 4. rebuild each index larger than 1 MB and than the table (`REINDEX INDEX CONCURRENTLY`, which writes a
  *    new index beside the old one without holding writes): B-trees never give pages back.
  *
  * One sender at a time (a session advisory lock). A sender stopped in the middle leaves nothing
  * wrong: rows moved or not are the same rows, and an index build cut short leaves an invalid
- * `..._ccnew` copy, dropped by the next compaction. A table a few hundred pages over its need, or
- * bloated by less than half, is left alone: the steady state of a retention window (each pass removes
- * a day's worth of rows and new ones fill the space) never compacts. Large bodies stored out of line
+ * `..._ccnew` copy, dropped by the next compaction. A smaller or less bloated table is left alone:
+ * the steady state of a retention window (each pass removes minutes' worth of rows of 30 days, and
+ * new ones fill the space) never compacts. Large bodies stored out of line
  * (TOAST, bodies of more than about 2 kB once compressed) are not moved: their table keeps its size
  * until it is vacuumed full.
  */
@@ -70,39 +71,46 @@ const INDEX_MIN_BYTES = 1024 * 1024;
 
 export interface Shape {
   pages: number;
-  blockSize: number;
   rows: number;
-  rowBytes: number;
+  /** rows a page holds, as the newest rows are laid out (see shape) */
+  rowsPerPage: number;
 }
 
 /**
- * The file's pages, its rows and the average size of its newest rows. The rows: `counted`, as the
- * last VACUUM counted them (pg_class), or else as the activity statistics estimate them now (each
- * insert and delete added as its connection reports it, within seconds; a VACUUM's count replaces
- * the sum, and reports still pending then are added to it after: an estimate, only to decide
- * whether to VACUUM and count).
+ * The file's pages, its rows and how many rows a page holds. The rows: `counted`, as the last
+ * VACUUM counted them (pg_class), or else as the activity statistics estimate them now (each insert
+ * and delete added as its connection reports it, within seconds; a VACUUM's count replaces the sum,
+ * and reports still pending then are added to it after: an estimate, only to decide whether to
+ * VACUUM and count). Rows a page holds: the newest 200 rows over the pages they sit on, found by
+ * primary key (no row is read whole: a body stored out of line stays where it is). Written one
+ * after another they fill pages as the table's fill factor lets them; rows written into the gaps of
+ * older pages count fewer a page, which only makes the compaction rarer.
  */
 async function shape(q: Query, table: string, counted: boolean): Promise<Shape> {
   const rows = counted
     ? `(SELECT reltuples FROM pg_class WHERE oid = '${table}'::regclass)`
     : `(SELECT n_live_tup FROM pg_stat_user_tables WHERE relid = '${table}'::regclass)`;
-  const [row] = await q<{ pages: bigint; block_size: bigint; rows: number; row_bytes: number | null }>(
+  const [row] = await q<{ pages: bigint; rows: number; newest: bigint; newest_pages: bigint }>(
     `SELECT pg_relation_size('${table}') / current_setting('block_size')::bigint AS pages,
-            current_setting('block_size')::bigint AS block_size,
-            GREATEST(${rows}, 0)::float8 AS rows,
-            (SELECT AVG(pg_column_size(r.*)) FROM (SELECT * FROM ${table} ORDER BY id DESC LIMIT 200) AS r)::float8 AS row_bytes`,
+            GREATEST(${rows}, 0)::float8 AS rows, newest.n AS newest, newest.pages AS newest_pages
+     FROM (SELECT COUNT(*) AS n, COUNT(DISTINCT (ctid::text::point)[0]) AS pages
+           FROM (SELECT ctid FROM ${table} ORDER BY id DESC LIMIT 200) AS r) AS newest`,
   );
-  return { pages: Number(row!.pages), blockSize: Number(row!.block_size), rows: Number(row!.rows), rowBytes: Number(row!.row_bytes ?? 0) };
+  const newest = Number(row!.newest);
+  return {
+    pages: Number(row!.pages),
+    rows: Number(row!.rows),
+    rowsPerPage: newest > 0 ? newest / Number(row!.newest_pages) : 1,
+  };
 }
 
 /**
- * The page past which rows are moved: twice the pages the rows need half full (webhook_deliveries
- * is filled to half on insert, for its updates), so the front has room for every row moved; or
- * undefined when the table is not worth it.
+ * The page past which rows are moved: twice the pages the rows need, so the front has room for
+ * every row moved; or undefined when the table is not worth it (its file less than twice that, or
+ * less than 8 MB over it).
  */
-export function compactionTarget({ pages, blockSize, rows, rowBytes }: Shape): number | undefined {
-  // 28 bytes a row beyond its columns: the tuple header and the page's pointer to it.
-  const need = Math.ceil((rows * (rowBytes + 28) * 2) / blockSize);
+export function compactionTarget({ pages, rows, rowsPerPage }: Shape): number | undefined {
+  const need = Math.ceil(rows / Math.max(1, rowsPerPage));
   const target = Math.max(2 * need, 128);
   return pages >= 2 * target && pages - target >= SLACK_PAGES ? target : undefined;
 }
@@ -175,14 +183,13 @@ export async function compactHistory(
     for (const table of COMPACTED_TABLES) {
       if (closing()) break;
       const before = await shape(q, table, false);
-      // A pass that removed an eighth of the file's worth of rows (a table filled to half holds half
-      // its file's worth), or a table the statistics see bloated (a sender stopped before it
-      // compacted): VACUUM and count. The common case, a pass that removed a few rows from a table
-      // about its rows' size, costs this one look.
-      const removedBytes = (removed[table] ?? 0) * (before.rowBytes + 28);
+      // A pass that removed a quarter of the file's worth of rows, or a table the statistics see
+      // bloated (a sender stopped before it compacted): VACUUM and count. The common case, a pass
+      // that removed a few rows from a table about its rows' size, costs this one look.
+      const removedPages = (removed[table] ?? 0) / Math.max(1, before.rowsPerPage);
       let moved = 0;
       let reindexed: string[] = [];
-      if (compactionTarget(before) !== undefined || (removedBytes * 8 >= before.pages * before.blockSize && before.pages >= SLACK_PAGES)) {
+      if (compactionTarget(before) !== undefined || (removedPages * 4 >= before.pages && before.pages >= SLACK_PAGES)) {
         // Frees the removed rows' space (and counts the rows) before anything moves into it.
         await q(`VACUUM (INDEX_CLEANUP ON) ${table}`);
         const target = compactionTarget(await shape(q, table, true));

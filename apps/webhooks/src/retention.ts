@@ -28,7 +28,7 @@ import type { Query, Sql } from './sql';
  * advisory lock tried per batch: another sender's pass under way ends this one's). SQLite: each
  * batch is an exclusive transaction of the sender's one connection, between its claims and records,
  * and gives the pages it freed back to the file system (`PRAGMA incremental_vacuum`). PostgreSQL
- * gives them back after the pass, when a table's file is more than twice the room its rows need
+ * gives them back after the pass, when a table's file is four times the pages its rows take or more
  * (compact.ts).
  */
 export interface RetentionSettings {
