@@ -3,10 +3,11 @@
  * (PLATFORM_SENDER_RETENTION_DAYS, 30 by default) with their attempts, in batches, and never a
  * delivery still pending, however old. SQLite, and PostgreSQL under TEST_DATABASE_URL.
  */
-import { readDeliveryCounts, type Db } from '@platform/db';
+import { openPgSession, readDeliveryCounts, type Db } from '@platform/db';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createSenderClock } from '../src/clock';
+import { compactHistory } from '../src/compact';
 import { startMaintenance } from '../src/retention';
 import { createSql } from '../src/sql';
 import {
@@ -335,5 +336,44 @@ describe('the retention of the delivery history (issue 48)', () => {
       await expectCountsInStep(db);
     },
     180_000,
+  );
+
+  // A sender stopped during REINDEX INDEX CONCURRENTLY leaves the new index's invalid copy
+  // (`<name>_ccnew`), which PostgreSQL keeps updating on every write until someone drops it.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'PostgreSQL: the next compaction drops the invalid copy an index rebuild cut short left',
+    async () => {
+      const { db, url } = database;
+      const f = await storeAndApp(db);
+      const sub = await subscription(db, f, 'https://old.example/hook');
+      await history(db, f, sub, [
+        { status: 'delivered', created: 1 },
+        { status: 'delivered', created: 1 },
+      ]);
+      const invalid = async () =>
+        (
+          await db.query<{ name: string }>(
+            `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+           WHERE i.indrelid = 'webhook_deliveries'::regclass AND NOT i.indisvalid ORDER BY c.relname`,
+          )
+        ).map((r) => r.name);
+      // A concurrent build that fails (a unique index over two rows of one store) stays, invalid.
+      await expect(
+        db.query('CREATE UNIQUE INDEX CONCURRENTLY webhook_deliveries_store_id_app_id_id_idx_ccnew ON webhook_deliveries (store_id)'),
+      ).rejects.toThrow();
+      expect(await invalid()).toEqual(['webhook_deliveries_store_id_app_id_id_idx_ccnew']);
+      const session = openPgSession(url);
+      try {
+        await compactHistory(session.query.bind(session), {});
+      } finally {
+        await session.close();
+      }
+      expect(await invalid()).toEqual([]);
+      // The index it was a copy of is there, valid.
+      const [kept] = await db.query<{ valid: boolean }>(
+        `SELECT i.indisvalid AS valid FROM pg_index i WHERE i.indexrelid = 'webhook_deliveries_store_id_app_id_id_idx'::regclass`,
+      );
+      expect(kept!.valid).toBe(true);
+    },
   );
 });
