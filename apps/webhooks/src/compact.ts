@@ -180,6 +180,12 @@ export async function compactHistory(
   if (!lock?.ok) return [];
   const results: CompactionResult[] = [];
   try {
+    // VACUUM and REINDEX need the tables' owner (or a superuser): for anyone else VACUUM does
+    // nothing (a warning) and rows moved would be moved again at every pass, for nothing.
+    const [owner] = await q<{ ok: boolean | null }>(
+      `SELECT bool_and(pg_has_role(relowner, 'USAGE')) AS ok FROM pg_class WHERE oid IN (${COMPACTED_TABLES.map((t) => `'${t}'::regclass`).join(', ')})`,
+    );
+    if (!owner?.ok) throw new Error(`the database role does not own ${COMPACTED_TABLES.join(' and ')}: they are not compacted`);
     for (const table of COMPACTED_TABLES) {
       if (closing()) break;
       const before = await shape(q, table, false);
