@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compactionTarget } from './compact';
 
 // When the senders compact a table of the delivery history (PostgreSQL; the compaction itself runs
-// against a real server in test/retention.e2e.test.ts): only when its file is much larger than its
+// against a real server in test/compaction.e2e.test.ts): only when its file is much larger than its
 // rows need, never in the steady state of a retention window.
 describe('compactionTarget', () => {
   // Deliveries of about 450 bytes on pages filled to half: about 8.5 a page.

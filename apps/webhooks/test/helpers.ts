@@ -4,10 +4,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createDb, inOutboxTransaction, type Db } from '@platform/db';
+import { createDb, inOutboxTransaction, readDeliveryCounts, type Db } from '@platform/db';
 import { migratedTestDatabase } from '@platform/db/testing';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createSenderClock } from '../src/clock';
 import { loadSenderConfig } from '../src/config';
 import { createDeliveryAgent, type DeliveryAgentOptions } from '../src/deliver';
@@ -368,4 +368,10 @@ export function closedAfterEach(): <T extends { close(): Promise<void> }>(thing:
     closers.push(() => thing.close());
     return thing;
   };
+}
+
+/** The counts by status the triggers keep (webhook_delivery_counts) are the rows' own. */
+export async function expectCountsInStep(db: Db): Promise<void> {
+  const kept = Object.fromEntries([...(await readDeliveryCounts(db.query.bind(db)))].filter(([, n]) => n !== 0));
+  expect(kept).toEqual(await statusCounts(db));
 }

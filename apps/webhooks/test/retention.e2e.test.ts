@@ -3,16 +3,16 @@
  * (PLATFORM_SENDER_RETENTION_DAYS, 30 by default) with their attempts, in batches, and never a
  * delivery still pending, however old. SQLite, and PostgreSQL under TEST_DATABASE_URL.
  */
-import { openPgSession, readDeliveryCounts, type Db } from '@platform/db';
+import type { Db } from '@platform/db';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createSenderClock } from '../src/clock';
-import { compactHistory } from '../src/compact';
 import { startMaintenance } from '../src/retention';
 import { createSql } from '../src/sql';
 import {
   clockNow,
   closedAfterEach,
+  expectCountsInStep,
   fileDatabase,
   inProcessSender,
   outboxEvent,
@@ -88,11 +88,6 @@ function maintenance(db: Db, ageDays: number, batch: number) {
     settings: { ageMs: ageDays * DAY, batch, everyMs: 3_600_000 },
   });
   return track({ runOnce: () => m.runOnce(), close: async () => (await m.close(), await sql.close()) });
-}
-
-async function expectCountsInStep(db: Db): Promise<void> {
-  const kept = Object.fromEntries([...(await readDeliveryCounts(db.query.bind(db)))].filter(([, n]) => n !== 0));
-  expect(kept).toEqual(await statusCounts(db));
 }
 
 describe('the retention of the delivery history (issue 48)', () => {
@@ -241,174 +236,5 @@ describe('the retention of the delivery history (issue 48)', () => {
     const after = await pages();
     console.log(`SQLite file: ${empty} pages empty, ${full} with the history, ${after} after the pass`);
     expect(after).toBeLessThan(empty + 50);
-  });
-
-  // On PostgreSQL a DELETE frees space inside the files, never the files: the rows a pass keeps are
-  // the newest, at the files' end, so the end cannot be cut off (bench/scale: 9.4 GB after a pass
-  // cut a 10,000,000-delivery history to its last 5,000). The pass then moves them to the front,
-  // online, and vacuums the end away (src/compact.ts).
-  it.skipIf(!process.env.TEST_DATABASE_URL)(
-    'PostgreSQL: the files shrink back after a pass removes most of the history, beside a sender delivering, nothing lost',
-    async () => {
-      const { db } = database;
-      await setClock(db, NOW);
-      await db.query('DELETE FROM webhook_attempts');
-      await db.query('DELETE FROM webhook_deliveries');
-      // Each delivery answered after 5 ms: the sender is still at work while the pass runs.
-      const r = track(await receiver((_q, res) => void setTimeout(() => res.writeHead(200).end('ok'), 5)));
-      const f = await storeAndApp(db);
-      const sub = await subscription(db, f, `${r.url}/hook`);
-      const OLD = 60_000;
-      const KEPT = 300; // the newest: 200 delivered 2 days ago, then 100 pending, due now
-      const at = (ms: string) => `(to_timestamp((${ms}) / 1000.0) AT TIME ZONE 'UTC')`;
-      const old = NOW.getTime() - 40 * DAY;
-      const recent = NOW.getTime() - 2 * DAY;
-      await db.query(
-        `INSERT INTO webhook_deliveries (store_id, app_id, subscription_id, topic, webhook_id, api_version, body, triggered_at,
-           status, attempts, next_attempt_at, delivered_at, created_at, updated_at)
-         SELECT ${f.storeId}, ${f.appId}, ${sub.id}, 'inventory_items/update', 'compact-' || x, 'v20260901',
-           '{"inventory_item":{"id":"' || x || '","note":"' || repeat('n', 300) || '"}}', made, st, 1,
-           CASE st WHEN 'pending' THEN ${at(String(NOW.getTime() - 60_000))} ELSE made END,
-           CASE st WHEN 'delivered' THEN made END, made, made
-         FROM (SELECT x, CASE WHEN x > ${OLD + KEPT - 100} THEN 'pending' ELSE 'delivered' END AS st,
-                 CASE WHEN x > ${OLD} THEN ${at(`${recent} + x`)} ELSE ${at(`${old} + x * 60`)} END AS made
-               FROM generate_series(1, ${OLD + KEPT}) AS s(x)) AS rows`,
-      );
-      await db.query(
-        `INSERT INTO webhook_attempts (delivery_id, number, started_at, duration_ms, response_status, response_body, created_at)
-         SELECT id, 1, created_at, 5, 200, repeat('r', 100), created_at FROM webhook_deliveries WHERE status = 'delivered'`,
-      );
-      await db.query('VACUUM ANALYZE webhook_deliveries, webhook_attempts');
-      const size = async (relation: string) => {
-        const [row] = await db.query<{ bytes: bigint }>(`SELECT pg_relation_size('${relation}') AS bytes`);
-        return Number(row!.bytes);
-      };
-      const sizes = async () => ({
-        deliveries: await size('webhook_deliveries'),
-        attempts: await size('webhook_attempts'),
-        primaryKey: await size('webhook_deliveries_pkey'),
-      });
-      const before = await sizes();
-      const keptBefore = await db.query<{ id: bigint; webhook_id: string; body: string }>(
-        `SELECT id, webhook_id, body FROM webhook_deliveries WHERE created_at > ? ORDER BY id`,
-        [new Date(NOW.getTime() - 30 * DAY)],
-      );
-      expect(keptBefore).toHaveLength(KEPT);
-      const pendingWebhooks = (
-        await db.query<{ webhook_id: string }>(`SELECT webhook_id FROM webhook_deliveries WHERE status = 'pending'`)
-      ).map((d) => d.webhook_id);
-
-      // Events keep coming while the pass removes, moves and vacuums.
-      const sender = track(inProcessSender(db, { PLATFORM_SENDER_MAINTENANCE_MS: '3600000', PLATFORM_SENDER_RETENTION_BATCH: '5000' }));
-      let passing = true;
-      const pass = sender
-        .maintenance()!
-        .runOnce()
-        .finally(() => (passing = false));
-      const bodies: string[] = [];
-      while (passing || bodies.length < 20) {
-        const body = `{"inventory_item":{"id":"new-${bodies.length}"}}`;
-        bodies.push(body);
-        await outboxEvent(db, f, body);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      expect(await pass).toMatchObject({ deliveries: OLD, attempts: OLD });
-      await waitFor(async () => (await statusCounts(db))['pending'] === undefined, 'every pending delivery delivered', 120_000);
-      await sender.close();
-
-      const after = await sizes();
-      console.log(`PostgreSQL files before and after the pass (bytes): ${JSON.stringify({ before, after })}`);
-      // 60,300 deliveries of about 450 bytes, pages half full, cut to the 300 kept and the new ones.
-      expect(after.deliveries).toBeLessThan(before.deliveries / 10);
-      expect(after.attempts).toBeLessThan(before.attempts / 10);
-      expect(after.primaryKey).toBeLessThan(before.primaryKey / 5);
-      // Every row kept is the same row, under the same id; the pending ones delivered once each.
-      const keptAfter = await db.query<{ id: bigint; webhook_id: string; body: string }>(
-        `SELECT id, webhook_id, body FROM webhook_deliveries WHERE webhook_id LIKE 'compact-%' ORDER BY id`,
-      );
-      expect(keptAfter).toEqual(keptBefore);
-      const times = new Map<string, number>();
-      for (const x of r.received) times.set(x.webhookId, (times.get(x.webhookId) ?? 0) + 1);
-      for (const webhookId of pendingWebhooks) expect(times.get(webhookId)).toBe(1);
-      const gotBodies = new Set(r.received.map((x) => x.body.toString()));
-      for (const body of bodies) expect(gotBodies.has(body)).toBe(true);
-      expect(await db.prisma.webhookDelivery.count({ where: { storeId: f.storeId, status: 'delivered' } })).toBe(KEPT + bodies.length);
-      await expectCountsInStep(db);
-    },
-    180_000,
-  );
-
-  // A sender stopped during REINDEX INDEX CONCURRENTLY leaves the new index's invalid copy
-  // (`<name>_ccnew`), which PostgreSQL keeps updating on every write until someone drops it.
-  it.skipIf(!process.env.TEST_DATABASE_URL)(
-    'PostgreSQL: the next compaction drops the invalid copy an index rebuild cut short left',
-    async () => {
-      const { db, url } = database;
-      const f = await storeAndApp(db);
-      const sub = await subscription(db, f, 'https://old.example/hook');
-      await history(db, f, sub, [
-        { status: 'delivered', created: 1 },
-        { status: 'delivered', created: 1 },
-      ]);
-      const invalid = async () =>
-        (
-          await db.query<{ name: string }>(
-            `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-           WHERE i.indrelid = 'webhook_deliveries'::regclass AND NOT i.indisvalid ORDER BY c.relname`,
-          )
-        ).map((r) => r.name);
-      // A concurrent build that fails (a unique index over two rows of one store) stays, invalid.
-      await expect(
-        db.query('CREATE UNIQUE INDEX CONCURRENTLY webhook_deliveries_store_id_app_id_id_idx_ccnew ON webhook_deliveries (store_id)'),
-      ).rejects.toThrow();
-      expect(await invalid()).toEqual(['webhook_deliveries_store_id_app_id_id_idx_ccnew']);
-      const session = openPgSession(url);
-      try {
-        await compactHistory(session.query.bind(session), {});
-      } finally {
-        await session.close();
-      }
-      expect(await invalid()).toEqual([]);
-      // The index it was a copy of is there, valid.
-      const [kept] = await db.query<{ valid: boolean }>(
-        `SELECT i.indisvalid AS valid FROM pg_index i WHERE i.indexrelid = 'webhook_deliveries_store_id_app_id_id_idx'::regclass`,
-      );
-      expect(kept!.valid).toBe(true);
-    },
-  );
-
-  // A role that may write the tables but does not own them cannot VACUUM them (PostgreSQL only
-  // warns) nor rebuild their indexes: the compaction refuses, once per pass, instead of moving rows
-  // at every pass for nothing.
-  it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: a role that does not own the tables is told they are not compacted', async () => {
-    const { db, url } = database;
-    const role = `compact_${Math.random().toString(36).slice(2, 8)}`;
-    await db.query(`CREATE ROLE ${role} LOGIN`);
-    try {
-      await db.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
-      await db.query(`GRANT SELECT, UPDATE ON webhook_deliveries, webhook_attempts TO ${role}`);
-      const asRole = new URL(url);
-      asRole.username = role;
-      asRole.password = '';
-      const session = openPgSession(asRole.toString());
-      try {
-        await expect(compactHistory(session.query.bind(session), { webhook_deliveries: 1_000_000 })).rejects.toThrow(
-          /does not own webhook_deliveries and webhook_attempts/,
-        );
-        // The lock is given back: the owner's compaction runs.
-        const own = openPgSession(url);
-        try {
-          await expect(compactHistory(own.query.bind(own), {})).resolves.toEqual([]);
-        } finally {
-          await own.close();
-        }
-      } finally {
-        await session.close();
-      }
-    } finally {
-      await db.query(`REVOKE ALL ON webhook_deliveries, webhook_attempts FROM ${role}`);
-      await db.query(`REVOKE ALL ON SCHEMA public FROM ${role}`);
-      await db.query(`DROP ROLE ${role}`);
-    }
   });
 });
