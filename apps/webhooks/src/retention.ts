@@ -168,7 +168,7 @@ export function startMaintenance({ sql, clock, logger, settings }: Deps): Mainte
       for (const done of await compactHistory(own, removed, () => closing)) logger.info(done, 'webhook history compacted');
       compactionFailures = 0;
     } catch (error) {
-      // e.g. a role that does not own the tables (REINDEX refused): the history is kept all the same.
+      // e.g. a role that does not own the tables (refused before anything moves): the history is kept all the same.
       if (++compactionFailures === 1 || compactionFailures % 50 === 0)
         logger.warn({ err: error, failures: compactionFailures }, 'webhook history compaction failed; the tables keep their size');
     }
