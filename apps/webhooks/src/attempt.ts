@@ -42,7 +42,7 @@ export interface AttemptDeps {
  * it, log one line. `handOver` runs as soon as the answer is in, before the record: it may start a
  * held delivery in this attempt's slot and name it, so the record moves the claim's count to it.
  * Never throws for the receiver's sake; a record that fails is logged and the claim left to expire
- * (at least once).
+ * (at least once). `retry`: the delivery is due again later (or its record failed).
  */
 export async function runAttempt(
   deps: AttemptDeps,
@@ -50,7 +50,7 @@ export async function runAttempt(
   owner: string,
   host: string,
   handOver: () => SlotTransfer | undefined,
-): Promise<{ handedOver: boolean }> {
+): Promise<{ handedOver: boolean; retry: boolean }> {
   const { sql, clock, agent, metrics, logger } = deps;
   const number = d.attempts + 1;
   const startedAt = clock.now();
@@ -92,7 +92,7 @@ export async function runAttempt(
       { err: error, ...traceOf(d), webhookId: d.webhookId, deliveryId: d.id.toString() },
       'webhook attempt could not be recorded',
     );
-    return { handedOver: transfer !== undefined };
+    return { handedOver: transfer !== undefined, retry: true };
   }
   metrics.deliveries.inc({ outcome: outcome.kind });
   // The line's fields are gathered only when it is written (LOG_LEVEL=warn skips it).
@@ -118,5 +118,5 @@ export async function runAttempt(
   if (recorded.disabled) {
     logger.warn({ ...traceOf(d), subscriptionId: d.subscriptionId.toString(), reason: recorded.disabled }, 'webhook subscription disabled');
   }
-  return { handedOver: transfer !== undefined };
+  return { handedOver: transfer !== undefined, retry: outcome.kind === 'retry' };
 }

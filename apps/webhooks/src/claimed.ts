@@ -14,15 +14,15 @@ export async function firstFreeDue(sql: Sql, realNow: Date, leaseMs: number): Pr
   return row?.at ? new Date(row.at) : undefined;
 }
 
+/** When the next pending delivery falls due after a time (parameter; service clock): one index read. */
+export const NEXT_DUE = `SELECT next_attempt_at AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ? ORDER BY next_attempt_at LIMIT 1`;
+
 /**
  * With nothing due now: when the next pending delivery falls due (service clock), so an idle sender
  * sleeps until then rather than until its next poll. Undefined when nothing is pending.
  */
 export async function nextDueAt(sql: Sql, now: Date): Promise<Date | undefined> {
-  const [row] = await sql.own<{ at: Date | string | null }>(
-    `SELECT next_attempt_at AS at FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > ? ORDER BY next_attempt_at LIMIT 1`,
-    [now],
-  );
+  const [row] = await sql.own<{ at: Date | string | null }>(NEXT_DUE, [now]);
   return row?.at ? new Date(row.at) : undefined;
 }
 

@@ -73,7 +73,7 @@ function holdPerSlotOf(share: Share): number {
 /**
  * The sender's loop (docs/webhooks-sender.md): a claim runs when deliveries were committed (the
  * outbox's wake), when an attempt of its own ended without a held delivery to take its slot (the
- * slot is free again) or with few held left, at once again when a claim could have taken more,
+ * slot is free again: slotFreed) or with few held left, at once again when a claim could have taken more,
  * when the next pending delivery falls due, and otherwise every `pollMs` (the safety net for a lost
  * wake). Claims never overlap; a wake during a claim runs one more claim after it.
  */
@@ -95,6 +95,10 @@ export function createSender(deps: SenderDeps): Sender {
   let stopping = false;
   let claiming: Promise<void> | undefined;
   let again = false;
+  /** the last claim left due deliveries behind (slotFreed) */
+  let leftBehind = true;
+  /** a slot was freed while a claim was under way */
+  let freedDuringClaim = false;
   /** Shares that asked for a claim during one because their held deliveries ran low: the next claim only if still low. */
   const low = new Set<Share>();
   let timer: NodeJS.Timeout | undefined;
@@ -124,16 +128,30 @@ export function createSender(deps: SenderDeps): Sender {
     }
     clearTimeout(timer);
     timer = undefined;
+    freedDuringClaim = false;
     claiming = claimRound().finally(() => {
       claiming = undefined;
       firstClaim.settle();
       const stillLow = [...low].some(runsLow);
       low.clear();
-      if (again || stillLow) {
+      if (again || stillLow || (freedDuringClaim && leftBehind)) {
         again = false;
         wake();
       }
     });
+  }
+
+  /**
+   * An attempt's slot was freed (its record committed): a claim, when the last one left due
+   * deliveries behind for want of slots (one ending meanwhile asks the claim under way), or when
+   * the delivery is due again later (the next wake-up is set for its time). Otherwise nothing is
+   * waiting: a claim would find nothing and only delay the next that does (at 500 events/s on
+   * PostgreSQL one after every attempt kept the claims queued; docs/webhooks-sender.md).
+   */
+  function slotFreed(retry: boolean): void {
+    if (retry) wake();
+    else if (claiming) freedDuringClaim = true;
+    else if (leftBehind) wake();
   }
 
   /** Fewer held than half of its number per slot: time to claim more before the slots run dry (a claim takes a few milliseconds). */
@@ -166,12 +184,12 @@ export function createSender(deps: SenderDeps): Sender {
     return true;
   }
 
-  /** Nothing more to claim now: until the next pending delivery is due, at most pollMs. */
-  async function idleWait(): Promise<number> {
+  /** Nothing more to claim now: until the next pending delivery is due, at most pollMs (`known`: the claim read it). */
+  async function idleWait(known: Date | null | undefined): Promise<number> {
     // On the manual clock due times move when the clock is moved: a move through the API wakes the
     // sender, one written to the database some other way only the poll sees.
     if (config.clock === 'manual') return config.pollMs;
-    const next = await nextDueAt(sql, clock.now());
+    const next = known === undefined ? await nextDueAt(sql, clock.now()) : known;
     return next ? Math.max(1, Math.min(config.pollMs, next.getTime() - clock.now().getTime())) : config.pollMs;
   }
 
@@ -187,6 +205,7 @@ export function createSender(deps: SenderDeps): Sender {
       // released at the next round, two writes a delivery for nothing, round after round.
       const holdBudget = holdsOutlast ? Math.max(0, heldCap(config.maxInFlight, bodyBytes) - held) : 0;
       if (budget <= 0 && holdBudget <= 0) {
+        leftBehind = true; // not read: the next attempt to end claims
         sleep(config.pollMs);
         return;
       }
@@ -206,14 +225,16 @@ export function createSender(deps: SenderDeps): Sender {
         holdBudget,
       };
       const claimed = await claimDue(sql, request, cursor);
+      leftBehind = claimed.leftBehind;
       failures = 0;
       startPromoted(claimed.promoted);
       if (claimed.ids.length > 0)
         await take(claimed.rows ?? (await loadClaimed(sql, owner, claimed.ids)), owner, claimed.leaseUntil.getTime());
       if (claimed.more) again = true;
-      else sleep(await idleWait());
+      else sleep(await idleWait(claimed.nextDue));
     } catch (error) {
       // e.g. the tables are not there yet (the API migrates at start) or the database is down.
+      leftBehind = true;
       failures++;
       if (failures === 1 || failures % 50 === 0) logger.warn({ err: error, failures }, 'webhook claim failed; retrying');
       sleep(Math.min(5000, 50 * 2 ** Math.min(failures, 7)));
@@ -332,12 +353,12 @@ export function createSender(deps: SenderDeps): Sender {
     // One async function rather than then/catch/finally: two promises and closures fewer a delivery.
     const attempt = async (): Promise<void> => {
       try {
-        const { handedOver } = await runAttempt(attemptDeps, claim.d, claim.owner, host, () => {
+        const { handedOver, retry } = await runAttempt(attemptDeps, claim.d, claim.owner, host, () => {
           freeSlot();
           return handOver(claim, host);
         });
         // Its slot is free once its record has committed (the count drops there): the next claim hands it out.
-        if (!handedOver) wake();
+        if (!handedOver) slotFreed(retry);
       } catch (error) {
         logger.error({ err: error }, 'webhook attempt crashed');
       } finally {

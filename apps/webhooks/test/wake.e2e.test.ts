@@ -9,10 +9,12 @@ import {
   inProcessSender,
   outboxEvent,
   receiver,
+  sleep,
   storeAndApp,
   subscription,
   waitFor,
 } from './helpers';
+import type { Sql } from '../src/sql';
 
 // Issue 17, "Events in milliseconds": the sender wakes when deliveries are committed (PostgreSQL
 // NOTIFY/LISTEN; SQLite the wake file), with a slow poll kept as the safety net. Real receivers, a
@@ -56,6 +58,52 @@ describe('waking on commit', () => {
     await waitFor(() => r.received.some((x) => x.webhookId === later), 'the delivery that fell due', 30_000);
     expect(r.received).toHaveLength(2);
     expect(r.received.find((x) => x.webhookId === later)!.at).toBeGreaterThanOrEqual(dueAt);
+  });
+
+  it('claims once for an event committed on its own, not again when its attempt ends with nothing waiting', async () => {
+    const r = track(await receiver());
+    const f = await storeAndApp(database.db);
+    await subscription(database.db, f, r.url);
+    // Claims counted by their walk over the subscriptions with pending deliveries (one a claim).
+    let walks = 0;
+    const counting = (sql: Sql): Sql => ({
+      ...sql,
+      exclusive: (fn) =>
+        sql.exclusive((q) =>
+          fn((text, params) => {
+            if (text.includes('WITH RECURSIVE subs')) walks++;
+            return q(text, params);
+          }),
+        ),
+    });
+    const sender = track(inProcessSender(database.db, { ...NO_POLL, PLATFORM_CLOCK: 'system' }, {}, counting));
+    await sender.ready;
+    await sleep(100);
+    const before = walks;
+    const EVENTS = 10;
+    for (let i = 0; i < EVENTS; i++) {
+      await outboxEvent(database.db, f, body(i));
+      await waitFor(() => r.received.length === i + 1, 'the event', 30_000, 2);
+      await waitFor(() => sender.inFlight() === 0, 'the attempt recorded', 30_000, 2);
+      await sleep(30); // a claim after the attempt's record would run now
+    }
+    // One claim an event (a wake arriving during a claim may add one); a claim after every attempt
+    // would make it twice as many.
+    expect(walks - before).toBeGreaterThanOrEqual(EVENTS);
+    expect(walks - before).toBeLessThanOrEqual(EVENTS + 3);
+  });
+
+  it('claims again when an attempt frees the slot that due deliveries wait for, with no poll to find them', async () => {
+    const r = track(await receiver((_q, res) => setTimeout(() => res.writeHead(200).end('ok'), 40)));
+    const f = await storeAndApp(database.db);
+    // Two subscriptions at one host with one slot: each event's second delivery waits for the first's slot.
+    await subscription(database.db, f, r.url);
+    await subscription(database.db, f, `${r.url}/other`);
+    const sender = track(inProcessSender(database.db, { ...NO_POLL, PLATFORM_CLOCK: 'system', PLATFORM_SENDER_PER_HOST: '1' }));
+    await sender.ready;
+    for (let i = 0; i < 3; i++) await outboxEvent(database.db, f, body(i));
+    await waitFor(() => r.received.length === 6, 'every delivery, one slot at a time', 30_000);
+    expect(new Set(r.received.map((x) => x.path))).toEqual(new Set(['/', '/other']));
   });
 
   it('delivers through the poll when the wake is lost', async () => {
