@@ -175,6 +175,8 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor):
       add(inFlightBySubscription, BigInt(row.subscription_id), Number(row.n));
     }
     for (const queue of walked) queue.inFlight = inFlightBySubscription.get(queue.subscriptionId) ?? 0;
+    // What the walk found due and free, before the sender's held deliveries join their queues.
+    const freeDue = walked.map((queue) => ({ subscriptionId: queue.subscriptionId, due: queue.due }));
     const queues = withHeld(walked, req.own, inFlightBySubscription);
     const own = new Map(
       [...req.own].map(([sub, share]) => [sub, { running: share.running, held: share.held.length, holdPerSlot: share.holdPerSlot }]),
@@ -193,8 +195,11 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor):
     const rest = plan.map((p) => ({ ...p, count: p.count - (promoted.bySubscription.get(p.subscriptionId) ?? 0) }));
     const taken = rest.some((p) => p.count > 0 || p.hold > 0) ? await take(sql, q, rest, { ...req, leaseUntil, implausible }) : { ids: [] };
     const started = plan.reduce((n, p) => n + p.count, 0);
-    const planned = new Map(plan.map((p) => [p.subscriptionId, p.count + p.hold]));
-    const leftBehind = queues.some((queue) => queue.due > (planned.get(queue.subscriptionId) ?? 0));
+    // Free due deliveries the claim did not take (slots go to held ones first). The sender's held
+    // ones are not counted: an attempt of their subscription hands its slot on to them, and one with
+    // none in flight asks for a claim (sender.ts). A count the walk stopped at its cap may hide more.
+    const taking = new Map(rest.map((p) => [p.subscriptionId, Math.max(0, p.count) + p.hold]));
+    const leftBehind = freeDue.some(({ subscriptionId, due }) => due >= countCap || due > (taking.get(subscriptionId) ?? 0));
     return {
       ...taken,
       promoted: promoted.ids,
