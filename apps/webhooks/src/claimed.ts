@@ -3,7 +3,7 @@ import type { Sql } from './sql';
 /**
  * The due time (service clock) of the first pending delivery nobody holds, or undefined: one index
  * read, so an idle sender's poll costs one statement rather than a claim. (ORDER BY ... LIMIT 1
- * rather than MIN(): see DUE_OF_SUB in claim.ts.)
+ * rather than MIN(): see DUE_OF_SUB in walk.ts.)
  */
 export async function firstFreeDue(sql: Sql, realNow: Date, leaseMs: number): Promise<Date | undefined> {
   const [row] = await sql.own<{ at: Date | string | null }>(

@@ -1,4 +1,6 @@
-// How many claimed deliveries a sender holds ready for its slots (docs/webhooks-sender.md).
+// How many claimed deliveries a sender holds ready for its slots (docs/webhooks-sender.md), and its
+// share of each subscription it works on (sender.ts).
+import type { ClaimedDelivery } from './claimed';
 
 /**
  * Deliveries held per slot of a subscription, ready to take the slot over (planClaims' `hold`): at
@@ -32,4 +34,31 @@ export function heldCap(concurrency: number, bodyBytes: number): number {
 export function holdPerSlotFor(answerMs: number): number {
   if (answerMs <= 0) return HOLD_PER_SLOT;
   return Math.max(HOLD_PER_SLOT, Math.min(MAX_HOLD_PER_SLOT, Math.round(HOLD_WINDOW_MS / answerMs)));
+}
+
+/** A claimed delivery, held until an attempt of its subscription ends; its claim lasts until `leaseEnds` (real time). */
+export interface Held {
+  d: ClaimedDelivery;
+  owner: string;
+  leaseEnds: number;
+}
+
+/**
+ * One subscription's share of this sender: `sending` counts its slots (attempts whose POST has not
+ * been answered yet), `running` every attempt not yet recorded (an answered one waits for its group
+ * commit, a few milliseconds, while its successor already sends in its slot). Slots, not attempts,
+ * decide how much to hold and when to claim again: counting the recording ones as slots (about 50 of
+ * them behind a claim) made the sender claim again after almost every attempt of a backlog.
+ */
+export interface Share {
+  sending: number;
+  running: number;
+  held: Held[];
+  /** how long its POSTs take to be answered, a moving average (ms; 0: none answered yet) */
+  answerMs: number;
+}
+
+/** A share's held deliveries per slot. */
+export function holdPerSlotOf(share: Share): number {
+  return holdPerSlotFor(share.answerMs);
 }

@@ -3,8 +3,9 @@ import { watchOutbox, type OutboxWatch } from '@platform/db';
 import { receivingHost } from '@platform/domain/webhooks';
 import type { Logger } from 'pino';
 import { runAttempt, type AttemptDeps } from './attempt';
-import { claimDue, type OwnShare, type WalkCursor } from './claim';
-import { heldCap, HOLD_PER_SLOT, holdPerSlotFor } from './hold';
+import { claimDue, type OwnShare } from './claim';
+import type { WalkCursor } from './walk';
+import { heldCap, HOLD_PER_SLOT, holdPerSlotOf, type Held, type Share } from './hold';
 import { firstFreeDue, loadClaimed, nextDueAt, releaseClaim, traceOf, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
 import type { SenderConfig } from './config';
@@ -41,33 +42,6 @@ function deferred(): { promise: Promise<void>; settle: () => void } {
   let settle: () => void = () => undefined;
   const promise = new Promise<void>((resolve) => (settle = resolve));
   return { promise, settle };
-}
-
-/** A claimed delivery, held until an attempt of its subscription ends; its claim lasts until `leaseEnds` (real time). */
-interface Held {
-  d: ClaimedDelivery;
-  owner: string;
-  leaseEnds: number;
-}
-
-/**
- * One subscription's share of this sender: `sending` counts its slots (attempts whose POST has not
- * been answered yet), `running` every attempt not yet recorded (an answered one waits for its group
- * commit, a few milliseconds, while its successor already sends in its slot). Slots, not attempts,
- * decide how much to hold and when to claim again: counting the recording ones as slots (about 50 of
- * them behind a claim) made the sender claim again after almost every attempt of a backlog.
- */
-interface Share {
-  sending: number;
-  running: number;
-  held: Held[];
-  /** how long its POSTs take to be answered, a moving average (ms; 0: none answered yet) */
-  answerMs: number;
-}
-
-/** A share's held deliveries per slot (hold.ts). */
-function holdPerSlotOf(share: Share): number {
-  return holdPerSlotFor(share.answerMs);
 }
 
 /**

@@ -157,7 +157,7 @@ export function createSql(db: Db, options: SqlOptions = {}): Sql {
       // lost to a server crash only leaves its deliveries to be claimed and sent again, which at
       // least once allows, and waiting for the flush cost milliseconds on every claim. No sorts:
       // the claim's statements read in index order and stop early; a sort there means the planner
-      // took another index on stale statistics and read a backlog (claim.ts, IN_CLAIM_ORDER). No
+      // took another index on stale statistics and read a backlog (walk.ts, IN_CLAIM_ORDER). No
       // hash or merge joins: a claim joins a few hundred rows at most to their primary keys, and
       // with statistics saying a backlog is pending the planner costed hashing the whole table below
       // that (a sequential scan of webhook_deliveries on every claim: 8 of a claim's 15 ms at

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Db } from '@platform/db';
-import { FOLD_COUNTS } from '../src/claim';
+import { FOLD_COUNTS } from '../src/walk';
 import { deliveries, fileDatabase, storeAndApp, subscription } from './helpers';
 
 const database = fileDatabase();
@@ -167,7 +167,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the live-claim counts on PostgreS
     await db.query(`UPDATE webhook_deliveries SET lease_owner = NULL, lease_until = NULL, lease_host = NULL WHERE id = ?`, [d1]);
     let waited = false;
     await db.prisma.$transaction(async (tx) => {
-      // What a claim does to the ledger (claim.ts, FOLD_COUNTS), left open as a claim is until its commit.
+      // What a claim does to the ledger (walk.ts, FOLD_COUNTS), left open as a claim is until its commit.
       await tx.$queryRawUnsafe(`WITH ${FOLD_COUNTS} SELECT 1`);
       // Another connection records the other attempt: it must finish, not wait for a lock.
       let done = false;
