@@ -119,8 +119,8 @@ export function createSender(deps: SenderDeps): Sender {
    * An attempt's slot was freed (its record committed): a claim, when the last one left due
    * deliveries behind for want of slots (one ending meanwhile asks the claim under way), or when
    * the delivery is due again later (the next wake-up is set for its time). Otherwise nothing is
-   * waiting: a claim would find nothing and only delay the next that does (at 500 events/s on
-   * PostgreSQL one after every attempt kept the claims queued; docs/webhooks-sender.md).
+   * waiting: a claim would find nothing, its round trips for nothing, and the next claim that finds
+   * work would wait for it (docs/webhooks-sender.md, "Waking").
    */
   function slotFreed(retry: boolean): void {
     if (retry) wake();
