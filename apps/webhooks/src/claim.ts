@@ -91,7 +91,7 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor):
   // for them, and what the sender may take. (Counting further would cost time for nothing.)
   const mostPerSlot = Math.max(req.holdPerSlot, ...[...req.own.values()].map((share) => share.holdPerSlot ?? 0));
   const countCap = Math.min(req.caps.perHost * (1 + mostPerSlot), Math.max(0, req.budget) + Math.max(0, req.holdBudget));
-  return sql.exclusive(async (q) => {
+  return sql.exclusive(async (q, last) => {
     const { live, queues: walked, nextDue } = await walkQueues(sql, q, req, implausible, countCap, cursor);
     const inFlightByHost = new Map<string, number>();
     const inFlightByApp = new Map<bigint, number>();
@@ -121,7 +121,9 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor):
     });
     const promoted = await promote(sql, q, plan, req);
     const rest = plan.map((p) => ({ ...p, count: p.count - (promoted.bySubscription.get(p.subscriptionId) ?? 0) }));
-    const taken = rest.some((p) => p.count > 0 || p.hold > 0) ? await take(sql, q, rest, { ...req, leaseUntil, implausible }) : { ids: [] };
+    const taken = rest.some((p) => p.count > 0 || p.hold > 0)
+      ? await take(sql, q, last, rest, { ...req, leaseUntil, implausible })
+      : { ids: [] };
     const started = plan.reduce((n, p) => n + p.count, 0);
     // Free due deliveries the claim did not take (slots go to held ones first). The sender's held
     // ones are not counted: an attempt of their subscription hands its slot on to them, and one with
@@ -203,6 +205,7 @@ async function promote(
 async function take(
   sql: Sql,
   q: Query,
+  last: Query,
   plan: PlannedClaim[],
   req: ClaimRequest & { leaseUntil: Date; implausible: Date },
 ): Promise<{ ids: bigint[]; rows?: ClaimedDelivery[] }> {
@@ -212,13 +215,13 @@ async function take(
   if (sql.db.provider === 'postgresql') {
     // One statement for the whole plan, returning what sending needs. `u.status` is checked again
     // on the row as updated, in case the API failed the delivery meanwhile (its writes do not take
-    // the claim lock). The pick is computed once (MATERIALIZED) and the rows are updated by primary
+    // the claim lock). The claim's last statement: its COMMIT goes with it. The pick is computed once (MATERIALIZED) and the rows are updated by primary
     // key whatever the statistics say (pendingFence); each subscription's part is an index scan in
     // the claim's order that stops after k + hold rows. The subscription, its app and its store are
     // read once per subscription of the plan, not once per delivery (three index lookups a row
     // were a fifth of the statement); a delivery whose app or store is not its subscription's (the
     // outbox writes none) reads its own.
-    const rows = await q<ClaimedRow>(
+    const rows = await last<ClaimedRow>(
       `WITH plan AS MATERIALIZED (
          SELECT p.sub, p.k, p.hold, p.host, s.app_id AS sub_app, s.store_id AS sub_store, s.address, s.status AS subscription_status,
                 a.app_secret, st.handle, st.iana_timezone, st.merchant_id

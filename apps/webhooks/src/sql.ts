@@ -1,4 +1,4 @@
-import { openPgSession, SQLITE_BUSY_TIMEOUT_MS, startWalCheckpointer, type Db } from '@platform/db';
+import { openPgSession, SQLITE_BUSY_TIMEOUT_MS, startWalCheckpointer, type Db, type PgSession, type ScriptPart } from '@platform/db';
 import { createDeliveriesVacuum } from './vacuum';
 
 /** SQLite's default, restored on the connection when the sender stops. */
@@ -42,9 +42,11 @@ export interface Sql {
    * `fn` in a transaction that no other sender's `exclusive` transaction overlaps, on any process:
    * SQLite `BEGIN IMMEDIATE` (one writer at a time); PostgreSQL a transaction holding the advisory
    * lock CLAIM_LOCK_KEY, so each statement of `fn` sees every claim committed before it. ROLLBACK on
-   * a throw.
+   * a throw. `last` runs the transaction's last statement and commits (nothing may follow it).
+   * PostgreSQL: the BEGIN and the lock go with the first statement and the COMMIT with `last`, in
+   * one round trip each (pgScript): a claim of a walk and a take is two round trips, not four.
    */
-  exclusive<T>(fn: (query: Query) => Promise<T>): Promise<T>;
+  exclusive<T>(fn: (query: Query, last: Query) => Promise<T>): Promise<T>;
   /**
    * One statement on the sender's own connection, between its exclusive transactions: PostgreSQL
    * the session (prepared once, no pool); SQLite as `query`. For the idle poll, which runs every
@@ -75,14 +77,45 @@ function serialiser(yieldFirst = false) {
   };
 }
 
-async function inTransaction<T>(begin: () => Promise<unknown>, query: Query, fn: (query: Query) => Promise<T>): Promise<T> {
+async function inTransaction<T>(begin: () => Promise<unknown>, query: Query, fn: (query: Query, last: Query) => Promise<T>): Promise<T> {
   await begin();
   try {
-    const out = await fn(query);
+    const out = await fn(query, query);
     await query('COMMIT');
     return out;
   } catch (error) {
     await query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * PostgreSQL's exclusive transaction on a session, in as few round trips as its statements allow:
+ * the BEGIN and the lock are sent with the first statement, the COMMIT with `last` (or alone when
+ * `fn` ends without it); nothing is sent for an `fn` that runs no statement. Each statement still
+ * sees every claim committed before it: the lock is taken before the first one runs.
+ */
+async function pgTransaction<T>(session: PgSession, lock: string, fn: (query: Query, last: Query) => Promise<T>): Promise<T> {
+  let state = 'idle' as 'idle' | 'open' | 'committed';
+  const run = async (parts: ScriptPart[]) => {
+    const opening = state === 'idle';
+    if (state === 'committed') throw new Error('exclusive: a statement after the last one');
+    state = 'open';
+    const results = await session.script(opening ? ['BEGIN', lock, ...parts] : parts);
+    return results.slice(opening ? 2 : 0);
+  };
+  const query: Query = async <R>(sql: string, params: unknown[] = []) => (await run([{ sql, params }]))[0] as R[];
+  const last: Query = async <R>(sql: string, params: unknown[] = []) => {
+    const [rows] = await run([{ sql, params }, 'COMMIT']);
+    state = 'committed';
+    return rows as R[];
+  };
+  try {
+    const out = await fn(query, last);
+    if (state === 'open') await session.script(['COMMIT']);
+    return out;
+  } catch (error) {
+    if (state !== 'idle') await session.script(['ROLLBACK']).catch(() => undefined);
     throw error;
   }
 }
@@ -152,8 +185,8 @@ export function createSql(db: Db, options: SqlOptions = {}): Sql {
       own: (sql, params = []) => serial(() => query(sql, params)),
       records: (sql, params = []) => recordSerial(() => recordSession.query(sql, params)),
       recorded: (count) => vacuum.recorded(count),
-      // BEGIN and the lock in one round trip (a statement list without parameters), on the session
-      // set up above. A claim's commit does not wait for the disk (synchronous_commit off): a claim
+      // On the session set up above, BEGIN and the lock with the first statement, COMMIT with the
+      // last (pgTransaction): a claim is two round trips. A claim's commit does not wait for the disk (synchronous_commit off): a claim
       // lost to a server crash only leaves its deliveries to be claimed and sent again, which at
       // least once allows, and waiting for the flush cost milliseconds on every claim. No sorts:
       // the claim's statements read in index order and stop early; a sort there means the planner
@@ -167,8 +200,7 @@ export function createSql(db: Db, options: SqlOptions = {}): Sql {
       // Generic plans: the statements are prepared on the session, and PostgreSQL planned the take
       // afresh for its parameters on every claim (about 1.3 of its 2.3 ms at 500 events/s); the
       // settings above leave one plan for them whatever the values (claim-reads checks what it reads).
-      exclusive: (fn) =>
-        serial(() => inTransaction(() => session.query(`BEGIN; SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`), query, fn)),
+      exclusive: (fn) => serial(() => pgTransaction(session, `SELECT pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`, fn)),
       close: async () => {
         await session.close();
         await recordSession.close();

@@ -69,11 +69,11 @@ describe('waking on commit', () => {
     const counting = (sql: Sql): Sql => ({
       ...sql,
       exclusive: (fn) =>
-        sql.exclusive((q) =>
+        sql.exclusive((q, last) =>
           fn((text, params) => {
             if (text.includes('WITH RECURSIVE subs')) walks++;
             return q(text, params);
-          }),
+          }, last),
         ),
     });
     const sender = track(inProcessSender(database.db, { ...NO_POLL, PLATFORM_CLOCK: 'system' }, {}, counting));

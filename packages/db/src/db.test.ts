@@ -364,6 +364,44 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL (TEST_DATABASE_URL)', 
   );
 
   it(
+    'openPgSession runs a script of statements in one round trip, parameters as the server reads them, prepared again on a new connection',
+    async () => {
+      const session = openPgSession(url());
+      try {
+        const tricky = ["it's", 'back\\slash', 'comma, "quoted" {brace}', ''];
+        const read = {
+          sql: 'SELECT ?::bigint AS n, ?::timestamp AS at, ?::text[] AS words, ?::bigint[] AS ids, ?::text AS nothing, ?::text AS word',
+          params: [5n, NOW, tricky, ['1', '9007199254740993'], null, "'; SELECT 1; --"],
+        };
+        const expected = [{ n: 5n, at: NOW, words: tricky, ids: ['1', '9007199254740993'], nothing: null, word: "'; SELECT 1; --" }];
+        const [begun, rows, rolled] = await session.script(['BEGIN', read, 'ROLLBACK']);
+        expect(begun).toEqual([]);
+        expect(rows).toEqual(expected);
+        expect(rolled).toEqual([]);
+        // The statements run in order, in the transaction the script opened and ended.
+        const setting = { sql: 'SELECT set_config(?, ?, true) AS v', params: ['platform.probe', 'set'] };
+        const inside = await session.script(['BEGIN', setting, "SELECT current_setting('platform.probe') AS v", 'ROLLBACK']);
+        expect(inside).toEqual([[], [{ v: 'set' }], [{ v: 'set' }], []]);
+        expect(await session.query("SELECT current_setting('platform.probe', true) AS v WHERE ? = 1", [1])).toEqual([{ v: '' }]);
+        // A failing part stops the script: what follows it does not run.
+        await expect(session.script(['BEGIN', { sql: 'SELECT 1 / ?::int AS x', params: [0] }, 'COMMIT'])).rejects.toThrow(
+          /division by zero/,
+        );
+        expect(await session.query('SELECT 1 AS one WHERE ? = 1', [1]).catch((e: Error) => e.message)).toMatch(/aborted/);
+        await session.query('ROLLBACK');
+        const [own] = await session.query<{ pid: bigint }>('SELECT pg_backend_pid() AS pid WHERE ? = 1', [1]);
+        await database.admin('SELECT pg_terminate_backend($1, 5000)', [Number(own!.pid)]);
+        await session.query('SELECT 1 WHERE ? = 1', [1]).catch(() => undefined);
+        // The new connection has no prepared statements: the script prepares its part again.
+        expect(await session.script([read])).toEqual([expected]);
+      } finally {
+        await session.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'openPgSession keeps Db.query conventions on a connection of its own, and opens another when it is lost',
     async () => {
       const session = openPgSession(url());

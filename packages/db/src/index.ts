@@ -69,5 +69,6 @@ export { currentTraceId, withTraceId } from './trace-context';
 export { inOutboxTransaction, writeWebhookDeliveries, type EmitWebhookEvent, type WebhookEvent } from './outbox';
 export { OUTBOX_CHANNEL, wakeFileOf, wakeSenders, watchOutbox, type OutboxWatch } from './outbox-wake';
 export { openPgSession, type PgSession } from './pg-session';
+export type { ScriptPart } from './postgresql';
 export { COUNTS_FOLD_LOCK_KEY, foldDeliveryCounts, FOLD_DELIVERY_COUNTS, readDeliveryCounts, type CountsQuery } from './delivery-counts';
 export { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { loadPg } from './pg-driver';
-import { pgConnectionConfig, pgQuery } from './postgresql';
+import { pgConnectionConfig, pgQuery, pgScript, type ScriptPart } from './postgresql';
 
 /**
  * One PostgreSQL connection of its own, with Db.query's conventions (`?` placeholders, bigint
@@ -11,18 +11,20 @@ import { pgConnectionConfig, pgQuery } from './postgresql';
  */
 export interface PgSession {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements in one round trip (pgScript): each part's rows. */
+  script(parts: readonly ScriptPart[]): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
 /** `setup`: statements run once on each new connection (settings of the session, e.g. `SET synchronous_commit = off`). */
 export function openPgSession(url: string, setup: readonly string[] = []): PgSession {
-  let connection: Promise<{ client: pg.Client; query: ReturnType<typeof pgQuery> }> | undefined;
+  let connection: Promise<{ client: pg.Client; query: ReturnType<typeof pgQuery>; script: ReturnType<typeof pgScript> }> | undefined;
   const open = () => {
     const client = new (loadPg().Client)(pgConnectionConfig(url));
     // Statements are prepared on the connection: a session runs the same few again and again.
     const made = client.connect().then(async () => {
       for (const statement of setup) await client.query(statement);
-      return { client, query: pgQuery(client, { prepare: true }) };
+      return { client, query: pgQuery(client, { prepare: true }), script: pgScript(client) };
     });
     const forget = () => {
       if (connection === made) connection = undefined;
@@ -38,6 +40,10 @@ export function openPgSession(url: string, setup: readonly string[] = []): PgSes
     async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
       const { query } = await (connection ??= open());
       return query<T>(sql, params);
+    },
+    async script(parts) {
+      const { script } = await (connection ??= open());
+      return script(parts);
     },
     async close() {
       const current = connection;

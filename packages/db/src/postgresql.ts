@@ -146,6 +146,55 @@ export function pgQuery(pool: pg.Pool | pg.ClientBase, options: { prepare?: bool
   };
 }
 
+/** One statement of a script (pgScript): a text without parameters as it is, or a statement with its parameters. */
+export type ScriptPart = string | { sql: string; params: unknown[] };
+
+/** node-postgres's conversion of a parameter to its text (not in its published types). */
+interface PgUtils {
+  utils: { prepareValue(value: unknown): unknown };
+}
+
+/**
+ * Several statements in one round trip on one client: node-postgres sends one statement at a time
+ * and waits for its answer, and a statement with parameters cannot share a message with another.
+ * A script is one simple query: a part with parameters runs as `EXECUTE` of a statement the client
+ * PREPAREd (once per client and text, in a round trip of its own the first time: parsed once,
+ * planned as the session's settings say), its parameters written as literals (node-postgres's
+ * own conversion of each value to text and its quoting: the text the server would have been sent
+ * as the parameter, read by the same input function). Returns each part's rows. A failing part
+ * stops the script there (the statements after it do not run); in an open transaction the caller
+ * rolls back.
+ */
+export function pgScript(client: pg.ClientBase) {
+  const driver = loadPg();
+  const prepared = new Map<string, string>();
+  const nameOf = async (text: string): Promise<string> => {
+    let name = prepared.get(text);
+    if (name === undefined) {
+      name = `script_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+      await client.query(`PREPARE ${name} AS ${text}`);
+      prepared.set(text, name);
+    }
+    return name;
+  };
+  const literal = (value: unknown): string => {
+    const text = (driver as unknown as PgUtils).utils.prepareValue(toPgParam(value)) as string | Buffer | null;
+    if (text === null) return 'NULL';
+    return driver.escapeLiteral(typeof text === 'string' ? text : `\\x${text.toString('hex')}`);
+  };
+  return async (parts: readonly ScriptPart[]): Promise<unknown[][]> => {
+    const statements: string[] = [];
+    for (const part of parts) {
+      if (typeof part === 'string') statements.push(part);
+      else if (part.params.length === 0) statements.push(toPgPlaceholders(part.sql));
+      else statements.push(`EXECUTE ${await nameOf(toPgPlaceholders(part.sql))}(${part.params.map(literal).join(', ')})`);
+    }
+    const result = (await client.query({ text: statements.join('\n;\n'), types: queryTypes })) as unknown as
+      pg.QueryResult | pg.QueryResult[];
+    return (Array.isArray(result) ? result : [result]).map((r) => r.rows as unknown[]);
+  };
+}
+
 /** The driver adapter's kinds of error for the SQLSTATEs a bulk write can meet, as adapter-pg names them. */
 const PG_ADAPTER_KINDS: Record<string, string> = {
   '23505': 'UniqueConstraintViolation',
