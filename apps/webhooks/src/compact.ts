@@ -144,20 +144,18 @@ async function moveTail(q: Query, table: string, target: number, closing: () => 
 
 /** Rebuilds the table's indexes much larger than it; names of those rebuilt. */
 async function reindex(q: Query, table: string, closing: () => boolean): Promise<string[]> {
-  // Copies left by a rebuild cut short (this compaction holds the lock: none is under way).
-  const leftovers = await q<{ name: string }>(
-    `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-     WHERE i.indrelid = '${table}'::regclass AND NOT i.indisvalid AND c.relname ~ '_ccnew[0-9]*$'`,
-  );
-  for (const { name } of leftovers) await q(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
-  const big = await q<{ name: string }>(
-    `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-     WHERE i.indrelid = '${table}'::regclass AND i.indisvalid
-       AND pg_relation_size(i.indexrelid) > GREATEST(${INDEX_MIN_BYTES}, pg_relation_size('${table}'))
+  // In one look: copies left by a rebuild cut short (this compaction holds the lock: none is under
+  // way), and the valid indexes much larger than the table.
+  const found = await q<{ name: string; leftover: boolean }>(
+    `SELECT c.relname AS name, NOT i.indisvalid AS leftover FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+     WHERE i.indrelid = '${table}'::regclass
+       AND CASE WHEN i.indisvalid THEN pg_relation_size(i.indexrelid) > GREATEST(${INDEX_MIN_BYTES}, pg_relation_size('${table}'))
+           ELSE c.relname ~ '_ccnew[0-9]*$' END
      ORDER BY c.relname`,
   );
+  for (const { name } of found.filter((index) => index.leftover)) await q(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
   const done: string[] = [];
-  for (const { name } of big) {
+  for (const { name } of found.filter((index) => !index.leftover)) {
     if (closing()) break;
     await q(`REINDEX INDEX CONCURRENTLY "${name}"`);
     done.push(name);
@@ -176,16 +174,17 @@ export async function compactHistory(
   removed: Partial<Record<(typeof COMPACTED_TABLES)[number], number>>,
   closing: () => boolean = () => false,
 ): Promise<CompactionResult[]> {
-  const [lock] = await q<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${COMPACTION_LOCK_KEY}) AS ok`);
+  // The lock and, in the same look, whether the role owns the tables: VACUUM and REINDEX need the
+  // tables' owner (or a superuser); for anyone else VACUUM does nothing (a warning) and rows moved
+  // would be moved again at every pass, for nothing.
+  const [lock] = await q<{ ok: boolean; owner: boolean | null }>(
+    `SELECT pg_try_advisory_lock(${COMPACTION_LOCK_KEY}) AS ok,
+            (SELECT bool_and(pg_has_role(relowner, 'USAGE')) FROM pg_class WHERE oid IN (${COMPACTED_TABLES.map((t) => `'${t}'::regclass`).join(', ')})) AS owner`,
+  );
   if (!lock?.ok) return [];
   const results: CompactionResult[] = [];
   try {
-    // VACUUM and REINDEX need the tables' owner (or a superuser): for anyone else VACUUM does
-    // nothing (a warning) and rows moved would be moved again at every pass, for nothing.
-    const [owner] = await q<{ ok: boolean | null }>(
-      `SELECT bool_and(pg_has_role(relowner, 'USAGE')) AS ok FROM pg_class WHERE oid IN (${COMPACTED_TABLES.map((t) => `'${t}'::regclass`).join(', ')})`,
-    );
-    if (!owner?.ok) throw new Error(`the database role does not own ${COMPACTED_TABLES.join(' and ')}: they are not compacted`);
+    if (!lock.owner) throw new Error(`the database role does not own ${COMPACTED_TABLES.join(' and ')}: they are not compacted`);
     for (const table of COMPACTED_TABLES) {
       if (closing()) break;
       const before = await shape(q, table, false);
@@ -195,9 +194,11 @@ export async function compactHistory(
       const removedPages = (removed[table] ?? 0) / Math.max(1, before.rowsPerPage);
       let moved = 0;
       let reindexed: string[] = [];
+      let vacuumed = false;
       if (compactionTarget(before) !== undefined || (removedPages * 4 >= before.pages && before.pages >= SLACK_PAGES)) {
         // Frees the removed rows' space (and counts the rows) before anything moves into it.
         await q(`VACUUM (INDEX_CLEANUP ON) ${table}`);
+        vacuumed = true;
         const target = compactionTarget(await shape(q, table, true));
         // The end is cut off only once nothing can still see the rows' old versions there (a
         // transaction that began before they moved), and when VACUUM gets the table's lock between
@@ -211,7 +212,8 @@ export async function compactHistory(
         }
       }
       if (!closing()) reindexed = await reindex(q, table, closing);
-      const after = await shape(q, table, true);
+      // Nothing done (a sender's pass most of the time): the file is what it was, without a look.
+      const after = vacuumed || reindexed.length > 0 ? await shape(q, table, true) : before;
       if (moved > 0 || reindexed.length > 0 || after.pages < before.pages)
         results.push({ table, pagesBefore: before.pages, pagesAfter: after.pages, moved, reindexed });
     }

@@ -394,6 +394,20 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL (TEST_DATABASE_URL)', 
         await session.query('SELECT 1 WHERE ? = 1', [1]).catch(() => undefined);
         // The new connection has no prepared statements: the script prepares its part again.
         expect(await session.script([read])).toEqual([expected]);
+        // Texts beyond those kept prepared (500) still run, each prepared for its script alone.
+        for (let i = 0; i < 501; i++) {
+          const sum = { sql: `SELECT ?::int + ${i} AS n`, params: [1] };
+          expect(await session.script(['SELECT 1 AS first', sum, 'SELECT 2 AS last'])).toEqual([
+            [{ first: 1n }],
+            [{ n: BigInt(i + 1) }],
+            [{ last: 2n }],
+          ]);
+        }
+        const kept = await session.query<{ n: bigint }>(
+          "SELECT COUNT(*) AS n FROM pg_prepared_statements WHERE name LIKE 'script%' AND ? = 1",
+          [1],
+        );
+        expect(Number(kept[0]!.n)).toBe(500);
       } finally {
         await session.close();
       }

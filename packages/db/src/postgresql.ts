@@ -101,17 +101,27 @@ export function createPgPool(url: string): pg.Pool {
 const PREPARED_LIMIT = 500;
 
 /**
- * The name a statement text is prepared under (a digest of the text, so two texts never share one),
- * for at most `limit` texts; undefined beyond (the statement then runs unnamed).
+ * Db.query's `?` texts in PostgreSQL's form, each with the name it is prepared under (a digest of
+ * the text, so two texts never share one), for at most `limit` texts, kept so that a statement run
+ * again is neither converted nor digested again (converting the sender's claim statement, about
+ * 3 kB, and looking up a name by the text built char by char cost about 100 µs a claim on a slow
+ * machine); beyond `limit` a text is converted on every call and runs unnamed. `convert`: the
+ * conversion (none for texts already in PostgreSQL's form).
  */
-function preparedNames(limit: number): (text: string) => string | undefined {
-  const names = new Map<string, string>();
-  return (text) => {
-    let name = names.get(text);
-    if (name === undefined && names.size < limit) {
-      names.set(text, (name = `platform_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
-    }
-    return name;
+function preparedStatements(
+  limit: number,
+  prefix = 'platform',
+  convert: (sql: string) => string = toPgPlaceholders,
+): (sql: string) => { text: string; name: string | undefined } {
+  const known = new Map<string, { text: string; name: string }>();
+  return (sql) => {
+    const found = known.get(sql);
+    if (found !== undefined) return found;
+    const text = convert(sql);
+    if (known.size >= limit) return { text, name: undefined };
+    const statement = { text, name: `${prefix}_${createHash('sha256').update(text).digest('hex').slice(0, 24)}` };
+    known.set(sql, statement);
+    return statement;
   };
 }
 
@@ -134,12 +144,13 @@ const BULK_PREPARED_LIMIT = 16;
  * is a digest of the text, so two texts never share one, whichever pgQuery prepared them.
  */
 export function pgQuery(pool: pg.Pool | pg.ClientBase, options: { prepare?: boolean } = {}) {
-  const nameOf = preparedNames(PREPARED_LIMIT);
+  const statementOf = preparedStatements(PREPARED_LIMIT);
   return async <T>(sql: string, params: unknown[], prepare = options.prepare): Promise<T[]> => {
-    const text = toPgPlaceholders(sql);
+    const statement = statementOf(sql);
+    const text = statement.text;
     const values = params.map(toPgParam);
     // A statement list without parameters goes as a simple query (it cannot be prepared).
-    const name = prepare && values.length > 0 ? nameOf(text) : undefined;
+    const name = prepare && values.length > 0 ? statement.name : undefined;
     const named = name === undefined ? {} : { name };
     const result = await pool.query({ text, values, types: queryTypes, ...named });
     return result.rows as T[];
@@ -167,16 +178,8 @@ interface PgUtils {
  */
 export function pgScript(client: pg.ClientBase) {
   const driver = loadPg();
-  const prepared = new Map<string, string>();
-  const nameOf = async (text: string): Promise<string> => {
-    let name = prepared.get(text);
-    if (name === undefined) {
-      name = `script_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-      await client.query(`PREPARE ${name} AS ${text}`);
-      prepared.set(text, name);
-    }
-    return name;
-  };
+  const statementOf = preparedStatements(PREPARED_LIMIT, 'script');
+  const prepared = new Set<string>();
   const literal = (value: unknown): string => {
     const text = (driver as unknown as PgUtils).utils.prepareValue(toPgParam(value)) as string | Buffer | null;
     if (text === null) return 'NULL';
@@ -184,14 +187,36 @@ export function pgScript(client: pg.ClientBase) {
   };
   return async (parts: readonly ScriptPart[]): Promise<unknown[][]> => {
     const statements: string[] = [];
+    // where each part's rows are among the statements' results
+    const at: number[] = [];
     for (const part of parts) {
-      if (typeof part === 'string') statements.push(part);
-      else if (part.params.length === 0) statements.push(toPgPlaceholders(part.sql));
-      else statements.push(`EXECUTE ${await nameOf(toPgPlaceholders(part.sql))}(${part.params.map(literal).join(', ')})`);
+      if (typeof part === 'string') {
+        at.push(statements.push(part) - 1);
+        continue;
+      }
+      const { text, name } = statementOf(part.sql);
+      if (part.params.length === 0) {
+        at.push(statements.push(text) - 1);
+        continue;
+      }
+      const args = part.params.map(literal).join(', ');
+      if (name === undefined) {
+        // Beyond the texts kept prepared: prepared for this run only.
+        statements.push(`PREPARE script_once AS ${text}`);
+        at.push(statements.push(`EXECUTE script_once(${args})`) - 1);
+        statements.push('DEALLOCATE script_once');
+        continue;
+      }
+      if (!prepared.has(name)) {
+        await client.query(`PREPARE ${name} AS ${text}`);
+        prepared.add(name);
+      }
+      at.push(statements.push(`EXECUTE ${name}(${args})`) - 1);
     }
     const result = (await client.query({ text: statements.join('\n;\n'), types: queryTypes })) as unknown as
       pg.QueryResult | pg.QueryResult[];
-    return (Array.isArray(result) ? result : [result]).map((r) => r.rows as unknown[]);
+    const results = Array.isArray(result) ? result : [result];
+    return at.map((i) => results[i]!.rows as unknown[]);
   };
 }
 
@@ -253,7 +278,7 @@ export function pgTransactionConnections(pool: pg.Pool) {
   pool.on('release', (_error, client) => checkedOut.delete(client));
   pool.on('remove', (client) => checkedOut.delete(client as pg.PoolClient));
   const found = new WeakMap<object, Promise<PgTransactionConnection | undefined>>();
-  const nameOf = preparedNames(BULK_PREPARED_LIMIT);
+  const statementOf = preparedStatements(BULK_PREPARED_LIMIT, 'platform', (sql) => sql);
   const find = async (tx: { $queryRawUnsafe(sql: string): Promise<unknown> }): Promise<PgTransactionConnection | undefined> => {
     const rows = (await tx.$queryRawUnsafe('SELECT pg_backend_pid() AS pid')) as { pid: number }[];
     const pid = Number(rows[0]?.pid);
@@ -264,7 +289,7 @@ export function pgTransactionConnections(pool: pg.Pool) {
     const [client, checkout] = matches[0]!;
     const query = async (sql: string, params: readonly unknown[], prepare = false) => {
       if (checkedOut.get(client) !== checkout) throw new Error('Transaction already closed: its connection went back to the pool');
-      const name = prepare && params.length > 0 ? nameOf(sql) : undefined;
+      const name = prepare && params.length > 0 ? statementOf(sql).name : undefined;
       try {
         return await client.query({ text: sql, values: params.map(toPgParam), ...(name === undefined ? {} : { name }) });
       } catch (error) {
