@@ -146,11 +146,12 @@ const BULK_PREPARED_LIMIT = 16;
 export function pgQuery(pool: pg.Pool | pg.ClientBase, options: { prepare?: boolean } = {}) {
   const statementOf = preparedStatements(PREPARED_LIMIT);
   return async <T>(sql: string, params: unknown[], prepare = options.prepare): Promise<T[]> => {
-    const statement = statementOf(sql);
+    // Only statements run prepared are kept (a text built with its values, run once, takes no place).
+    // A statement list without parameters goes as a simple query (it cannot be prepared).
+    const statement = prepare && params.length > 0 ? statementOf(sql) : { text: toPgPlaceholders(sql), name: undefined };
     const text = statement.text;
     const values = params.map(toPgParam);
-    // A statement list without parameters goes as a simple query (it cannot be prepared).
-    const name = prepare && values.length > 0 ? statement.name : undefined;
+    const name = statement.name;
     const named = name === undefined ? {} : { name };
     const result = await pool.query({ text, values, types: queryTypes, ...named });
     return result.rows as T[];
@@ -194,11 +195,11 @@ export function pgScript(client: pg.ClientBase) {
         at.push(statements.push(part) - 1);
         continue;
       }
-      const { text, name } = statementOf(part.sql);
       if (part.params.length === 0) {
-        at.push(statements.push(text) - 1);
+        at.push(statements.push(toPgPlaceholders(part.sql)) - 1);
         continue;
       }
+      const { text, name } = statementOf(part.sql);
       const args = part.params.map(literal).join(', ');
       if (name === undefined) {
         // Beyond the texts kept prepared: prepared for this run only.
