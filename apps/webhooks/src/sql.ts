@@ -163,16 +163,18 @@ export function createSql(db: Db, options: SqlOptions = {}): Sql {
       'SET enable_hashjoin = off',
       'SET enable_mergejoin = off',
       'SET enable_bitmapscan = off',
+      'SET enable_seqscan = off',
       'SET jit = off',
     ]);
     // No hash or merge joins in records either (see `exclusive`): with statistics saying a backlog
-    // was pending, a group of a few hundred hashed the whole table to update them by id. Generic
-    // plans, as in `exclusive`.
+    // was pending, a group of a few hundred hashed the whole table to update them by id. No
+    // sequential scans where an index applies, generic plans, as in `exclusive`.
     const recordSession = openPgSession(db.url, [
       'SET synchronous_commit = off',
       'SET jit = off',
       'SET enable_hashjoin = off',
       'SET enable_mergejoin = off',
+      'SET enable_seqscan = off',
       'SET plan_cache_mode = force_generic_plan',
     ]);
     const serial = serialiser();
@@ -196,7 +198,11 @@ export function createSql(db: Db, options: SqlOptions = {}): Sql {
       // that (a sequential scan of webhook_deliveries on every claim: 8 of a claim's 15 ms at
       // 20,000 rows; test/claim-reads.e2e.test.ts). No bitmap scans: a plain index scan marks the
       // dead entries it passes, a bitmap scan re-reads them on every claim (46 ms for 60,000). No
-      // JIT (off on every connection anyway): compiling cost 30-50 ms a claim (docs/webhooks-sender.md).
+      // sequential scans where an index reaches the rows: a statement first planned on a table
+      // never analysed (a new deployment, its sender started on an empty table) kept a sequential
+      // scan inside the take's loop until the first ANALYZE, every claim reading the whole table
+      // (claim-reads, "never analysed"); the ledger and other small tables are still read whole
+      // where no index applies. No JIT (off on every connection anyway): compiling cost 30-50 ms a claim (docs/webhooks-sender.md).
       // Generic plans: the statements are prepared on the session, and PostgreSQL planned the take
       // afresh for its parameters on every claim (about 1.3 of its 2.3 ms at 500 events/s); the
       // settings above leave one plan for them whatever the values (claim-reads checks what it reads).

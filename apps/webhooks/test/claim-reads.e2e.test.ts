@@ -12,6 +12,7 @@
  * partial there: a delivered row leaves them (a record writes fewer index entries).
  */
 import { describe, expect, it } from 'vitest';
+import { wakeSenders } from '@platform/db';
 import { nextDueAt } from '../src/claimed';
 import { createSql, type Query, type Sql } from '../src/sql';
 import {
@@ -345,3 +346,51 @@ async function waitForStats(
   await waitFor(async () => (now = await rowUpdates(db)).updates - before.updates >= updates, `${updates} row updates reported`);
   return now;
 }
+
+describe.runIf(process.env.TEST_DATABASE_URL)('a claim on PostgreSQL, the table never analysed', () => {
+  const fresh = fileDatabase(async (db) => {
+    await setClock(db, new Date('2026-11-22T04:05:01.000Z'));
+  });
+
+  it('reads about the rows it takes, and a record about the rows it writes, when a backlog comes before the first ANALYZE of a new deployment', async () => {
+    const { db } = fresh;
+    const r = track(await receiver());
+    const f = await storeAndApp(db);
+    // A new deployment: the sender starts on an empty table, claims and records its first event
+    // (its statements are prepared then, their plans generic and kept until statistics arrive),
+    // and a backlog comes before autovacuum's first ANALYZE (it waits for its next round, about a
+    // minute). With no statistics the planner took the table for a few pages and chose a
+    // sequential scan inside the update's loop: every claim and every group record read the whole
+    // table to write a few rows.
+    await db.query('ALTER TABLE webhook_deliveries SET (autovacuum_enabled = false)');
+    const sub = await subscription(db, f, `${r.url}/new`);
+    const reads: number[] = [];
+    const byStatement = new Map<string, number>();
+    const recordReads: number[] = [];
+    await track(
+      inProcessSender(db, { PLATFORM_SENDER_CONCURRENCY: String(IN_HAND) }, undefined, (sql) =>
+        countingRecordReads(countingReads(sql, reads, byStatement), recordReads),
+      ),
+    );
+    const first = await deliveries(db, f, sub, 1);
+    await wakeSenders(db);
+    await waitFor(() => r.received.length >= 1, 'the first event received');
+    await waitFor(
+      async () => Number((await db.query<{ n: bigint }>(`SELECT COUNT(*) AS n FROM webhook_attempts`))[0]?.n) >= 1,
+      'the first event recorded',
+    );
+    const ids = first.concat(await deliveries(db, f, sub, BACKLOG, { nextAttemptAt: new Date((await clockNow(db)).getTime() - 60_000) }));
+    const [never] = await db.query<{ analysed: boolean }>(
+      `SELECT last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL AS analysed FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`,
+    );
+    expect(never?.analysed).toBe(false);
+    reads.length = 0;
+    recordReads.length = 0;
+    await wakeSenders(db);
+    await waitFor(() => r.received.length >= ids.length, 'every delivery of the backlog received');
+    expect(new Set(r.received.map((x) => x.webhookId))).toEqual(new Set(ids));
+    expectFewRows(reads, byStatement);
+    expect(recordReads.length).toBeGreaterThan(10);
+    expect(Math.max(...recordReads), `rows read by each group record: ${recordReads.join(' ')}`).toBeLessThan(BACKLOG / 4);
+  });
+});
