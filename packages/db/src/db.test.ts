@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eachDatabase, NOW, throwawayPgDatabase, TIMEOUT, type SuiteDatabase } from './databases.test-support';
-import { createDb, migrate, openPgSession, Prisma, syncIdSequence, type Db } from './index';
+import { createDb, migrate, Prisma, syncIdSequence, type Db } from './index';
 
 // The database's behaviour on every provider and driver, each migrated from nothing (the migrations
 // themselves: migrations.test.ts; bulk writes and the outbox: db-writes.test.ts).
@@ -358,82 +358,6 @@ describe.runIf(pgUrl?.startsWith('postgres'))('PostgreSQL (TEST_DATABASE_URL)', 
         expect(at).toHaveLength(1);
       } finally {
         await db.close();
-      }
-    },
-    TIMEOUT,
-  );
-
-  it(
-    'openPgSession runs a script of statements in one round trip, parameters as the server reads them, prepared again on a new connection',
-    async () => {
-      const session = openPgSession(url());
-      try {
-        const tricky = ["it's", 'back\\slash', 'comma, "quoted" {brace}', ''];
-        const read = {
-          sql: 'SELECT ?::bigint AS n, ?::timestamp AS at, ?::text[] AS words, ?::bigint[] AS ids, ?::text AS nothing, ?::text AS word',
-          params: [5n, NOW, tricky, ['1', '9007199254740993'], null, "'; SELECT 1; --"],
-        };
-        const expected = [{ n: 5n, at: NOW, words: tricky, ids: ['1', '9007199254740993'], nothing: null, word: "'; SELECT 1; --" }];
-        const [begun, rows, rolled] = await session.script(['BEGIN', read, 'ROLLBACK']);
-        expect(begun).toEqual([]);
-        expect(rows).toEqual(expected);
-        expect(rolled).toEqual([]);
-        // The statements run in order, in the transaction the script opened and ended.
-        const setting = { sql: 'SELECT set_config(?, ?, true) AS v', params: ['platform.probe', 'set'] };
-        const inside = await session.script(['BEGIN', setting, "SELECT current_setting('platform.probe') AS v", 'ROLLBACK']);
-        expect(inside).toEqual([[], [{ v: 'set' }], [{ v: 'set' }], []]);
-        expect(await session.query("SELECT current_setting('platform.probe', true) AS v WHERE ? = 1", [1])).toEqual([{ v: '' }]);
-        // A failing part stops the script: what follows it does not run.
-        await expect(session.script(['BEGIN', { sql: 'SELECT 1 / ?::int AS x', params: [0] }, 'COMMIT'])).rejects.toThrow(
-          /division by zero/,
-        );
-        expect(await session.query('SELECT 1 AS one WHERE ? = 1', [1]).catch((e: Error) => e.message)).toMatch(/aborted/);
-        await session.query('ROLLBACK');
-        const [own] = await session.query<{ pid: bigint }>('SELECT pg_backend_pid() AS pid WHERE ? = 1', [1]);
-        await database.admin('SELECT pg_terminate_backend($1, 5000)', [Number(own!.pid)]);
-        await session.query('SELECT 1 WHERE ? = 1', [1]).catch(() => undefined);
-        // The new connection has no prepared statements: the script prepares its part again.
-        expect(await session.script([read])).toEqual([expected]);
-        // Texts beyond those kept prepared (500) still run, each prepared for its script alone.
-        for (let i = 0; i < 501; i++) {
-          const sum = { sql: `SELECT ?::int + ${i} AS n`, params: [1] };
-          expect(await session.script(['SELECT 1 AS first', sum, 'SELECT 2 AS last'])).toEqual([
-            [{ first: 1n }],
-            [{ n: BigInt(i + 1) }],
-            [{ last: 2n }],
-          ]);
-        }
-        const kept = await session.query<{ n: bigint }>(
-          "SELECT COUNT(*) AS n FROM pg_prepared_statements WHERE name LIKE 'script%' AND ? = 1",
-          [1],
-        );
-        expect(Number(kept[0]!.n)).toBe(500);
-      } finally {
-        await session.close();
-      }
-    },
-    TIMEOUT,
-  );
-
-  it(
-    'openPgSession keeps Db.query conventions on a connection of its own, and opens another when it is lost',
-    async () => {
-      const session = openPgSession(url());
-      try {
-        const read = 'SELECT ?::bigint AS n, ?::timestamp AS at';
-        expect(await session.query(read, [5n, NOW])).toEqual([{ n: 5n, at: NOW }]);
-        expect(await session.query(read, [6n, NOW])).toEqual([{ n: 6n, at: NOW }]); // the prepared statement again
-        const [own] = await session.query<{ pid: bigint }>('SELECT pg_backend_pid() AS pid WHERE ? = 1', [1]);
-        // Waits (up to 5 s) until the backend is gone: without the wait the next query could still be
-        // answered by it, and the one after meet the dead connection (an occasional failure here).
-        await database.admin('SELECT pg_terminate_backend($1, 5000)', [Number(own!.pid)]);
-        // The query that meets the dead connection may fail; the next one runs on a new connection.
-        await session.query(read, [7n, NOW]).catch(() => undefined);
-        expect(await session.query(read, [8n, NOW])).toEqual([{ n: 8n, at: NOW }]);
-        const [again] = await session.query<{ pid: bigint }>('SELECT pg_backend_pid() AS pid WHERE ? = 1', [1]);
-        expect(again!.pid).not.toBe(own!.pid);
-      } finally {
-        await session.close();
       }
     },
     TIMEOUT,
