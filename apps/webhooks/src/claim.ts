@@ -213,9 +213,10 @@ async function take(
     WHERE status = 'pending' AND subscription_id = ? AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ? OR lease_until > ?)
     ORDER BY next_attempt_at, id LIMIT ?`;
   if (sql.db.provider === 'postgresql') {
-    // One statement for the whole plan, returning what sending needs. `u.status` is checked again
-    // on the row as updated, in case the API failed the delivery meanwhile (its writes do not take
-    // the claim lock). The claim's last statement: its COMMIT goes with it. The pick is computed once (MATERIALIZED) and the rows are updated by primary
+    // One statement for the whole plan, returning what sending needs, and the claim's last (its
+    // COMMIT goes with it). `u.status` is checked again on the row as updated, in case the API
+    // failed the delivery meanwhile (its writes do not take the claim lock). The pick is computed
+    // once (MATERIALIZED) and the rows are updated by primary
     // key whatever the statistics say (pendingFence); each subscription's part is an index scan in
     // the claim's order that stops after k + hold rows. The subscription, its app and its store are
     // read once per subscription of the plan, not once per delivery (three index lookups a row

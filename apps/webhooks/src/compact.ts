@@ -177,9 +177,10 @@ export async function compactHistory(
   // The lock and, in the same look, whether the role owns the tables: VACUUM and REINDEX need the
   // tables' owner (or a superuser); for anyone else VACUUM does nothing (a warning) and rows moved
   // would be moved again at every pass, for nothing.
+  const tables = COMPACTED_TABLES.map((t) => `'${t}'::regclass`).join(', ');
   const [lock] = await q<{ ok: boolean; owner: boolean | null }>(
     `SELECT pg_try_advisory_lock(${COMPACTION_LOCK_KEY}) AS ok,
-            (SELECT bool_and(pg_has_role(relowner, 'USAGE')) FROM pg_class WHERE oid IN (${COMPACTED_TABLES.map((t) => `'${t}'::regclass`).join(', ')})) AS owner`,
+            (SELECT bool_and(pg_has_role(relowner, 'USAGE')) FROM pg_class WHERE oid IN (${tables})) AS owner`,
   );
   if (!lock?.ok) return [];
   const results: CompactionResult[] = [];

@@ -188,9 +188,10 @@ export function createSql(db: Db, options: SqlOptions = {}): Sql {
       records: (sql, params = []) => recordSerial(() => recordSession.query(sql, params)),
       recorded: (count) => vacuum.recorded(count),
       // On the session set up above, BEGIN and the lock with the first statement, COMMIT with the
-      // last (pgTransaction): a claim is two round trips. A claim's commit does not wait for the disk (synchronous_commit off): a claim
-      // lost to a server crash only leaves its deliveries to be claimed and sent again, which at
-      // least once allows, and waiting for the flush cost milliseconds on every claim. No sorts:
+      // last (pgTransaction): a claim is two round trips. A claim's commit does not wait for the
+      // disk (synchronous_commit off): a claim lost to a server crash only leaves its deliveries to
+      // be claimed and sent again, which at least once allows, and waiting for the flush cost
+      // milliseconds on every claim. No sorts:
       // the claim's statements read in index order and stop early; a sort there means the planner
       // took another index on stale statistics and read a backlog (walk.ts, IN_CLAIM_ORDER). No
       // hash or merge joins: a claim joins a few hundred rows at most to their primary keys, and
@@ -202,7 +203,8 @@ export function createSql(db: Db, options: SqlOptions = {}): Sql {
       // never analysed (a new deployment, its sender started on an empty table) kept a sequential
       // scan inside the take's loop until the first ANALYZE, every claim reading the whole table
       // (claim-reads, "never analysed"); the ledger and other small tables are still read whole
-      // where no index applies. No JIT (off on every connection anyway): compiling cost 30-50 ms a claim (docs/webhooks-sender.md).
+      // where no index applies. No JIT (off on every connection anyway): compiling cost 30-50 ms a
+      // claim (docs/webhooks-sender.md).
       // Generic plans: the statements are prepared on the session, and PostgreSQL planned the take
       // afresh for its parameters on every claim (about 1.3 of its 2.3 ms at 500 events/s); the
       // settings above leave one plan for them whatever the values (claim-reads checks what it reads).
