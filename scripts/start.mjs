@@ -51,13 +51,17 @@ if (!env.PLATFORM_OPERATOR_TOKEN || !env.PLATFORM_SECRET || !env.PLATFORM_DEMO_T
 
 const children = [];
 // Set once a stop was asked (Ctrl-C, SIGTERM) or one program ended: the others are told to stop
-// then, and one that ends by that signal (before it could install its own handler, just started)
-// stopped cleanly. The exit code is the worst of the programs' own codes.
+// then, and one that ends by a stop's signal (before it could install its own handler, just
+// started) stopped cleanly, whichever this process hears first: a terminal's Ctrl-C reaches every
+// process of the group at once, and a child's end may be read before this process's own signal
+// (seen as exit code 1 after a Ctrl-C right after the sender started). The exit code is the worst
+// of the programs' own codes.
 let stopping = false;
+const STOP_SIGNALS = new Set(['SIGINT', 'SIGTERM']);
 const run = (name, script, stdout = 'inherit') => {
   const child = spawn(process.execPath, [script], { stdio: ['inherit', stdout, 'inherit'], env });
   child.on('exit', (code, signal) => {
-    const status = code ?? (signal && stopping ? 0 : 1);
+    const status = code ?? (signal && (stopping || STOP_SIGNALS.has(signal)) ? 0 : 1);
     stopping = true;
     for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
     process.exitCode = Math.max(process.exitCode ?? 0, status);
