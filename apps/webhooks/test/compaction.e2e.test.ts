@@ -80,7 +80,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the compaction of the delivery 
     ).map((d) => d.webhook_id);
 
     // Events keep coming while the pass removes, moves and vacuums.
-    const sender = track(inProcessSender(db, { PLATFORM_SENDER_MAINTENANCE_MS: '3600000', PLATFORM_SENDER_RETENTION_BATCH: '5000' }));
+    // Its warnings shown (a compaction that fails is logged and the pass goes on: seen once in CI,
+    // the attempts table left at its size, with nothing to say why).
+    const sender = track(
+      inProcessSender(db, { PLATFORM_SENDER_MAINTENANCE_MS: '3600000', PLATFORM_SENDER_RETENTION_BATCH: '5000', LOG_LEVEL: 'warn' }),
+    );
     let passing = true;
     const pass = sender
       .maintenance()!
