@@ -1,6 +1,7 @@
 import { planClaims, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain/webhooks';
 import { toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
 import { pendingFence, type Query, type Sql } from './sql';
+import { claimLone, loneAfter, lonePlan, type LoneQueue, type LoneRequest } from './lone';
 import { walkQueues, type WalkCursor } from './walk';
 
 /**
@@ -80,17 +81,100 @@ export interface Claimed {
    * almost every event has a claim of its own); undefined on SQLite (nextDueAt reads it).
    */
   nextDue?: Date | null;
+  /**
+   * A lone claim (lone.ts) whose numbers are not planClaims' on what it read: a fault of the
+   * statement, logged by the sender (what it took stays within the caps the statement checked).
+   */
+  differs?: Record<string, unknown>;
 }
 
+/** What a sender keeps from one claim to the next: where the walk goes on, and (PostgreSQL) whether the next may be a lone claim (lone.ts). */
+export interface ClaimState extends WalkCursor {
+  lone?: LoneQueue;
+  /** planned claims to make before trying alone again (after a lone claim found a choice to make) */
+  planFirst?: number;
+  /** lone claims since the ledger of live claims was last folded (a planned claim's walk folds it) */
+  sinceFold?: number;
+}
+
+/** A lone claim folds the ledger of live claims (walk.ts) once in this many; a claim appends about two rows to it. */
+const FOLD_EVERY = 16;
+
+/** After a lone claim that had to give way to a planned one, this many planned claims before the next try. */
+const LONE_PAUSE = 8;
+
 /** Claims what the caps allow. */
-export async function claimDue(sql: Sql, req: ClaimRequest, cursor: WalkCursor): Promise<Claimed> {
+export async function claimDue(sql: Sql, req: ClaimRequest, cursor: ClaimState): Promise<Claimed> {
   const leaseUntil = new Date(req.realNow.getTime() + req.leaseMs);
   if (req.budget <= 0 && req.holdBudget <= 0) return { ids: [], promoted: [], leaseUntil, more: false, leftBehind: true };
   const implausible = new Date(req.realNow.getTime() + 2 * req.leaseMs);
-  // No one subscription can take more than this in one claim: its host's slots and what it may hold
-  // for them, and what the sender may take. (Counting further would cost time for nothing.)
+  const countCap = countCapOf(req);
+  const lone = cursor.lone;
+  // Alone only while the sender holds deliveries of no other subscription (they would be queues of the plan too).
+  if (lone && req.budget > 0 && [...req.own].every(([sub, share]) => share.held.length === 0 || sub === lone.subscriptionId)) {
+    if ((cursor.planFirst ?? 0) > 0) cursor.planFirst!--;
+    else {
+      const loneReq: LoneRequest = {
+        ...req,
+        implausible,
+        leaseUntil,
+        countCap,
+        own: req.own.get(lone.subscriptionId) ?? { running: 0, held: [] },
+        fold: (cursor.sinceFold ?? 0) >= FOLD_EVERY,
+      };
+      const alone = await sql.exclusive((_q, last) => claimLone(last, lone, loneReq));
+      cursor.sinceFold = loneReq.fold ? 0 : (cursor.sinceFold ?? 0) + 1;
+      if (alone) {
+        const planned = lonePlan(lone, loneReq, alone);
+        return {
+          ids: alone.rows.map((d) => d.id),
+          rows: alone.rows,
+          promoted: alone.promoted,
+          leaseUntil,
+          more: alone.count >= req.budget,
+          leftBehind: alone.leftBehind,
+          nextDue: alone.nextDue,
+          ...(planned.count === alone.count && planned.hold === alone.hold
+            ? {}
+            : {
+                differs: {
+                  subscriptionId: lone.subscriptionId.toString(),
+                  ...alone.input,
+                  lone: { count: alone.count, hold: alone.hold },
+                  planned,
+                },
+              }),
+        };
+      }
+      cursor.lone = undefined;
+      cursor.planFirst = LONE_PAUSE;
+    }
+  }
+  const planned = await claimPlanned(sql, req, cursor, leaseUntil, implausible, countCap);
+  cursor.sinceFold = 0;
+  if (sql.db.provider === 'postgresql') {
+    const subscriptionOf = new Map([...req.own].flatMap(([sub, share]) => share.held.map((h) => [h.id, sub] as const)));
+    const promotedOf = planned.promoted.map((id) => subscriptionOf.get(id) ?? 0n);
+    cursor.lone = loneAfter(cursor.lone, { rows: planned.rows ?? [], promotedOf });
+  }
+  return planned;
+}
+
+/** No one subscription can take more than this in one claim: its host's slots and what it may hold for them, and what the sender may take. (Counting further would cost time for nothing.) */
+function countCapOf(req: ClaimRequest): number {
   const mostPerSlot = Math.max(req.holdPerSlot, ...[...req.own.values()].map((share) => share.holdPerSlot ?? 0));
-  const countCap = Math.min(req.caps.perHost * (1 + mostPerSlot), Math.max(0, req.budget) + Math.max(0, req.holdBudget));
+  return Math.min(req.caps.perHost * (1 + mostPerSlot), Math.max(0, req.budget) + Math.max(0, req.holdBudget));
+}
+
+/** The claim planned in @platform/domain (planClaims) on what its walk found: two round trips on PostgreSQL. */
+async function claimPlanned(
+  sql: Sql,
+  req: ClaimRequest,
+  cursor: WalkCursor,
+  leaseUntil: Date,
+  implausible: Date,
+  countCap: number,
+): Promise<Claimed> {
   return sql.exclusive(async (q, last) => {
     const { live, queues: walked, nextDue } = await walkQueues(sql, q, req, implausible, countCap, cursor);
     const inFlightByHost = new Map<string, number>();

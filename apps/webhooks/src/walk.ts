@@ -13,7 +13,7 @@ export const WALK_LIMIT = 256;
 
 /** A lease held by a live claim: after realNow and not implausibly far ahead. */
 const LIVE = 'lease_until > ? AND lease_until <= ?';
-const FREE = '(d.lease_until IS NULL OR d.lease_until < ? OR d.lease_until > ?)';
+export const FREE = '(d.lease_until IS NULL OR d.lease_until < ? OR d.lease_until > ?)';
 /**
  * A subscription's due deliveries that nobody holds, read in the claim's order (the order of the
  * claim index: next_attempt_at, id within a subscription), even where the order does not matter
@@ -38,7 +38,7 @@ const DUE_OF_SUB = `FROM webhook_deliveries d WHERE d.status = 'pending' AND d.s
  */
 const LIVE_ROWS = `SELECT lease_host AS host, app_id, subscription_id, COUNT(*) AS n FROM webhook_deliveries
   WHERE ${LIVE} AND lease_host IS NOT NULL GROUP BY lease_host, app_id, subscription_id`;
-const LIVE_COUNTS = `SELECT host, app_id, subscription_id, SUM(n) AS n FROM webhook_lease_counts
+export const LIVE_COUNTS = `SELECT host, app_id, subscription_id, SUM(n) AS n FROM webhook_lease_counts
   WHERE ${LIVE} GROUP BY host, app_id, subscription_id HAVING SUM(n) > 0`;
 /**
  * PostgreSQL: each claim folds the ledger of webhook_lease_counts (the triggers only append to it):

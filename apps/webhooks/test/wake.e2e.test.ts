@@ -14,7 +14,7 @@ import {
   subscription,
   waitFor,
 } from './helpers';
-import type { Sql } from '../src/sql';
+import type { Query, Sql } from '../src/sql';
 
 // Issue 17, "Events in milliseconds": the sender wakes when deliveries are committed (PostgreSQL
 // NOTIFY/LISTEN; SQLite the wake file), with a slow poll kept as the safety net. Real receivers, a
@@ -64,18 +64,16 @@ describe('waking on commit', () => {
     const r = track(await receiver());
     const f = await storeAndApp(database.db);
     await subscription(database.db, f, r.url);
-    // Claims counted by their walk over the subscriptions with pending deliveries (one a claim).
+    // Claims counted by their first statement (one a claim): the walk over the subscriptions with
+    // pending deliveries, or on PostgreSQL the lone claim (src/lone.ts) that needs no walk.
     let walks = 0;
-    const counting = (sql: Sql): Sql => ({
-      ...sql,
-      exclusive: (fn) =>
-        sql.exclusive((q, last) =>
-          fn((text, params) => {
-            if (text.includes('WITH RECURSIVE subs')) walks++;
-            return q(text, params);
-          }, last),
-        ),
-    });
+    const count =
+      (run: Query): Query =>
+      (text, params) => {
+        if (text.includes('WITH RECURSIVE subs') || text.includes('lone AS MATERIALIZED')) walks++;
+        return run(text, params);
+      };
+    const counting = (sql: Sql): Sql => ({ ...sql, exclusive: (fn) => sql.exclusive((q, last) => fn(count(q), count(last))) });
     const sender = track(inProcessSender(database.db, { ...NO_POLL, PLATFORM_CLOCK: 'system' }, {}, counting));
     await sender.ready;
     await sleep(100);
