@@ -1,4 +1,4 @@
-import { planClaims, type ClaimCaps } from '@platform/domain/webhooks';
+import { planClaims, receivingHost, type ClaimCaps } from '@platform/domain/webhooks';
 import { NEXT_DUE, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
 import { pendingFence, type Query } from './sql';
 import { FOLD_COUNTS, FREE, LIVE_COUNTS } from './walk';
@@ -236,21 +236,21 @@ export function lonePlan(lone: LoneQueue, req: LoneRequest, claim: LoneClaim): {
 }
 
 /**
- * What the next claim may try alone after a planned one: the one subscription it took (or gave
- * slots to) deliveries of, enabled, the deliveries its own app's and store's; undefined when it
- * worked on several. A claim that found nothing keeps `before`.
+ * What the next claim may try alone after a planned one: the one subscription it took deliveries of
+ * (started or held) or gave slots to, enabled, the deliveries its own app's and store's; undefined
+ * when it worked on several. A claim that found nothing keeps `before`.
  */
 export function loneAfter(
   before: LoneQueue | undefined,
   claim: { rows: readonly ClaimedDelivery[]; promotedOf: readonly bigint[] },
 ): LoneQueue | undefined {
-  const first = claim.rows.find((d) => d.leaseHost !== null);
-  if (!first) return claim.rows.length === 0 && claim.promotedOf.length === 0 ? before : undefined;
+  const subscriptions = new Set([...claim.rows.map((d) => d.subscriptionId), ...claim.promotedOf]);
+  if (subscriptions.size === 0) return before;
+  if (subscriptions.size > 1) return undefined;
+  const first = claim.rows[0];
+  if (!first) return before?.subscriptionId === claim.promotedOf[0] ? before : undefined;
   if (first.address === null || first.subscriptionStatus !== 'enabled') return undefined;
-  const one =
-    claim.rows.every((d) => d.subscriptionId === first.subscriptionId && d.appId === first.appId && d.storeId === first.storeId) &&
-    claim.promotedOf.every((sub) => sub === first.subscriptionId);
-  if (!one) return undefined;
-  const { subscriptionId, appId, storeId, address, leaseHost } = first;
-  return { subscriptionId, appId, storeId, address, host: leaseHost! };
+  if (!claim.rows.every((d) => d.appId === first.appId && d.storeId === first.storeId)) return undefined;
+  const { subscriptionId, appId, storeId, address } = first;
+  return { subscriptionId, appId, storeId, address, host: receivingHost(address) };
 }
