@@ -1,7 +1,7 @@
 import { planClaims, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain/webhooks';
 import { toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
 import { pendingFence, type Query, type Sql } from './sql';
-import { claimLone, loneAfter, lonePlan, type LoneQueue, type LoneRequest } from './lone';
+import { claimLone, differsFromPlan, loneAfter, type LoneQueue, type LoneRequest } from './lone';
 import { walkQueues, type WalkCursor } from './walk';
 
 /**
@@ -125,7 +125,7 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: ClaimState):
       const alone = await sql.exclusive((_q, last) => claimLone(last, lone, loneReq));
       cursor.sinceFold = loneReq.fold ? 0 : (cursor.sinceFold ?? 0) + 1;
       if (alone) {
-        const planned = lonePlan(lone, loneReq, alone);
+        const differs = differsFromPlan(lone, loneReq, alone);
         return {
           ids: alone.rows.map((d) => d.id),
           rows: alone.rows,
@@ -134,16 +134,7 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: ClaimState):
           more: alone.count >= req.budget,
           leftBehind: alone.leftBehind,
           nextDue: alone.nextDue,
-          ...(planned.count === alone.count && planned.hold === alone.hold
-            ? {}
-            : {
-                differs: {
-                  subscriptionId: lone.subscriptionId.toString(),
-                  ...alone.input,
-                  lone: { count: alone.count, hold: alone.hold },
-                  planned,
-                },
-              }),
+          ...(differs ? { differs } : {}),
         };
       }
       cursor.lone = undefined;

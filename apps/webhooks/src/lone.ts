@@ -218,8 +218,11 @@ export async function claimLone(last: Query, lone: LoneQueue, req: LoneRequest):
   };
 }
 
-/** planClaims on what a lone claim read: the numbers it should have computed (claimDue compares them). */
-export function lonePlan(lone: LoneQueue, req: LoneRequest, claim: LoneClaim): { count: number; hold: number } {
+/**
+ * planClaims on what a lone claim read: undefined when it computes the numbers the statement did,
+ * else what the sender logs about the difference (a fault of the statement).
+ */
+export function differsFromPlan(lone: LoneQueue, req: LoneRequest, claim: LoneClaim): Record<string, unknown> | undefined {
   const [plan] = planClaims({
     queues: [
       { subscriptionId: lone.subscriptionId, appId: lone.appId, host: lone.host, due: claim.input.due, oldestDue: req.now, inFlight: 0 },
@@ -232,7 +235,9 @@ export function lonePlan(lone: LoneQueue, req: LoneRequest, claim: LoneClaim): {
     holdPerSlot: req.holdPerSlot,
     holdBudget: req.holdBudget,
   });
-  return { count: plan?.count ?? 0, hold: plan?.hold ?? 0 };
+  const planned = { count: plan?.count ?? 0, hold: plan?.hold ?? 0 };
+  if (planned.count === claim.count && planned.hold === claim.hold) return undefined;
+  return { subscriptionId: lone.subscriptionId.toString(), ...claim.input, lone: { count: claim.count, hold: claim.hold }, planned };
 }
 
 /**
