@@ -1,5 +1,5 @@
 import { planClaims, type ClaimCaps, type DueQueue, type PlannedClaim } from '@platform/domain/webhooks';
-import { toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
+import { claimedReturning, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
 import { pendingFence, type Query, type Sql } from './sql';
 import { claimLone, differsFromPlan, loneAfter, type LoneQueue, type LoneRequest } from './lone';
 import { walkQueues, type WalkCursor } from './walk';
@@ -327,9 +327,7 @@ async function take(
        UPDATE webhook_deliveries u SET lease_owner = ?, lease_until = ?, lease_host = picked.host
        FROM picked
        WHERE u.id = picked.id AND ${pendingFence('u')}
-       RETURNING u.id, u.subscription_id, u.app_id, u.store_id, u.webhook_id, u.topic, u.api_version, u.body, u.triggered_at,
-         u.next_attempt_at, u.attempts, u.lease_host, u.trace_id, picked.address, picked.subscription_status, picked.app_secret,
-         picked.handle, picked.iana_timezone, picked.merchant_id`,
+       RETURNING ${claimedReturning('u', 'picked')}`,
       [
         plan.map((p) => p.subscriptionId.toString()),
         plan.map((p) => p.count),

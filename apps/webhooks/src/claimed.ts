@@ -102,6 +102,16 @@ export function claimedColumns(d: string): string {
     s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id`;
 }
 
+/**
+ * PostgreSQL: the RETURNING list of a claim's update of `u` (webhook_deliveries), its subscription's,
+ * app's and store's columns from `joined` (the takes of claim.ts and lone.ts): a ClaimedRow.
+ */
+export function claimedReturning(u: string, joined: string): string {
+  return `${u}.id, ${u}.subscription_id, ${u}.app_id, ${u}.store_id, ${u}.webhook_id, ${u}.topic, ${u}.api_version, ${u}.body,
+    ${u}.triggered_at, ${u}.next_attempt_at, ${u}.attempts, ${u}.lease_host, ${u}.trace_id, ${joined}.address,
+    ${joined}.subscription_status, ${joined}.app_secret, ${joined}.handle, ${joined}.iana_timezone, ${joined}.merchant_id`;
+}
+
 export function toClaimed(r: ClaimedRow): ClaimedDelivery {
   return {
     id: r.id,

@@ -1,5 +1,5 @@
 import { planClaims, receivingHost, type ClaimCaps } from '@platform/domain/webhooks';
-import { NEXT_DUE, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
+import { claimedReturning, NEXT_DUE, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
 import { pendingFence, type Query } from './sql';
 import { FOLD_COUNTS, FREE, LIVE_COUNTS } from './walk';
 
@@ -18,7 +18,7 @@ import { FOLD_COUNTS, FREE, LIVE_COUNTS } from './walk';
  *
  * The rules stay in @platform/domain: every lone claim returns what it read (due, in flight at the
  * host and the app) and what it computed, and claimDue checks the numbers against planClaims on the
- * same input, reporting a difference (claim-reads tests both ways on the same states).
+ * same input, reporting a difference (test/lone.e2e.test.ts compares both ways on the same states).
  */
 export interface LoneQueue {
   subscriptionId: bigint;
@@ -101,9 +101,7 @@ function loneClaimSql(fold: boolean, promote: boolean): string {
     UPDATE webhook_deliveries u SET lease_owner = ?, lease_until = ?, lease_host = pick.host
     FROM pick CROSS JOIN lone
     WHERE u.id = pick.id AND ${pendingFence('u')}
-    RETURNING u.id, u.subscription_id, u.app_id, u.store_id, u.webhook_id, u.topic, u.api_version, u.body, u.triggered_at,
-      u.next_attempt_at, u.attempts, u.lease_host, u.trace_id, lone.address, lone.subscription_status, lone.app_secret,
-      lone.handle, lone.iana_timezone, lone.merchant_id
+    RETURNING ${claimedReturning('u', 'lone')}
   )
   SELECT plan.due_n, plan.live_host, plan.live_app, plan.cnt, plan.hold, (SELECT array_agg(id) FROM promoted) AS promoted,
     (${NEXT_DUE}) AS next_due, taken.*
