@@ -92,8 +92,10 @@ async function inTransaction<T>(begin: () => Promise<unknown>, query: Query, fn:
 /**
  * PostgreSQL's exclusive transaction on a session, in as few round trips as its statements allow:
  * the BEGIN and the lock are sent with the first statement, the COMMIT with `last` (or alone when
- * `fn` ends without it); nothing is sent for an `fn` that runs no statement. Each statement still
- * sees every claim committed before it: the lock is taken before the first one runs.
+ * `fn` ends without it); nothing is sent for an `fn` that runs no statement. A transaction of one
+ * statement (`last` first: the lone claim) is the lock and it in one script, the script's own
+ * transaction (pgScript), without BEGIN or COMMIT. Each statement still sees every claim committed
+ * before it: the lock is taken before the first one runs.
  */
 async function pgTransaction<T>(session: PgSession, lock: string, fn: (query: Query, last: Query) => Promise<T>): Promise<T> {
   let state = 'idle' as 'idle' | 'open' | 'committed';
@@ -106,6 +108,12 @@ async function pgTransaction<T>(session: PgSession, lock: string, fn: (query: Qu
   };
   const query: Query = async <R>(sql: string, params: unknown[] = []) => (await run([{ sql, params }]))[0] as R[];
   const last: Query = async <R>(sql: string, params: unknown[] = []) => {
+    if (state === 'idle') {
+      // A failing script is rolled back by the server: nothing to end (the state stays idle).
+      const [, rows] = await session.script([lock, { sql, params }]);
+      state = 'committed';
+      return rows as R[];
+    }
     const [rows] = await run([{ sql, params }, 'COMMIT']);
     state = 'committed';
     return rows as R[];

@@ -67,6 +67,43 @@ describe.runIf(pgUrl?.startsWith('postgres'))('openPgSession (TEST_DATABASE_URL)
   );
 
   it(
+    'a script without BEGIN is one transaction: a lock its first part takes is held until the script ends, and a failure undoes every part',
+    async () => {
+      const session = openPgSession(url());
+      const other = openPgSession(url());
+      try {
+        await session.query('CREATE TABLE IF NOT EXISTS script_probe (n int)');
+        const key = 7_311_099;
+        // The script holds the lock while its second part sleeps; another session asks for it meanwhile.
+        const held = session.script([
+          `SELECT pg_advisory_xact_lock(${key})`,
+          { sql: 'SELECT pg_sleep(?::float8) AS slept', params: [0.5] },
+        ]);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const [during] = await other.script([{ sql: 'SELECT pg_try_advisory_xact_lock(?::bigint) AS got', params: [key] }]);
+        expect(during).toEqual([{ got: false }]);
+        expect((await held).length).toBe(2);
+        // Released at the script's end (its transaction committed): the other session takes it now.
+        const [after] = await other.script([{ sql: 'SELECT pg_try_advisory_xact_lock(?::bigint) AS got', params: [key] }]);
+        expect(after).toEqual([{ got: true }]);
+        // A failing part rolls back the parts before it, and the parts after it do not run.
+        const insert = { sql: 'INSERT INTO script_probe (n) VALUES (?::int)', params: [1] };
+        const fails = { sql: 'SELECT 1 / ?::int AS x', params: [0] };
+        const neverParsed = { sql: 'INSERT INTO script_probe (n) SELECT ?::int + 100', params: [2] };
+        await expect(session.script([insert, fails, neverParsed])).rejects.toThrow(/division by zero/);
+        expect(await session.query('SELECT COUNT(*) AS n FROM script_probe WHERE ? = 1', [1])).toEqual([{ n: 0n }]);
+        // The part after the failure was never parsed by the server: the next script parses it again.
+        expect(await session.script([insert, neverParsed])).toEqual([[], []]);
+        expect(await session.query('SELECT n FROM script_probe WHERE ? = 1 ORDER BY n', [1])).toEqual([{ n: 1n }, { n: 102n }]);
+      } finally {
+        await session.close();
+        await other.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
     'openPgSession keeps Db.query conventions on a connection of its own, and opens another when it is lost',
     async () => {
       const session = openPgSession(url());

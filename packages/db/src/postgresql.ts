@@ -45,7 +45,15 @@ function parseUtcTimestamp(text: string): Date {
   return new Date(text.replace(' ', 'T') + 'Z');
 }
 
-/** Per-query parsers, so Prisma's own queries on the shared pool are unaffected. */
+const parseBigInt = (value: string): bigint => BigInt(value);
+
+/**
+ * Per-query parsers, so Prisma's own queries on the shared pool are unaffected. Each parser is one
+ * function made once: node-postgres asks for a parser per column of every result, and a closure
+ * made on each ask was kept by V8 in its old generation (allocated there from the start): a loop of
+ * claims promoted ten times the bytes per scavenge, and the sender ran a full collection, with pauses
+ * of several milliseconds, every 3 s at 500 deliveries/s (2026-12-03).
+ */
 const queryTypes = {
   getTypeParser(oid: number, format?: string): (value: string) => unknown {
     if (format === undefined || format === 'text') {
@@ -53,7 +61,7 @@ const queryTypes = {
         case OID.int8:
         case OID.int2:
         case OID.int4:
-          return (value: string) => BigInt(value);
+          return parseBigInt;
         case OID.timestamp:
           return parseUtcTimestamp;
         default:
@@ -166,58 +174,94 @@ interface PgUtils {
   utils: { prepareValue(value: unknown): unknown };
 }
 
+/** The messages of the extended protocol that pgScript writes (node-postgres's connection; not in its published types). */
+interface PgWire {
+  close(message: { type: 'S'; name: string }): void;
+  parse(query: { text: string; name: string; types: number[] }): void;
+  bind(config: { statement: string; values: unknown[]; valueMapper: (value: unknown) => unknown }): void;
+  describe(message: { type: 'P'; name: string }): void;
+  execute(config: { portal: string }): void;
+  sync(): void;
+}
+
+/** One statement of a script on the wire: its text in PostgreSQL's form, its prepared name ('' for the unnamed statement), its parameters. */
+interface ScriptStep {
+  text: string;
+  name: string;
+  values: unknown[];
+}
+
 /**
- * Several statements in one round trip on one client: node-postgres sends one statement at a time
- * and waits for its answer, and a statement with parameters cannot share a message with another.
- * A script is one simple query: a part with parameters runs as `EXECUTE` of a statement the client
- * PREPAREd (once per client and text, in a round trip of its own the first time: parsed once,
- * planned as the session's settings say), its parameters written as literals (node-postgres's
- * own conversion of each value to text and its quoting: the text the server would have been sent
- * as the parameter, read by the same input function). Returns each part's rows. A failing part
- * stops the script there (the statements after it do not run); in an open transaction the caller
- * rolls back.
+ * Several statements in one round trip on one client: the extended protocol's pipeline, which
+ * node-postgres does not offer for several statements (it sends one and waits for its answer).
+ * Each statement is parsed, bound to its parameters and executed in turn, and one Sync ends them,
+ * so the server runs them as one transaction, as it runs a simple query of several statements:
+ * it commits at the Sync (unless a part opened a transaction block with BEGIN, which then lasts
+ * until a later part or script ends it), or stops at the first failing part, skipping the rest. Each
+ * statement takes its own snapshot (READ COMMITTED): a lock taken by one part is held until the
+ * transaction ends, and the parts after it see every transaction committed before it was granted.
+ * A part with parameters is a named prepared statement of the client (parsed once per client and
+ * text, for PREPARED_LIMIT texts; beyond them parsed on every run), one without is parsed each run.
+ * node-postgres's Query reads the answers (a result per statement, as for a simple query); this
+ * writes the messages. Returns each part's rows.
+ *
+ * It replaced a simple query of `EXECUTE name(literals)` parts (2026-12-03): for the sender's lone
+ * claim (27 parameters) the pipeline measured 0.39 ms a round trip in a loop against 0.44 ms, and that
+ * simple query, read with the per-query parsers below, made V8 keep a megabyte a scavenge in its old
+ * generation (a full collection every 3 s in the sender at 500 deliveries/s), which the pipeline does
+ * not (bench/webhooks; docs/performance.md).
  */
 export function pgScript(client: pg.ClientBase) {
   const driver = loadPg();
   const statementOf = preparedStatements(PREPARED_LIMIT, 'script');
-  const prepared = new Set<string>();
-  const literal = (value: unknown): string => {
-    const text = (driver as unknown as PgUtils).utils.prepareValue(toPgParam(value)) as string | Buffer | null;
-    if (text === null) return 'NULL';
-    return driver.escapeLiteral(typeof text === 'string' ? text : `\\x${text.toString('hex')}`);
-  };
-  return async (parts: readonly ScriptPart[]): Promise<unknown[][]> => {
-    const statements: string[] = [];
-    // where each part's rows are among the statements' results
-    const at: number[] = [];
-    for (const part of parts) {
-      if (typeof part === 'string') {
-        at.push(statements.push(part) - 1);
-        continue;
+  // Names this client has parsed, known once a script that parsed them has run to its end. After a
+  // failure the server may or may not have parsed the new names of that script (a Parse after the
+  // failing part is skipped): each is closed before it is parsed again (a Close of a name the server
+  // does not have is no error).
+  const parsed = new Set<string>();
+  const prepareValue = (driver as unknown as PgUtils).utils.prepareValue;
+  class ScriptQuery extends driver.Query {
+    constructor(
+      private readonly steps: readonly ScriptStep[],
+      callback: (error: Error | null, result: pg.QueryResult | pg.QueryResult[]) => void,
+    ) {
+      super({ text: 'script', types: queryTypes, callback } as unknown as pg.QueryConfig);
+    }
+
+    /** Always written by prepare() below (node-postgres corks the socket around it: one write). */
+    requiresPreparation(): boolean {
+      return true;
+    }
+
+    prepare(connection: PgWire): void {
+      for (const step of this.steps) {
+        if (step.name === '' || !parsed.has(step.name)) {
+          if (step.name !== '') connection.close({ type: 'S', name: step.name });
+          connection.parse({ text: step.text, name: step.name, types: [] });
+        }
+        connection.bind({ statement: step.name, values: step.values, valueMapper: prepareValue });
+        connection.describe({ type: 'P', name: '' });
+        connection.execute({ portal: '' });
       }
-      if (part.params.length === 0) {
-        at.push(statements.push(toPgPlaceholders(part.sql)) - 1);
-        continue;
+      connection.sync();
+    }
+  }
+  return async (parts: readonly ScriptPart[]): Promise<unknown[][]> => {
+    const steps = parts.map((part): ScriptStep => {
+      if (typeof part === 'string' || part.params.length === 0) {
+        const sql = typeof part === 'string' ? part : part.sql;
+        return { text: typeof part === 'string' ? sql : toPgPlaceholders(sql), name: '', values: [] };
       }
       const { text, name } = statementOf(part.sql);
-      const args = part.params.map(literal).join(', ');
-      if (name === undefined) {
-        // Beyond the texts kept prepared: prepared for this run only.
-        statements.push(`PREPARE script_once AS ${text}`);
-        at.push(statements.push(`EXECUTE script_once(${args})`) - 1);
-        statements.push('DEALLOCATE script_once');
-        continue;
-      }
-      if (!prepared.has(name)) {
-        await client.query(`PREPARE ${name} AS ${text}`);
-        prepared.add(name);
-      }
-      at.push(statements.push(`EXECUTE ${name}(${args})`) - 1);
-    }
-    const result = (await client.query({ text: statements.join('\n;\n'), types: queryTypes })) as unknown as
-      pg.QueryResult | pg.QueryResult[];
+      return { text, name: name ?? '', values: part.params.map(toPgParam) };
+    });
+    const result = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
+      void client.query(new ScriptQuery(steps, (error, out) => (error ? reject(error) : resolve(out))) as unknown as pg.QueryConfig);
+    });
+    // Every part ran, so every name was parsed (a prepared statement outlives the transaction).
+    for (const step of steps) if (step.name !== '') parsed.add(step.name);
     const results = Array.isArray(result) ? result : [result];
-    return at.map((i) => results[i]!.rows as unknown[]);
+    return results.map((r) => r.rows as unknown[]);
   };
 }
 
