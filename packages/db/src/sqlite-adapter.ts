@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { platformLibSql, SQLITE_BUSY_TIMEOUT_MS, SQLITE_PRAGMAS, sqliteUrl, toSqliteParam, type SqliteDriver } from './sqlite';
+import { platformLibSql, SQLITE_BUSY_TIMEOUT_MS, sqlitePragmas, sqliteUrl, toSqliteParam, type SqliteDriver } from './sqlite';
 import { keepStatementsPrepared } from './sqlite-statements';
 
 // The Prisma driver adapters on SQLite (sqliteAdapterFactory): better-sqlite3's made to take the
@@ -118,7 +118,8 @@ function betterSqlite3Factory(
       keepStatementsPrepared(client);
       if (main) onConnect?.(adapterConnection(client));
     }
-    await adapter.executeScript(SQLITE_PRAGMAS.join(';\n') + ';');
+    const { rows } = await adapter.queryRaw({ sql: 'PRAGMA auto_vacuum', args: [], argTypes: [] });
+    await adapter.executeScript(sqlitePragmas(rows[0]?.[0]).join(';\n') + ';');
     // The adapter begins with a plain BEGIN; a write that matches nothing takes the lock. Without
     // waiting inside SQLite: its busy handler sleeps on the event loop's thread, so a lock held by
     // another connection of this process (an in-process sender in tests) could never be released

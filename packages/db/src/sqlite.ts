@@ -18,24 +18,39 @@ export type SqliteDriver = 'libsql' | 'better-sqlite3';
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
 /**
- * Run on every connection. busy_timeout and foreign_keys are per connection; journal_mode=WAL is
- * stored in the file (readers never block the writer, so API and sender processes can share it);
- * synchronous=NORMAL is the usual WAL pairing: no corruption risk, a power cut may lose the last
- * commits, never the database.
- *
- * auto_vacuum=INCREMENTAL is stored in the file too, and takes only on a file without tables, and
- * only before journal_mode=WAL writes the file's first page (hence first): every database the
- * migrations create has it, so the pages a retention pass frees go back to the file system
- * (`PRAGMA incremental_vacuum`, apps/webhooks retention.ts). On a file made without it the pragma
- * does nothing; one `VACUUM` with the processes stopped converts it (docs/production.md).
+ * Run on every connection (see sqlitePragmas). busy_timeout and foreign_keys are per connection;
+ * journal_mode=WAL is stored in the file (readers never block the writer, so API and sender
+ * processes can share it); synchronous=NORMAL is the usual WAL pairing: no corruption risk, a power
+ * cut may lose the last commits, never the database.
  */
 export const SQLITE_PRAGMAS = [
-  'PRAGMA auto_vacuum = INCREMENTAL',
   `PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
   'PRAGMA journal_mode = WAL',
   'PRAGMA synchronous = NORMAL',
   'PRAGMA foreign_keys = ON',
 ];
+
+/**
+ * auto_vacuum=INCREMENTAL is stored in the file too, and takes only on a file without tables, and
+ * only before journal_mode=WAL writes the file's first page (hence before it): every database the
+ * migrations create has it, so the pages a retention pass frees go back to the file system
+ * (`PRAGMA incremental_vacuum`, apps/webhooks retention.ts). On a file made without it the pragma
+ * does nothing; one `VACUUM` with the processes stopped converts it (docs/production.md).
+ */
+const AUTO_VACUUM_INCREMENTAL = 'PRAGMA auto_vacuum = INCREMENTAL';
+
+/**
+ * The pragmas for a new connection to a file whose `PRAGMA auto_vacuum` reads `autoVacuum`.
+ * Setting auto_vacuum takes the write lock even when it changes nothing: a new connection waited
+ * for whatever another process was writing (up to busy_timeout, then failed), and a sender once
+ * failed to start beside a process writing deliveries ("database is locked", 2026-12-03). So it is
+ * set only on a file that is not INCREMENTAL yet (a new one); reading it takes no lock.
+ */
+export function sqlitePragmas(autoVacuum: unknown): string[] {
+  if (Number(autoVacuum) === 2) return SQLITE_PRAGMAS;
+  const [busy, ...rest] = SQLITE_PRAGMAS;
+  return [busy!, AUTO_VACUUM_INCREMENTAL, ...rest];
+}
 
 /** A `file:` URL for libsql, which percent-decodes the path (so `#`, `?` and `%` survive). */
 export function sqliteUrl(file: string): string {
@@ -95,12 +110,15 @@ function sameConnectionTransaction(client: Client, mode: TransactionMode | undef
 
 /**
  * The pragmas run before the first statement of the connection (they are per connection; see
- * SQLITE_PRAGMAS), and transactions stay on that connection (sameConnectionTransaction).
+ * sqlitePragmas), and transactions stay on that connection (sameConnectionTransaction).
  */
 function withPragmas(client: Client): Client {
   let ready: Promise<void> | undefined;
   const prepare = (): Promise<void> => {
-    ready ??= client.executeMultiple(SQLITE_PRAGMAS.join(';\n') + ';').catch((error: unknown) => {
+    ready ??= (async () => {
+      const { rows } = await client.execute('PRAGMA auto_vacuum');
+      await client.executeMultiple(sqlitePragmas(rows[0]?.[0]).join(';\n') + ';');
+    })().catch((error: unknown) => {
       ready = undefined; // e.g. SQLITE_BUSY: try again on the next statement
       throw error;
     });
@@ -129,7 +147,7 @@ function withPragmas(client: Client): Client {
   });
 }
 
-/** Prisma's libsql adapter factory whose connections all get SQLITE_PRAGMAS (loaded on first use, above). */
+/** Prisma's libsql adapter factory whose connections all get sqlitePragmas (loaded on first use, above). */
 export function platformLibSql(url: string): PrismaLibSql {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, above
   const { PrismaLibSql: Base } = require('@prisma/adapter-libsql') as typeof import('@prisma/adapter-libsql');
@@ -246,7 +264,7 @@ export function libsqlQuery(file: string): SqliteQuery {
 
 export function betterSqlite3Query(file: string): SqliteQuery {
   const db = new Database(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
-  for (const pragma of SQLITE_PRAGMAS) db.exec(pragma);
+  for (const pragma of sqlitePragmas(db.pragma('auto_vacuum', { simple: true }))) db.exec(pragma);
   db.defaultSafeIntegers(true);
   // Hot read paths run the same few statements: keep them prepared, with their columns' names and
   // converters worked out once.
