@@ -42,9 +42,10 @@ const AUTO_VACUUM_INCREMENTAL = 'PRAGMA auto_vacuum = INCREMENTAL';
 /**
  * The pragmas for a new connection to a file whose `PRAGMA auto_vacuum` reads `autoVacuum`.
  * Setting auto_vacuum takes the write lock even when it changes nothing: a new connection waited
- * for whatever another process was writing (up to busy_timeout, then failed), and a sender once
- * failed to start beside a process writing deliveries ("database is locked", 2026-12-03). So it is
- * set only on a file that is not INCREMENTAL yet (a new one); reading it takes no lock.
+ * for whatever another process was writing (up to busy_timeout, then failed; the likely cause of a
+ * sender that once failed to start with "database is locked" beside a process writing deliveries,
+ * 2026-12-03). So it is set only on a file that is not INCREMENTAL yet (a new one); reading it
+ * takes no lock.
  */
 export function sqlitePragmas(autoVacuum: unknown): string[] {
   if (Number(autoVacuum) === 2) return SQLITE_PRAGMAS;
