@@ -52,6 +52,19 @@ export interface ClaimedDelivery {
   traceId: string | null;
 }
 
+/** The delivery's own columns of a ClaimedRow. */
+export type DeliveryRow = Omit<ClaimedRow, keyof JoinedRow>;
+
+/** The columns of a ClaimedRow from the delivery's subscription, app and store (null for one deleted). */
+export interface JoinedRow {
+  address: string | null;
+  subscription_status: string | null;
+  app_secret: string | null;
+  handle: string | null;
+  iana_timezone: string | null;
+  merchant_id: bigint | null;
+}
+
 export interface ClaimedRow {
   id: bigint;
   subscription_id: bigint;
@@ -74,33 +87,9 @@ export interface ClaimedRow {
   trace_id: string | null;
 }
 
-/**
- * Reads what one claim took (SQLite; PostgreSQL's claim returns it), with its subscription, app and
- * store: the claimed ids on the primary key (one statement text whatever the count, so it is
- * prepared once), fenced on the claim's owner. CROSS JOIN keeps SQLite's planner from walking the
- * pending index in due order instead (it did: the whole backlog, about 0.5 ms a claim at 20,000).
- */
-export async function loadClaimed(sql: Sql, owner: string, ids: readonly bigint[]): Promise<ClaimedDelivery[]> {
-  const rows = await sql.query<ClaimedRow>(
-    `SELECT ${claimedColumns('d')}
-     FROM json_each(?) ids
-     CROSS JOIN webhook_deliveries d ON d.id = ids.value
-     LEFT JOIN webhook_subscriptions s ON s.id = d.subscription_id
-     LEFT JOIN apps a ON a.id = d.app_id
-     LEFT JOIN stores st ON st.id = d.store_id
-     WHERE d.lease_owner = ? AND d.status = 'pending'
-     ORDER BY d.next_attempt_at, d.id`,
-    [`[${ids.join(',')}]`, owner],
-  );
-  return rows.map(toClaimed);
-}
-
-/** The columns of a ClaimedRow, the delivery's from `d` (the subscription, app and store joined as s, a, st). */
-export function claimedColumns(d: string): string {
-  return `${d}.id, ${d}.subscription_id, ${d}.app_id, ${d}.store_id, ${d}.webhook_id, ${d}.topic, ${d}.api_version, ${d}.body,
-    ${d}.triggered_at, ${d}.next_attempt_at, ${d}.attempts, ${d}.lease_host, ${d}.trace_id,
-    s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id`;
-}
+/** The delivery's own columns of a ClaimedRow (SQLite: the RETURNING list of a claim's lease, claim.ts). */
+export const DELIVERY_COLUMNS =
+  'id, subscription_id, app_id, store_id, webhook_id, topic, api_version, body, triggered_at, next_attempt_at, attempts, lease_host, trace_id';
 
 /**
  * PostgreSQL: the RETURNING list of a claim's update of `u` (webhook_deliveries), its subscription's,
@@ -134,6 +123,11 @@ export function toClaimed(r: ClaimedRow): ClaimedDelivery {
     merchantId: r.merchant_id,
     traceId: r.trace_id,
   };
+}
+
+/** The order a claim's deliveries are sent in: oldest due first, then by id. */
+export function inClaimOrder(a: ClaimedDelivery, b: ClaimedDelivery): number {
+  return a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /** Gives a claim back at once (nothing was sent), so the next claim takes it as it should. */

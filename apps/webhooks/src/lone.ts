@@ -1,5 +1,5 @@
 import { planClaims, receivingHost, type ClaimCaps } from '@platform/domain/webhooks';
-import { claimedReturning, NEXT_DUE, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
+import { claimedReturning, inClaimOrder, NEXT_DUE, toClaimed, type ClaimedDelivery, type ClaimedRow } from './claimed';
 import { pendingFence, type Query } from './sql';
 import { FOLD_COUNTS, FREE, LIVE_COUNTS } from './walk';
 
@@ -200,7 +200,7 @@ export async function claimLone(last: Query, lone: LoneQueue, req: LoneRequest):
   const rows = result
     .filter((r): r is LoneRow & { id: bigint } => r.id !== null)
     .map(toClaimed)
-    .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime() || (a.id < b.id ? -1 : 1));
+    .sort(inClaimOrder);
   const promoted = (head.promoted ?? []).map((id) => BigInt(id));
   const count = Number(head.cnt);
   const hold = Number(head.hold);

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { runAttempt, type AttemptDeps } from './attempt';
 import { claimDue, type ClaimState, type OwnShare } from './claim';
 import { heldCap, HOLD_PER_SLOT, holdPerSlotOf, type Held, type Share } from './hold';
-import { firstFreeDue, loadClaimed, nextDueAt, releaseClaim, traceOf, type ClaimedDelivery } from './claimed';
+import { firstFreeDue, nextDueAt, releaseClaim, traceOf, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
 import type { SenderConfig } from './config';
 import type { DeliveryAgent } from './deliver';
@@ -203,8 +203,7 @@ export function createSender(deps: SenderDeps): Sender {
       leftBehind = claimed.leftBehind;
       failures = 0;
       startPromoted(claimed.promoted);
-      if (claimed.ids.length > 0)
-        await take(claimed.rows ?? (await loadClaimed(sql, owner, claimed.ids)), owner, claimed.leaseUntil.getTime());
+      if (claimed.ids.length > 0) await take(claimed.rows, owner, claimed.leaseUntil.getTime());
       if (claimed.more) again = true;
       else sleep(await idleWait(claimed.nextDue));
     } catch (error) {
