@@ -349,7 +349,7 @@ async function take(
         req.leaseUntil,
       ],
     );
-    const claimed = rows.map(toClaimed).sort(inClaimOrder);
+    const claimed = rows.map((r) => toClaimed(r, r)).sort(inClaimOrder);
     return { ids: claimed.map((d) => d.id), rows: claimed };
   }
   // SQLite: each lease returns its deliveries' own columns (the rows it just wrote: no second read of
@@ -372,14 +372,22 @@ async function take(
   }
   const joined = new Map<string, JoinedRow>();
   const claimed: ClaimedDelivery[] = [];
+  let previous: { row: DeliveryRow; of: JoinedRow } | undefined;
   for (const row of leased) {
-    const key = `${row.subscription_id}/${row.app_id}/${row.store_id}`;
-    let of = joined.get(key);
-    if (of === undefined) {
-      [of] = await q<JoinedRow>(JOINED, [row.subscription_id, row.app_id, row.store_id]);
-      joined.set(key, of!);
+    let of: JoinedRow | undefined;
+    if (previous && previous.row.subscription_id === row.subscription_id && previous.row.app_id === row.app_id && previous.row.store_id === row.store_id)
+      of = previous.of;
+    else {
+      const key = `${row.subscription_id}/${row.app_id}/${row.store_id}`;
+      of = joined.get(key);
+      if (of === undefined) {
+        [of] = await q<JoinedRow>(JOINED, [row.subscription_id, row.app_id, row.store_id]);
+        joined.set(key, of!);
+      }
+      previous = { row, of: of! };
     }
-    claimed.push(toClaimed({ ...row, ...of! }));
+    // (not toClaimed({ ...row, ...of }): spreading the two rows into one was a sixth of the SQLite sender's claim time)
+    claimed.push(toClaimed(row, of!));
   }
   claimed.sort(inClaimOrder);
   return { ids: claimed.map((d) => d.id), rows: claimed };

@@ -101,7 +101,8 @@ export function claimedReturning(u: string, joined: string): string {
     ${joined}.subscription_status, ${joined}.app_secret, ${joined}.handle, ${joined}.iana_timezone, ${joined}.merchant_id`;
 }
 
-export function toClaimed(r: ClaimedRow): ClaimedDelivery {
+/** A claimed delivery from its own columns and its subscription's, app's and store's (`j`: the same row when it has them all, PostgreSQL). */
+export function toClaimed(r: DeliveryRow, j: JoinedRow): ClaimedDelivery {
   return {
     id: r.id,
     subscriptionId: r.subscription_id,
@@ -114,13 +115,13 @@ export function toClaimed(r: ClaimedRow): ClaimedDelivery {
     triggeredAt: r.triggered_at,
     nextAttemptAt: r.next_attempt_at,
     attempts: Number(r.attempts),
-    address: r.address,
+    address: j.address,
     leaseHost: r.lease_host,
-    subscriptionStatus: r.subscription_status,
-    appSecret: r.app_secret,
-    handle: r.handle,
-    ianaTimezone: r.iana_timezone,
-    merchantId: r.merchant_id,
+    subscriptionStatus: j.subscription_status,
+    appSecret: j.app_secret,
+    handle: j.handle,
+    ianaTimezone: j.iana_timezone,
+    merchantId: j.merchant_id,
     traceId: r.trace_id,
   };
 }

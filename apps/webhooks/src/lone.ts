@@ -199,7 +199,7 @@ export async function claimLone(last: Query, lone: LoneQueue, req: LoneRequest):
   if (!head || head.cnt === null) return undefined;
   const rows = result
     .filter((r): r is LoneRow & { id: bigint } => r.id !== null)
-    .map(toClaimed)
+    .map((r) => toClaimed(r, r))
     .sort(inClaimOrder);
   const promoted = (head.promoted ?? []).map((id) => BigInt(id));
   const count = Number(head.cnt);
