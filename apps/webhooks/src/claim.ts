@@ -375,7 +375,12 @@ async function take(
   let previous: { row: DeliveryRow; of: JoinedRow } | undefined;
   for (const row of leased) {
     let of: JoinedRow | undefined;
-    if (previous && previous.row.subscription_id === row.subscription_id && previous.row.app_id === row.app_id && previous.row.store_id === row.store_id)
+    if (
+      previous &&
+      previous.row.subscription_id === row.subscription_id &&
+      previous.row.app_id === row.app_id &&
+      previous.row.store_id === row.store_id
+    )
       of = previous.of;
     else {
       const key = `${row.subscription_id}/${row.app_id}/${row.store_id}`;
