@@ -153,7 +153,10 @@ export async function claimDue(sql: Sql, req: ClaimRequest, cursor: ClaimState):
   const planned = await claimPlanned(sql, req, cursor, leaseUntil, implausible, countCap);
   cursor.sinceFold = 0;
   if (sql.db.provider === 'postgresql') {
-    const subscriptionOf = new Map([...req.own].flatMap(([sub, share]) => share.held.map((h) => [h.id, sub] as const)));
+    const subscriptionOf =
+      planned.promoted.length === 0
+        ? new Map<bigint, bigint>()
+        : new Map([...req.own].flatMap(([sub, share]) => share.held.map((h) => [h.id, sub] as const)));
     const promotedOf = planned.promoted.map((id) => subscriptionOf.get(id) ?? 0n);
     cursor.lone = loneAfter(cursor.lone, { rows: planned.rows, promotedOf });
   }
@@ -248,14 +251,16 @@ async function promote(
   plan: PlannedClaim[],
   req: ClaimRequest,
 ): Promise<{ ids: bigint[]; bySubscription: Map<bigint, number> }> {
-  const chosen: { id: bigint; owner: string; host: string }[] = [];
+  const chosen: { id: bigint; owner: string; host: string; subscriptionId: bigint }[] = [];
   for (const p of plan) {
     const held = req.own.get(p.subscriptionId)?.held ?? [];
     if (p.host === null || p.count <= 0 || held.length === 0) continue;
-    for (const h of held.slice(0, p.count)) chosen.push({ ...h, host: p.host });
+    for (const h of held.slice(0, p.count)) chosen.push({ id: h.id, owner: h.owner, host: p.host, subscriptionId: p.subscriptionId });
   }
   const ids: bigint[] = [];
-  if (chosen.length > 0 && sql.db.provider === 'postgresql') {
+  const bySubscription = new Map<bigint, number>();
+  if (chosen.length === 0) return { ids, bySubscription };
+  if (sql.db.provider === 'postgresql') {
     const rows = await q<{ id: bigint }>(
       `UPDATE webhook_deliveries d SET lease_host = t.host FROM unnest(?::bigint[], ?::text[], ?::text[]) AS t(id, owner, host)
        WHERE d.id = t.id AND d.lease_owner = t.owner AND ${pendingFence('d')} RETURNING d.id`,
@@ -271,10 +276,7 @@ async function promote(
       ids.push(...rows.map((r) => BigInt(r.id)));
     }
   }
-  const bySubscription = new Map<bigint, number>();
-  const subscriptionOf = new Map(
-    plan.flatMap((p) => (req.own.get(p.subscriptionId)?.held ?? []).map((h) => [h.id, p.subscriptionId] as const)),
-  );
+  const subscriptionOf = new Map(chosen.map((c) => [c.id, c.subscriptionId]));
   for (const id of ids) {
     const sub = subscriptionOf.get(id)!;
     bySubscription.set(sub, (bySubscription.get(sub) ?? 0) + 1);

@@ -39,6 +39,8 @@ export function holdPerSlotFor(answerMs: number): number {
 /** A claimed delivery, held until an attempt of its subscription ends; its claim lasts until `leaseEnds` (real time). */
 export interface Held {
   d: ClaimedDelivery;
+  /** d.id (so a claim takes the held list as it is: OwnShare.held) */
+  id: bigint;
   owner: string;
   leaseEnds: number;
 }

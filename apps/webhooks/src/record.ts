@@ -110,6 +110,8 @@ interface Pending {
 
 interface Group {
   waiting: Pending[];
+  /** a waiting record frees a slot nobody took over (FREEING_MS) */
+  freeing: boolean;
   /** a group is being written */
   busy: boolean;
   /** the next flush, when one is scheduled, and when (ms since the epoch) */
@@ -128,8 +130,9 @@ const groups = new WeakMap<Sql, Group>();
 function groupCommit(sql: Sql, input: RecordInput): Promise<Recorded> {
   return new Promise<Recorded>((resolve, reject) => {
     let group = groups.get(sql);
-    if (!group) groups.set(sql, (group = { waiting: [], busy: false, timer: undefined, at: 0 }));
+    if (!group) groups.set(sql, (group = { waiting: [], freeing: false, busy: false, timer: undefined, at: 0 }));
     group.waiting.push({ input, resolve, reject });
+    if (input.transfer === undefined) group.freeing = true;
     schedule(sql, group);
   });
 }
@@ -137,7 +140,7 @@ function groupCommit(sql: Sql, input: RecordInput): Promise<Recorded> {
 /** The next flush of a group with records waiting, GROUP_MS or FREEING_MS away (more join while a group is being written). */
 function schedule(sql: Sql, group: Group): void {
   if (group.busy || group.waiting.length === 0) return;
-  const wait = group.waiting.some((p) => p.input.transfer === undefined) ? FREEING_MS : GROUP_MS;
+  const wait = group.freeing ? FREEING_MS : GROUP_MS;
   const at = Date.now() + wait;
   if (group.timer !== undefined && group.at <= at) return;
   clearTimeout(group.timer);
@@ -151,6 +154,7 @@ function schedule(sql: Sql, group: Group): void {
 async function flush(sql: Sql, group: Group): Promise<void> {
   group.busy = true;
   const items = group.waiting.splice(0);
+  group.freeing = false;
   try {
     const inputs = items.map((item) => item.input);
     const results =

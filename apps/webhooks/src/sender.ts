@@ -221,7 +221,8 @@ export function createSender(deps: SenderDeps): Sender {
       const first = share.held[0]?.d;
       own.set(sub, {
         running: share.sending,
-        held: share.held.map((h) => ({ id: h.d.id, owner: h.owner })),
+        // a copy of the list (attempts ending during the claim take from it), not of each entry
+        held: share.held.slice(),
         appId: first?.appId ?? 0n,
         host: first?.address ? receivingHost(first.address) : '',
         oldestDue: share.held.reduce((min, h) => (h.d.nextAttemptAt < min ? h.d.nextAttemptAt : min), first?.nextAttemptAt ?? new Date()),
@@ -272,9 +273,9 @@ export function createSender(deps: SenderDeps): Sender {
           );
         }
       } else if (d.leaseHost !== null) {
-        start({ d, owner, leaseEnds }, d.leaseHost);
+        start({ d, id: d.id, owner, leaseEnds }, d.leaseHost);
       } else {
-        shareOf(d.subscriptionId).held.push({ d, owner, leaseEnds });
+        shareOf(d.subscriptionId).held.push({ d, id: d.id, owner, leaseEnds });
         held++;
       }
     }

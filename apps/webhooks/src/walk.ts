@@ -30,7 +30,9 @@ const DUE_OF_SUB = `FROM webhook_deliveries d WHERE d.status = 'pending' AND d.s
 /**
  * The live claims with a host, counted per host, app and subscription: the attempts in flight of
  * every sender (every write that ends an attempt clears its lease). Parameters: realNow,
- * implausible. SQLite: the leased rows themselves, on the lease_until index (the live ones are few).
+ * implausible. SQLite: the leased rows themselves, on the index of lease_until that holds only the
+ * claims with a host (migration 20261203100000_live_claims_index_sqlite: a held delivery's lease and
+ * record write no entry there), the live ones few.
  * PostgreSQL: the ledger webhook_lease_counts, to which triggers append what every statement that
  * sets, moves or clears a lease changes (migration 20261127234500_lease_counts): there no index
  * names a lease column, so a claim rewrites a row without touching any of the table's indexes

@@ -11,7 +11,8 @@ import { createDb, migrate, type Db } from './index';
 // and the API's through Prisma, which bind 'pending' as a parameter. And each scan starts at its
 // rows: SQLite keeps `status = ?` as the first key of the search (PostgreSQL drops a condition the
 // predicate implies, so there the indexes lead with the column after status: migration
-// 20261128020000_pending_indexes_keyed_after_status).
+// 20261128020000_pending_indexes_keyed_after_status). Migration 20261203100000_live_claims_index_sqlite
+// keeps only the claims with a host (the attempts in flight) in the index of lease_until.
 
 const INDEX = {
   claim: 'webhook_deliveries_status_subscription_id_next_attempt_at_id_lease_until_idx',
@@ -36,13 +37,13 @@ describe.each(['better-sqlite3', 'libsql'] as const)('SQLite (%s): the partial i
     (await db.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map((r) => r.detail).join(' | ');
   const now = new Date('2026-11-27T12:00:00Z');
 
-  it('hold only pending rows (status) or live claims (lease_until)', async () => {
+  it('hold only pending rows (status) or claims with a host (lease_until)', async () => {
     const rows = await db.query<{ name: string; sql: string }>(
       `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN (?, ?, ?) ORDER BY name`,
       [INDEX.claim, INDEX.due, INDEX.live],
     );
     expect(rows.map((r) => [r.name, / WHERE (.*)$/.exec(r.sql)?.[1]])).toEqual([
-      [INDEX.live, '"lease_until" IS NOT NULL'],
+      [INDEX.live, '"lease_host" IS NOT NULL'],
       [INDEX.due, `"status" = 'pending'`],
       [INDEX.claim, `"status" = 'pending'`],
     ]);

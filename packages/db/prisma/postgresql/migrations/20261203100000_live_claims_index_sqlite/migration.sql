@@ -1,0 +1,4 @@
+-- This is an empty migration.
+-- SQLite's migration of the same name keeps only the claims with a host in its index of
+-- lease_until. PostgreSQL has no such index: its claims count the ledger webhook_lease_counts
+-- (20261127234500_lease_counts).
