@@ -4,10 +4,10 @@ import {
   DELIVERY_COLUMNS,
   inClaimOrder,
   toClaimed,
+  withTheirOwners,
   type ClaimedDelivery,
   type ClaimedRow,
   type DeliveryRow,
-  type JoinedRow,
 } from './claimed';
 import { pendingFence, type Query, type Sql } from './sql';
 import { claimLone, differsFromPlan, loneAfter, type LoneQueue, type LoneRequest } from './lone';
@@ -372,34 +372,7 @@ async function take(
     await lease(p.subscriptionId, p.host, p.count);
     await lease(p.subscriptionId, null, p.hold);
   }
-  const joined = new Map<string, JoinedRow>();
-  const claimed: ClaimedDelivery[] = [];
-  let previous: { row: DeliveryRow; of: JoinedRow } | undefined;
-  for (const row of leased) {
-    let of: JoinedRow | undefined;
-    if (
-      previous &&
-      previous.row.subscription_id === row.subscription_id &&
-      previous.row.app_id === row.app_id &&
-      previous.row.store_id === row.store_id
-    )
-      of = previous.of;
-    else {
-      const key = `${row.subscription_id}/${row.app_id}/${row.store_id}`;
-      of = joined.get(key);
-      if (of === undefined) {
-        [of] = await q<JoinedRow>(JOINED, [row.subscription_id, row.app_id, row.store_id]);
-        joined.set(key, of!);
-      }
-      previous = { row, of: of! };
-    }
-    // (not toClaimed({ ...row, ...of }): spreading the two rows into one was a sixth of the SQLite sender's claim time)
-    claimed.push(toClaimed(row, of!));
-  }
+  const claimed = await withTheirOwners(q, leased);
   claimed.sort(inClaimOrder);
   return { ids: claimed.map((d) => d.id), rows: claimed };
 }
-
-/** SQLite: a delivery's subscription, app and store columns of a ClaimedRow (nulls for any deleted). */
-const JOINED = `SELECT s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id
-  FROM (SELECT 1) one LEFT JOIN webhook_subscriptions s ON s.id = ? LEFT JOIN apps a ON a.id = ? LEFT JOIN stores st ON st.id = ?`;

@@ -1,4 +1,4 @@
-import type { Sql } from './sql';
+import type { Query, Sql } from './sql';
 
 /**
  * The due time (service clock) of the first pending delivery nobody holds, or undefined: one index
@@ -124,6 +124,36 @@ export function toClaimed(r: DeliveryRow, j: JoinedRow): ClaimedDelivery {
     merchantId: j.merchant_id,
     traceId: r.trace_id,
   };
+}
+
+/** SQLite: a delivery's subscription, app and store columns of a ClaimedRow (nulls for any deleted). */
+const JOINED = `SELECT s.address, s.status AS subscription_status, a.app_secret, st.handle, st.iana_timezone, st.merchant_id
+  FROM (SELECT 1) one LEFT JOIN webhook_subscriptions s ON s.id = ? LEFT JOIN apps a ON a.id = ? LEFT JOIN stores st ON st.id = ?`;
+
+/**
+ * SQLite: leased rows as claimed deliveries, their subscription, app and store read once per
+ * combination of them (one, as the outbox writes them), in the claim's transaction (`q`).
+ */
+export async function withTheirOwners(q: Query, leased: readonly DeliveryRow[]): Promise<ClaimedDelivery[]> {
+  const joined = new Map<string, JoinedRow>();
+  const claimed: ClaimedDelivery[] = [];
+  let previous: { row: DeliveryRow; of: JoinedRow } | undefined;
+  for (const row of leased) {
+    const p = previous?.row;
+    let of = previous?.of;
+    if (!p || p.subscription_id !== row.subscription_id || p.app_id !== row.app_id || p.store_id !== row.store_id) {
+      const key = `${row.subscription_id}/${row.app_id}/${row.store_id}`;
+      of = joined.get(key);
+      if (of === undefined) {
+        [of] = await q<JoinedRow>(JOINED, [row.subscription_id, row.app_id, row.store_id]);
+        joined.set(key, of!);
+      }
+      previous = { row, of: of! };
+    }
+    // (not toClaimed({ ...row, ...of }): V8 made the spread a dictionary, a sixth of the claim's time)
+    claimed.push(toClaimed(row, of!));
+  }
+  return claimed;
 }
 
 /** The order a claim's deliveries are sent in: oldest due first, then by id. */
