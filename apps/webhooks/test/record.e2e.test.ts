@@ -98,6 +98,10 @@ describe('recording attempts that end together (group commit, decisions §11.6)'
       });
     const lost = rows[68]!;
     await db.prisma.webhookDelivery.update({ where: { id: lost.id }, data: { leaseOwner: 'another-sender' } });
+    // The lost claim's subscription had failed twice: an attempt whose claim was lost resets nothing.
+    const other = await subscription(db, f, 'https://example.com/other');
+    await db.prisma.webhookSubscription.update({ where: { id: other.id }, data: { failureStreak: 2 } });
+    await db.prisma.webhookDelivery.update({ where: { id: lost.id }, data: { subscriptionId: other.id } });
     const now = await clockNow(db);
     const result = (status: number) => ({
       ok: status === 200,
@@ -109,7 +113,7 @@ describe('recording attempts that end together (group commit, decisions §11.6)'
     });
     const input = (i: number, kind: 'delivered' | 'retry'): RecordInput => ({
       deliveryId: rows[i]!.id,
-      subscriptionId: sub.id,
+      subscriptionId: i === 68 ? other.id : sub.id,
       owner: `owner-${i}`,
       attempt: 1,
       startedAt: now,
@@ -126,7 +130,7 @@ describe('recording attempts that end together (group commit, decisions §11.6)'
     });
     const sql = track(createSql(db));
     // 69 attempts ending at once: one group, in chunks of several sizes (64 + 4 + 1).
-    const inputs = Array.from({ length: 69 }, (_, i) => input(i, i % 3 === 0 ? 'retry' : 'delivered'));
+    const inputs = Array.from({ length: 69 }, (_, i) => input(i, i % 3 === 0 && i !== 68 ? 'retry' : 'delivered'));
     const recorded = await Promise.all(inputs.map((i) => recordAttempt(sql, i)));
     expect(recorded.map((r) => r.written)).toEqual(inputs.map((i) => i.deliveryId !== lost.id));
     const after = await db.prisma.webhookDelivery.findMany({ where: { webhookId: { in: webhookIds } }, orderBy: { id: 'asc' } });
@@ -136,6 +140,7 @@ describe('recording attempts that end together (group commit, decisions §11.6)'
         expect(d).toMatchObject({ status: 'pending', attempts: 1, lastError: 'HTTP 503', leaseOwner: null, deliveredAt: null });
       else expect(d).toMatchObject({ status: 'delivered', attempts: 1, lastError: null, leaseOwner: null, leaseHost: null });
     }
+    expect((await db.prisma.webhookSubscription.findUniqueOrThrow({ where: { id: other.id } })).failureStreak).toBe(2);
     expect(after[69]).toMatchObject({ status: 'pending', leaseOwner: 'owner-69', leaseHost: 'example.com' });
     expect(after[70]).toMatchObject({ status: 'pending', leaseOwner: 'owner-70', leaseHost: null });
     const attempts = await db.prisma.webhookAttempt.findMany({ where: { deliveryId: { in: after.map((d) => d.id) } } });
