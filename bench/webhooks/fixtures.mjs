@@ -47,8 +47,9 @@ export async function startReceiver() {
     pid: child.pid,
     url: `http://127.0.0.1:${port}`,
     count: async () => (await ask('count')).count,
+    /** Resolves once the receiver counts `n` receipts (it says so when it does: no polling during a drain). */
     waitFor: async (n) => {
-      while ((await ask('count')).count < n) await sleep(5);
+      await ask('waitFor', { n });
     },
     times: async (ids) => (await ask('times', { ids })).times,
     maxOpen: async () => (await ask('maxOpen')).maxOpen,

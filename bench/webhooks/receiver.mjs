@@ -4,6 +4,12 @@
 import { createServer } from 'node:http';
 
 const received = new Map();
+/** `waitFor`: the count the bench waits for (0: none); told once, when it is reached, not polled (a poll every few ms took CPU from the drain it measured, and only from the sender's: the bare loop times itself). */
+let waitingFor = 0;
+const reached = () => {
+  waitingFor = 0;
+  process.send({ type: 'waitFor', count: received.size });
+};
 let open = 0;
 let maxOpen = 0;
 const server = createServer((req, res) => {
@@ -13,7 +19,10 @@ const server = createServer((req, res) => {
   req.on('data', () => {});
   req.on('end', () => {
     const id = req.headers['x-platform-webhook-id'];
-    if (!received.has(id)) received.set(id, Number(process.hrtime.bigint()) / 1e6); // the bench's clock (run.mjs)
+    if (!received.has(id)) {
+      received.set(id, Number(process.hrtime.bigint()) / 1e6); // the bench's clock (run.mjs)
+      if (waitingFor > 0 && received.size >= waitingFor) reached();
+    }
     // Addresses under /slow/ answer after 20 ms, so that the requests a sender keeps open show.
     if (req.url.includes('/slow/')) setTimeout(() => res.writeHead(200).end(), 20);
     else res.writeHead(200).end();
@@ -24,6 +33,10 @@ server.keepAliveTimeout = 10_000;
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 process.on('message', (m) => {
   if (m.type === 'count') process.send({ type: 'count', count: received.size });
+  if (m.type === 'waitFor') {
+    waitingFor = m.n;
+    if (received.size >= m.n) reached();
+  }
   if (m.type === 'times') process.send({ type: 'times', times: m.ids.map((id) => received.get(id) ?? null) });
   if (m.type === 'maxOpen') {
     process.send({ type: 'maxOpen', maxOpen });
