@@ -42,6 +42,12 @@ export interface Recorded {
  * written twice in one statement).
  */
 export function transfersOf(inputs: RecordInput[]): SlotTransfer[] {
-  const ended = new Set(inputs.map((i) => i.deliveryId));
-  return inputs.flatMap((i) => (i.transfer && !ended.has(i.transfer.id) ? [i.transfer] : []));
+  const out: SlotTransfer[] = [];
+  let ended: Set<bigint> | undefined;
+  for (const i of inputs) {
+    if (!i.transfer) continue;
+    ended ??= new Set(inputs.map((x) => x.deliveryId));
+    if (!ended.has(i.transfer.id)) out.push(i.transfer);
+  }
+  return out;
 }

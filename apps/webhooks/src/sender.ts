@@ -236,11 +236,25 @@ export function createSender(deps: SenderDeps): Sender {
         held: share.held.slice(),
         appId: first?.appId ?? 0n,
         host: first?.address ? receivingHost(first.address) : '',
-        oldestDue: share.held.reduce((min, h) => (h.d.nextAttemptAt < min ? h.d.nextAttemptAt : min), first?.nextAttemptAt ?? new Date()),
+        oldestDue: oldestDueOf(share.held),
         holdPerSlot: holdPerSlotOf(share),
       });
     }
     return own;
+  }
+
+  /** The earliest due time of held deliveries (now when none), compared as numbers: a Date compared with `<` is converted on each comparison, and a claim reads up to heldCap of them. */
+  function oldestDueOf(list: readonly Held[]): Date {
+    let oldest: Date | undefined;
+    let oldestMs = Infinity;
+    for (const h of list) {
+      const ms = h.d.nextAttemptAt.getTime();
+      if (ms < oldestMs) {
+        oldestMs = ms;
+        oldest = h.d.nextAttemptAt;
+      }
+    }
+    return oldest ?? new Date();
   }
 
   /** Held deliveries whose claims now count (a claim gave their subscription a slot): started. */

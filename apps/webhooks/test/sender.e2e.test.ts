@@ -328,6 +328,11 @@ describe('webhook sender (decisions §11)', () => {
     // Outcomes that did not happen are 0, not missing (a rate() sees the first one; the alert rules find them).
     expect(text).toMatch(/^webhook_deliveries_total\{outcome="failed"\} 0$/m);
     expect(text).toMatch(/^webhook_attempts_total\{result="network"\} 0$/m);
+    // Each attempt timed once, in seconds (the receiver answers at once on loopback).
+    expect(text).toMatch(/^webhook_attempt_duration_seconds_count 2$/m);
+    const took = Number(/^webhook_attempt_duration_seconds_sum (\S+)$/m.exec(text)?.[1]);
+    expect(took).toBeGreaterThan(0);
+    expect(took).toBeLessThan(1);
     expect(text).toMatch(/webhook_queue_depth\{due="now"\} [1-9]/);
     const age = Number(/^webhook_oldest_due_age_seconds (\S+)$/m.exec(text)?.[1]);
     expect(age).toBeGreaterThan(40);
