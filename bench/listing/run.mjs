@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { root, seedCatalog, startApi, VERSION, waitForListingDocuments, writeResults } from '../lib/harness.mjs';
 import { startPostgres } from '../lib/postgres.mjs';
 import { ensureWrk, wrk } from '../lib/wrk.mjs';
+import { WITH_PARENT } from '@platform/test-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -26,8 +27,9 @@ if (build.status !== 0) process.exit(1);
 async function startBare(mode, database, storeId) {
   const env = database.includes('://') ? { DRIVER: 'pg', DATABASE_URL: database } : { DRIVER: 'better-sqlite3', DB_FILE: database };
   const child = fork(join(here, 'bare-http.mjs'), [], {
+    execArgv: [...process.execArgv, ...WITH_PARENT],
     env: { ...process.env, ...env, MODE: mode, STORE_ID: storeId },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['pipe', 'ignore', 'inherit', 'ipc'],
   });
   const port = await new Promise((resolve) => child.once('message', (m) => resolve(m.port)));
   return {

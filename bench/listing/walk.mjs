@@ -20,6 +20,7 @@ import { OPERATOR, root, startApi, VERSION, writeResults } from '../lib/harness.
 import { startPostgres } from '../lib/postgres.mjs';
 import { seedStores } from '../lib/stores.mjs';
 import { ensureWrk } from '../lib/wrk.mjs';
+import { WITH_PARENT } from '@platform/test-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
@@ -92,7 +93,11 @@ async function cacheCounts(origin) {
 
 async function startBare(database) {
   const env = database.includes('://') ? { DRIVER: 'pg', DATABASE_URL: database } : { DRIVER: 'better-sqlite3', DB_FILE: database };
-  const child = fork(join(here, 'bare-walk.mjs'), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(join(here, 'bare-walk.mjs'), [], {
+    env: { ...process.env, ...env },
+    execArgv: [...process.execArgv, ...WITH_PARENT],
+    stdio: ['pipe', 'ignore', 'inherit', 'ipc'],
+  });
   const port = await new Promise((resolve) => child.once('message', (m) => resolve(m.port)));
   const cpuMs = () => {
     const stat = execFileSync('cat', [`/proc/${child.pid}/stat`], { encoding: 'utf8' });

@@ -11,6 +11,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stressScenarios } from './scenarios.mjs';
+import { WITH_PARENT } from '@platform/test-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
@@ -29,7 +30,7 @@ if (!process.env.STRESS_ROOT) {
 const dir = mkdtempSync(join(tmpdir(), 'bench-stress-'));
 const port = 20000 + Math.floor(Math.random() * 20000);
 const origin = `http://127.0.0.1:${port}`;
-const api = spawn(process.execPath, [join(root, 'apps/api/dist/main.js')], {
+const api = spawn(process.execPath, [...WITH_PARENT, join(root, 'apps/api/dist/main.js')], {
   env: {
     ...process.env,
     DATABASE_URL: `file:${join(dir, 'stress.db')}`,
@@ -42,7 +43,7 @@ const api = spawn(process.execPath, [join(root, 'apps/api/dist/main.js')], {
     PLATFORM_RATE_LIMIT_CAPACITY: '1000000000',
     LOG_LEVEL: 'warn',
   },
-  stdio: ['ignore', 'ignore', 'inherit'],
+  stdio: ['pipe', 'ignore', 'inherit'],
 });
 let apiExited = false;
 api.once('exit', () => {
@@ -107,8 +108,9 @@ try {
   const admin = (path, init = {}) => call(`/admin/openapi/${VERSION}${path}`, { token: app.access_token, ...init });
 
   poller = fork(join(here, 'poll.mjs'), [], {
+    execArgv: [...process.execArgv, ...WITH_PARENT],
     env: { ...process.env, POLL_ORIGIN: origin },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
   });
   await new Promise((r) => poller.once('message', r));
   const series = () =>

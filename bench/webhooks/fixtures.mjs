@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { OUTBOX_CHANNEL, wakeSenders } from '@platform/db';
 import { startPostgres } from '../lib/postgres.mjs';
 import { stoppable } from './processes.mjs';
+import { WITH_PARENT } from '@platform/test-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const root = join(here, '..', '..');
@@ -40,7 +41,10 @@ export function askChild(child, message) {
 }
 
 export async function startReceiver() {
-  const child = fork(join(here, 'receiver.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(here, 'receiver.mjs'), [], {
+    execArgv: [...process.execArgv, ...WITH_PARENT],
+    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
+  });
   const { port } = await new Promise((resolve) => child.once('message', resolve));
   const ask = (type, extra = {}) => askChild(child, { type, ...extra });
   return {
@@ -128,7 +132,7 @@ export function buildSender() {
 export function startSender(url, main = join(root, 'apps/webhooks/dist/main.js'), extraArgs = []) {
   // BENCH_SENDER_NODE_ARGS='--cpu-prof' profiles the sender process
   const nodeArgs = (process.env.BENCH_SENDER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, ...extraArgs, main], {
+  const child = spawn(process.execPath, [...WITH_PARENT, ...nodeArgs, ...extraArgs, main], {
     env: {
       ...process.env,
       DATABASE_URL: url,
@@ -136,7 +140,7 @@ export function startSender(url, main = join(root, 'apps/webhooks/dist/main.js')
       PLATFORM_SENDER_PER_HOST: String(PER_HOST),
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['pipe', 'inherit', 'inherit'],
   });
   return stoppable(child);
 }
@@ -240,7 +244,10 @@ export async function steadyLatency(receiver, commit, rate, seconds) {
 
 /** The bare loop's process (bare-loop.mjs): `loop(how, count)` runs it once over the bodies it was given. */
 export async function startBareLoop(receiver, bodies, secret) {
-  const child = fork(join(here, 'bare-loop.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(here, 'bare-loop.mjs'), [], {
+    execArgv: [...process.execArgv, ...WITH_PARENT],
+    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
+  });
   const ask = (message) => askChild(child, message);
   await new Promise((resolve) => child.once('message', resolve)); // ready
   await ask({ type: 'bodies', bodies });

@@ -4,6 +4,7 @@ import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WITH_PARENT } from '@platform/test-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -38,7 +39,10 @@ export function cpuMs(pid) {
 
 /** The idle baseline: a bare process polling the same database once a second with the sender's idle query (idle-poller.mjs). */
 export async function startIdlePoller(kind, url) {
-  const child = fork(join(here, 'idle-poller.mjs'), [kind, url], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(here, 'idle-poller.mjs'), [kind, url], {
+    execArgv: [...process.execArgv, ...WITH_PARENT],
+    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
+  });
   await new Promise((resolve) => child.once('message', resolve));
   return stoppable(child);
 }

@@ -40,6 +40,7 @@ import {
   VERSION,
 } from './fixtures.mjs';
 import { cpuMs } from './processes.mjs';
+import { WITH_PARENT } from '@platform/test-process';
 
 const EVENTS = Number(process.env.BENCH_QUEUE_EVENTS ?? 10000);
 const RATE = Number(process.env.BENCH_QUEUE_RATE ?? 500);
@@ -64,8 +65,9 @@ const ADD_JOBS = `SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
  */
 async function startQueueWorker(url, secret, onCrash) {
   const child = fork(join(here, 'graphile-worker.mjs'), [], {
+    execArgv: [...process.execArgv, ...WITH_PARENT],
     env: { ...process.env, DATABASE_URL: url, QUEUE_SECRET: secret, QUEUE_TOPIC: TOPIC, QUEUE_VERSION: VERSION },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
   });
   let exiting = false;
   child.once('exit', (code) => exiting || onCrash(code));

@@ -3,6 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 export declare const REPO_ROOT: string;
 export declare const API_MAIN: string;
 export declare const SENDER_MAIN: string;
+/** Node options that make a process whose stdin is a pipe from its parent end with that parent (with-parent.cjs). */
+export declare const WITH_PARENT: string[];
 /**
  * Where the manual clock of a test deployment starts (PLATFORM_CLOCK_START): a fixed instant, so no
  * expectation about versions, expiries or dates depends on the day the tests run.

@@ -1,6 +1,7 @@
 // The built programs of this repository run as their start command runs them, for the tests and the
 // benchmarks: a process of its own (its memory and event loop are its own), its output captured, a
-// line waited for, its resident memory read from /proc, stopped with SIGTERM.
+// line waited for, its resident memory read from /proc, stopped with SIGTERM, and ended with the
+// process that started it even when that one is killed (with-parent.cjs).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -9,6 +10,13 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const API_MAIN = join(REPO_ROOT, 'apps/api/dist/main.js');
 export const SENDER_MAIN = join(REPO_ROOT, 'apps/webhooks/dist/main.js');
+
+/**
+ * Node options that make a process end with its parent (with-parent.cjs), for one whose stdin is a
+ * pipe from the parent (`stdio: ['pipe', ...]`): startProgram uses them, and the benchmarks'
+ * forked helpers take them as `execArgv`.
+ */
+export const WITH_PARENT = ['--require', join(dirname(fileURLToPath(import.meta.url)), 'with-parent.cjs')];
 
 /**
  * Where the manual clock of a test deployment starts (PLATFORM_CLOCK_START): a fixed instant, so no
@@ -28,9 +36,10 @@ export const API_BASE_URL = /Base URL:\s+(http:\/\/127\.0\.0\.1:\d+)\//;
  * process's own where `inherit` names them.
  */
 export function startProgram(main, { env = {}, nodeArgs = [], inherit = [] } = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, main], {
+  const child = spawn(process.execPath, [...WITH_PARENT, ...nodeArgs, main], {
     env: Object.fromEntries(Object.entries({ PATH: process.env.PATH ?? '', ...env }).filter(([, value]) => value !== undefined)),
-    stdio: ['ignore', inherit.includes('stdout') ? 'inherit' : 'pipe', inherit.includes('stderr') ? 'inherit' : 'pipe'],
+    // stdin: a pipe never written to, closed when this process ends (WITH_PARENT)
+    stdio: ['pipe', inherit.includes('stdout') ? 'inherit' : 'pipe', inherit.includes('stderr') ? 'inherit' : 'pipe'],
   });
   const text = { stdout: '', stderr: '', output: '' };
   const checks = new Set();

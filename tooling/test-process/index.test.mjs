@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { startProgram } from './index.mjs';
+
+const index = new URL('./index.mjs', import.meta.url).href;
 
 const dir = mkdtempSync(join(tmpdir(), 'test-process-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,4 +62,45 @@ while (used() < 300); console.log('spun'); setTimeout(() => console.log('idle'),
   await p.waitFor('idle');
   // 400 ms asleep cost next to nothing.
   assert.ok(p.cpuMs() - spun < 200, `${p.cpuMs() - spun} ms while idle`);
+});
+
+test('a program ends with the process that started it, even one killed without stopping it', async () => {
+  // A parent that starts the server and prints its pid, then is killed with SIGKILL (no handler runs).
+  const parent = spawn(
+    process.execPath,
+    [
+      program(
+        'parent',
+        `import { startProgram } from ${JSON.stringify(index)};
+const p = startProgram(${JSON.stringify(server)});
+await p.waitFor('ready');
+console.log('child ' + p.pid);
+setInterval(() => {}, 1000);`,
+      ),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  const pid = await new Promise((resolve, reject) => {
+    parent.stdout.on('data', (chunk) => {
+      out += chunk;
+      const found = /child (\d+)/.exec(out);
+      if (found) resolve(Number(found[1]));
+    });
+    parent.once('exit', () => reject(new Error(`the parent exited first: ${out}`)));
+  });
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  after(() => alive() && process.kill(pid, 'SIGKILL'));
+  assert.ok(alive(), 'the server runs while its parent does');
+  parent.kill('SIGKILL');
+  const until = Date.now() + 10_000;
+  while (alive() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(!alive(), `the server (pid ${pid}) still runs after its parent was killed`);
 });
