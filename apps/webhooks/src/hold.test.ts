@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { heldCap } from './hold';
+import type { ClaimedDelivery } from './claimed';
+import { heldCap, oldestDueOf, type Held } from './hold';
 
 describe('heldCap: how many deliveries a sender may hold in all', () => {
   it('holds its concurrency until it has seen a body, then up to four times that for small bodies', () => {
@@ -20,5 +21,22 @@ describe('heldCap: how many deliveries a sender may hold in all', () => {
       expect(extra * body).toBeLessThanOrEqual(64 * MiB);
       expect(extra).toBeLessThanOrEqual(768);
     }
+  });
+});
+
+describe('oldestDueOf: the earliest due time of the held deliveries (a claim plans their queue from it)', () => {
+  const held = (at: string): Held => ({ d: { nextAttemptAt: new Date(at) } as ClaimedDelivery, id: 1n, owner: 'o', leaseEnds: 0 });
+
+  it('finds the earliest wherever it is in the list (retries fall due out of claim order)', () => {
+    const list = [held('2026-12-03T10:00:02Z'), held('2026-12-03T09:59:58Z'), held('2026-12-03T10:00:01Z')];
+    expect(oldestDueOf(list).toISOString()).toBe('2026-12-03T09:59:58.000Z');
+    expect(oldestDueOf(list)).toBe(list[1]!.d.nextAttemptAt);
+  });
+
+  it('is now when nothing is held', () => {
+    const before = Date.now();
+    const at = oldestDueOf([]).getTime();
+    expect(at).toBeGreaterThanOrEqual(before);
+    expect(at).toBeLessThanOrEqual(Date.now());
   });
 });

@@ -64,3 +64,17 @@ export interface Share {
 export function holdPerSlotOf(share: Share): number {
   return holdPerSlotFor(share.answerMs);
 }
+
+/** The earliest due time of held deliveries (now when none), compared as numbers: a Date compared with `<` is converted on each comparison, and a claim reads up to heldCap of them. */
+export function oldestDueOf(list: readonly Held[]): Date {
+  let oldest: Date | undefined;
+  let oldestMs = Infinity;
+  for (const h of list) {
+    const ms = h.d.nextAttemptAt.getTime();
+    if (ms < oldestMs) {
+      oldestMs = ms;
+      oldest = h.d.nextAttemptAt;
+    }
+  }
+  return oldest ?? new Date();
+}

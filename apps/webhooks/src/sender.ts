@@ -4,7 +4,7 @@ import { receivingHost } from '@platform/domain/webhooks';
 import type { Logger } from 'pino';
 import { runAttempt, type AttemptDeps } from './attempt';
 import { claimDue, type ClaimState, type OwnShare } from './claim';
-import { heldCap, HOLD_PER_SLOT, holdPerSlotOf, type Held, type Share } from './hold';
+import { heldCap, HOLD_PER_SLOT, holdPerSlotOf, oldestDueOf, type Held, type Share } from './hold';
 import { firstFreeDue, nextDueAt, releaseClaim, traceOf, type ClaimedDelivery } from './claimed';
 import type { SenderClock } from './clock';
 import type { SenderConfig } from './config';
@@ -241,20 +241,6 @@ export function createSender(deps: SenderDeps): Sender {
       });
     }
     return own;
-  }
-
-  /** The earliest due time of held deliveries (now when none), compared as numbers: a Date compared with `<` is converted on each comparison, and a claim reads up to heldCap of them. */
-  function oldestDueOf(list: readonly Held[]): Date {
-    let oldest: Date | undefined;
-    let oldestMs = Infinity;
-    for (const h of list) {
-      const ms = h.d.nextAttemptAt.getTime();
-      if (ms < oldestMs) {
-        oldestMs = ms;
-        oldest = h.d.nextAttemptAt;
-      }
-    }
-    return oldest ?? new Date();
   }
 
   /** Held deliveries whose claims now count (a claim gave their subscription a slot): started. */
