@@ -17,7 +17,9 @@
 # folder: removed when the start stops; the cluster suite's), CLUSTER_BASE_PORT (21100; the ports
 # used are listed in scripts/cluster/lib.sh), PLATFORM_BASE_DOMAIN (platform.localhost: two labels,
 # see scripts/cluster/haproxy.sh), CLUSTER_APIS, CLUSTER_SENDERS (2 each), CLUSTER_SKIP_BUILD=1
-# (use the built dist/ as it is). Every other variable (PLATFORM_*, LOG_LEVEL) is passed to the API
+# (use the built dist/ as it is), CLUSTER_PARENT_PID (a process id: the start stops, as on SIGTERM,
+# once that process is gone; the test suites and benchmarks give their own, so one killed leaves no
+# cluster running). Every other variable (PLATFORM_*, LOG_LEVEL) is passed to the API
 # replicas and the senders (and kept for the commands below that start them again).
 #
 # Commands on a running cluster (the end-to-end suite uses them):
@@ -128,5 +130,15 @@ else
   echo "Ctrl-C stops everything; the folder is kept for the next start (scripts/cluster.sh delete removes it)."
 fi
 
-# Waits for Ctrl-C / SIGTERM; a replica dying does not stop the rest (the balancer routes around it).
-while true; do sleep 1 & wait $! || true; done
+# Waits for Ctrl-C / SIGTERM (or for CLUSTER_PARENT_PID to end); a replica dying does not stop the
+# rest (the balancer routes around it).
+while true; do
+  sleep 1 &
+  wait $! || true
+  if [ -n "${CLUSTER_PARENT_PID:-}" ] && ! kill -0 "$CLUSTER_PARENT_PID" 2>/dev/null; then
+    # Whoever read this script's output went with it: writing there now would end the script
+    # (SIGPIPE) before it takes the cluster down.
+    exec >/dev/null 2>&1
+    exit 0
+  fi
+done

@@ -25,6 +25,8 @@ export async function startCluster(env = {}) {
       ...process.env,
       CLUSTER_BASE_PORT: String(freeBasePort()),
       CLUSTER_SKIP_BUILD: '1',
+      // taken down if the benchmark is killed before it stops the cluster
+      CLUSTER_PARENT_PID: String(process.pid),
       PLATFORM_OPERATOR_TOKEN: OPERATOR,
       PLATFORM_SECRET: 'bench-secret-0123456789abcdef',
       ...env,

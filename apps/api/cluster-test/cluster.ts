@@ -111,6 +111,8 @@ export function clusterEnvOf(dir: string, basePort: number, env: Record<string, 
     LOG_LEVEL: 'warn',
     // A throwaway folder (removed when the start stops) unless a test keeps it.
     CLUSTER_KEEP: '0',
+    // Taken down if this test process is killed before it stops the cluster.
+    CLUSTER_PARENT_PID: String(process.pid),
     ...env,
   };
 }
