@@ -1,18 +1,15 @@
 // A webhook receiver in a process of its own (receiver-process.mjs), driven over IPC: how
 // many distinct webhook ids it has received, and when each of a list of ids first arrived.
-import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { root } from './harness.mjs';
-import { WITH_PARENT } from '@platform/test-process';
+import { forkWithParent } from '@platform/test-process';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** `secret`: the app secret to check each signature with (badSignatures counts the wrong ones). */
 export async function startReceiver({ secret } = {}) {
-  const child = fork(join(root, 'bench/lib/receiver-process.mjs'), [], {
-    execArgv: [...process.execArgv, ...WITH_PARENT],
+  const child = forkWithParent(join(root, 'bench/lib/receiver-process.mjs'), [], {
     env: { ...process.env, ...(secret ? { RECEIVER_SECRET: secret } : {}) },
-    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
   });
   const { port } = await new Promise((resolve) => child.once('message', resolve));
   const ask = (message, type) =>

@@ -4,7 +4,7 @@
 // as strings, and as bytes, the floor), first page and a page near the end, with wrk and 50
 // connections, on SQLite (better-sqlite3) and on PostgreSQL. One command: `pnpm bench:listing`.
 // Results: bench/results/listing.md. Each row prints its goal and whether it was met.
-import { spawnSync, fork } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { root, seedCatalog, startApi, VERSION, waitForListingDocuments, writeResults } from '../lib/harness.mjs';
 import { startPostgres } from '../lib/postgres.mjs';
 import { ensureWrk, wrk } from '../lib/wrk.mjs';
-import { WITH_PARENT } from '@platform/test-process';
+import { forkWithParent } from '@platform/test-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -26,10 +26,9 @@ if (build.status !== 0) process.exit(1);
 
 async function startBare(mode, database, storeId) {
   const env = database.includes('://') ? { DRIVER: 'pg', DATABASE_URL: database } : { DRIVER: 'better-sqlite3', DB_FILE: database };
-  const child = fork(join(here, 'bare-http.mjs'), [], {
-    execArgv: [...process.execArgv, ...WITH_PARENT],
+  const child = forkWithParent(join(here, 'bare-http.mjs'), [], {
     env: { ...process.env, ...env, MODE: mode, STORE_ID: storeId },
-    stdio: ['pipe', 'ignore', 'inherit', 'ipc'],
+    stdout: 'ignore',
   });
   const port = await new Promise((resolve) => child.once('message', (m) => resolve(m.port)));
   return {

@@ -11,7 +11,7 @@
 // machine). Goals: pages/s >= 1.0x the bare server's, p99 <= 1.5x its p99.
 // `pnpm --filter @platform/bench run bench:walk`; BENCH_WALK_STORES, BENCH_WALK_BIG, BENCH_DURATION,
 // BENCH_DATABASES to scale it down; BENCH_API_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'.
-import { execFileSync, fork, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,7 +20,7 @@ import { OPERATOR, root, startApi, VERSION, writeResults } from '../lib/harness.
 import { startPostgres } from '../lib/postgres.mjs';
 import { seedStores } from '../lib/stores.mjs';
 import { ensureWrk } from '../lib/wrk.mjs';
-import { WITH_PARENT } from '@platform/test-process';
+import { forkWithParent } from '@platform/test-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
@@ -93,11 +93,7 @@ async function cacheCounts(origin) {
 
 async function startBare(database) {
   const env = database.includes('://') ? { DRIVER: 'pg', DATABASE_URL: database } : { DRIVER: 'better-sqlite3', DB_FILE: database };
-  const child = fork(join(here, 'bare-walk.mjs'), [], {
-    env: { ...process.env, ...env },
-    execArgv: [...process.execArgv, ...WITH_PARENT],
-    stdio: ['pipe', 'ignore', 'inherit', 'ipc'],
-  });
+  const child = forkWithParent(join(here, 'bare-walk.mjs'), [], { env: { ...process.env, ...env }, stdout: 'ignore' });
   const port = await new Promise((resolve) => child.once('message', (m) => resolve(m.port)));
   const cpuMs = () => {
     const stat = execFileSync('cat', [`/proc/${child.pid}/stat`], { encoding: 'utf8' });

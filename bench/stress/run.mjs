@@ -5,13 +5,13 @@
 // One command: `pnpm --filter @platform/bench run bench:stress` (also part of `pnpm bench`).
 // STRESS_ROOT=<a built checkout> runs another tree's API (to measure a commit before a fix);
 // STRESS_ONLY=<letters> runs some scenarios (and writes no file).
-import { fork, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stressScenarios } from './scenarios.mjs';
-import { WITH_PARENT } from '@platform/test-process';
+import { forkWithParent, WITH_PARENT } from '@platform/test-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
@@ -107,11 +107,7 @@ try {
   const products = made.products.map((p) => p.id);
   const admin = (path, init = {}) => call(`/admin/openapi/${VERSION}${path}`, { token: app.access_token, ...init });
 
-  poller = fork(join(here, 'poll.mjs'), [], {
-    execArgv: [...process.execArgv, ...WITH_PARENT],
-    env: { ...process.env, POLL_ORIGIN: origin },
-    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
-  });
+  poller = forkWithParent(join(here, 'poll.mjs'), [], { env: { ...process.env, POLL_ORIGIN: origin } });
   await new Promise((r) => poller.once('message', r));
   const series = () =>
     new Promise((resolve) => {

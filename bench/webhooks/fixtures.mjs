@@ -2,7 +2,7 @@
 // the comparison with graphile-worker (queue.mjs) share: the receiver, the database and its
 // fixtures, the sender process, draining a backlog, commit-to-receipt latency at a steady rate, and
 // the bare loop's process.
-import { fork, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { OUTBOX_CHANNEL, wakeSenders } from '@platform/db';
 import { startPostgres } from '../lib/postgres.mjs';
 import { stoppable } from './processes.mjs';
-import { WITH_PARENT } from '@platform/test-process';
+import { forkWithParent, WITH_PARENT } from '@platform/test-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const root = join(here, '..', '..');
@@ -41,10 +41,7 @@ export function askChild(child, message) {
 }
 
 export async function startReceiver() {
-  const child = fork(join(here, 'receiver.mjs'), [], {
-    execArgv: [...process.execArgv, ...WITH_PARENT],
-    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = forkWithParent(join(here, 'receiver.mjs'), []);
   const { port } = await new Promise((resolve) => child.once('message', resolve));
   const ask = (type, extra = {}) => askChild(child, { type, ...extra });
   return {
@@ -244,10 +241,7 @@ export async function steadyLatency(receiver, commit, rate, seconds) {
 
 /** The bare loop's process (bare-loop.mjs): `loop(how, count)` runs it once over the bodies it was given. */
 export async function startBareLoop(receiver, bodies, secret) {
-  const child = fork(join(here, 'bare-loop.mjs'), [], {
-    execArgv: [...process.execArgv, ...WITH_PARENT],
-    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = forkWithParent(join(here, 'bare-loop.mjs'), []);
   const ask = (message) => askChild(child, message);
   await new Promise((resolve) => child.once('message', resolve)); // ready
   await ask({ type: 'bodies', bodies });

@@ -1,10 +1,9 @@
 // bench/webhooks: the processes beside the benchmark (the sender, the idle baseline) and the CPU
 // they use.
-import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WITH_PARENT } from '@platform/test-process';
+import { forkWithParent } from '@platform/test-process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -39,10 +38,7 @@ export function cpuMs(pid) {
 
 /** The idle baseline: a bare process polling the same database once a second with the sender's idle query (idle-poller.mjs). */
 export async function startIdlePoller(kind, url) {
-  const child = fork(join(here, 'idle-poller.mjs'), [kind, url], {
-    execArgv: [...process.execArgv, ...WITH_PARENT],
-    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = forkWithParent(join(here, 'idle-poller.mjs'), [kind, url]);
   await new Promise((resolve) => child.once('message', resolve));
   return stoppable(child);
 }

@@ -12,7 +12,6 @@
 // concurrency of our sender at one host (PLATFORM_SENDER_PER_HOST=4) and, as a second line, with
 // its default 10. Goals: ours at least 1.5x its deliveries/s and a lower p99.
 // Quick runs: BENCH_QUEUE_EVENTS=2000 BENCH_QUEUE_SECONDS=3 BENCH_QUEUE_ROUNDS=1 BENCH_NO_README=1.
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
@@ -40,7 +39,7 @@ import {
   VERSION,
 } from './fixtures.mjs';
 import { cpuMs } from './processes.mjs';
-import { WITH_PARENT } from '@platform/test-process';
+import { forkWithParent } from '@platform/test-process';
 
 const EVENTS = Number(process.env.BENCH_QUEUE_EVENTS ?? 10000);
 const RATE = Number(process.env.BENCH_QUEUE_RATE ?? 500);
@@ -64,10 +63,8 @@ const ADD_JOBS = `SELECT count(*) FROM graphile_worker.add_jobs(ARRAY(
  * runner. `onCrash` runs if it exits unasked (the bench would otherwise wait for it forever).
  */
 async function startQueueWorker(url, secret, onCrash) {
-  const child = fork(join(here, 'graphile-worker.mjs'), [], {
-    execArgv: [...process.execArgv, ...WITH_PARENT],
+  const child = forkWithParent(join(here, 'graphile-worker.mjs'), [], {
     env: { ...process.env, DATABASE_URL: url, QUEUE_SECRET: secret, QUEUE_TOPIC: TOPIC, QUEUE_VERSION: VERSION },
-    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
   });
   let exiting = false;
   child.once('exit', (code) => exiting || onCrash(code));

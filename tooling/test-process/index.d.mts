@@ -5,6 +5,12 @@ export declare const API_MAIN: string;
 export declare const SENDER_MAIN: string;
 /** Node options that make a process whose stdin is a pipe from its parent end with that parent (with-parent.cjs). */
 export declare const WITH_PARENT: string[];
+/** `fork(module, args)` for a benchmark's helper: stdout and stderr inherited (or stdout ignored), IPC, ended with this process. */
+export declare function forkWithParent(
+  module: string,
+  args?: string[],
+  options?: { env?: NodeJS.ProcessEnv; stdout?: 'inherit' | 'ignore' },
+): ChildProcess;
 /**
  * Where the manual clock of a test deployment starts (PLATFORM_CLOCK_START): a fixed instant, so no
  * expectation about versions, expiries or dates depends on the day the tests run.

@@ -2,7 +2,7 @@
 // benchmarks: a process of its own (its memory and event loop are its own), its output captured, a
 // line waited for, its resident memory read from /proc, stopped with SIGTERM, and ended with the
 // process that started it even when that one is killed (with-parent.cjs).
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,10 +13,21 @@ export const SENDER_MAIN = join(REPO_ROOT, 'apps/webhooks/dist/main.js');
 
 /**
  * Node options that make a process end with its parent (with-parent.cjs), for one whose stdin is a
- * pipe from the parent (`stdio: ['pipe', ...]`): startProgram uses them, and the benchmarks'
- * forked helpers take them as `execArgv`.
+ * pipe from the parent (`stdio: ['pipe', ...]`): startProgram and forkWithParent use them.
  */
 export const WITH_PARENT = ['--require', join(dirname(fileURLToPath(import.meta.url)), 'with-parent.cjs')];
+
+/**
+ * `fork(module, args)` for a helper process of a benchmark: its stdout and stderr this process's
+ * (or `stdout: 'ignore'`), an IPC channel, and ended with this process (WITH_PARENT, stdin a pipe).
+ */
+export function forkWithParent(module, args = [], { env, stdout = 'inherit' } = {}) {
+  return fork(module, args, {
+    ...(env ? { env } : {}),
+    execArgv: [...process.execArgv, ...WITH_PARENT],
+    stdio: ['pipe', stdout, 'inherit', 'ipc'],
+  });
+}
 
 /**
  * Where the manual clock of a test deployment starts (PLATFORM_CLOCK_START): a fixed instant, so no
