@@ -270,7 +270,7 @@ function databaseSuite(d: SuiteDatabase): void {
 
   if (provider === 'sqlite') {
     it(
-      'sets WAL, busy_timeout and foreign_keys on every connection, also after transactions',
+      'sets WAL, busy_timeout, foreign_keys and temp_store on every connection, also after transactions',
       async () => {
         await db.prisma.$transaction(async (tx) => {
           await tx.store.count();
@@ -286,6 +286,13 @@ function databaseSuite(d: SuiteDatabase): void {
         expect(Number(Object.values(fk[0]!)[0])).toBe(1);
         const [mode] = await db.query<{ journal_mode: string }>('PRAGMA journal_mode');
         expect(mode!.journal_mode).toBe('wal');
+        // MEMORY (2): a multi-row write's statement journal never goes to a temporary file
+        for (const rows of [
+          await db.prisma.$queryRawUnsafe<Record<string, unknown>[]>('PRAGMA temp_store'),
+          await db.query('PRAGMA temp_store'),
+        ]) {
+          expect(Number(Object.values(rows[0]!)[0])).toBe(2);
+        }
       },
       TIMEOUT,
     );
