@@ -27,9 +27,9 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * truncated and unlinked by the sender's record groups and claims: about one write(2) a delivery
  * and 160 temporary files in a drain of 30,000 (`strace -c`; bench/webhooks 2026-12-03), about
  * 1.7 us of CPU a delivery, and 30% of the delivered rows' update in isolation. What a statement
- * keeps is bounded by what it writes or sorts; no statement of the platform writes or sorts more
- * than a batch or a page of rows, but a hand-run one over a large table would hold its journal in
- * memory.
+ * keeps is the original of the pages it changes (and what it sorts), until it ends: most statements
+ * of the platform write a batch or a page of rows; one that writes many (a disabled subscription's
+ * whole backlog marked failed, a hand-run update of a large table) holds that much in memory.
  */
 export const SQLITE_PRAGMAS = [
   `PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
