@@ -170,11 +170,13 @@ export function startMaintenance({ sql, clock, logger, settings }: Deps): Mainte
   }
 
   let compactionFailures = 0;
+  /** the tables the last look saw bloated (compact.ts: a second look in a row compacts them) */
+  const suspects = new Set<string>();
   /** PostgreSQL: the disk back once a pass left a table much larger than its rows (compact.ts); never fails the pass. */
   async function compact(pass: RetentionPass): Promise<void> {
     try {
       const removed = { webhook_deliveries: pass.deliveries, webhook_attempts: pass.attempts };
-      for (const done of await compactHistory(own, removed, () => closing)) logger.info(done, 'webhook history compacted');
+      for (const done of await compactHistory(own, removed, () => closing, suspects)) logger.info(done, 'webhook history compacted');
       compactionFailures = 0;
     } catch (error) {
       // e.g. a role that does not own the tables (refused before anything moves): the history is kept all the same.
