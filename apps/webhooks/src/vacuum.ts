@@ -33,20 +33,28 @@ export function createDeliveriesVacuum(url: string, every: number, warn: (error:
   let since = 0;
   let running: Promise<void> | undefined;
   let closing = false;
+  const start = () => {
+    since = 0;
+    running = session
+      .query(VACUUM_STATEMENT)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (!closing) warn(error);
+        },
+      )
+      .finally(() => {
+        running = undefined;
+        // `every` more were recorded while it ran: the next follows at once, not at the next
+        // record (the last deliveries of a burst would otherwise stay unvacuumed until more come).
+        if (since >= every && !closing) start();
+      });
+  };
   return {
     recorded(count) {
       since += count;
       if (since < every || running || closing) return;
-      since = 0;
-      running = session
-        .query(VACUUM_STATEMENT)
-        .then(
-          () => undefined,
-          (error: unknown) => {
-            if (!closing) warn(error);
-          },
-        )
-        .finally(() => (running = undefined));
+      start();
     },
     async close() {
       closing = true;
