@@ -57,6 +57,8 @@ describe('responses', () => {
       ['GET', `${t.origin}/admin/oauth/token/create`, 'POST', undefined],
       ['PUT', `${t.origin}/admin/oauth/token/refresh`, 'POST', undefined],
       ['HEAD', `${t.origin}/admin/oauth/token/cancel`, 'POST', undefined],
+      ['DELETE', `${t.origin}/admin/oauth/authorize?appKey=x`, 'GET, HEAD, POST', undefined],
+      ['PUT', `${t.origin}/admin/oauth-web/`, 'GET, HEAD', undefined],
     ];
     for (const [method, url, allow, bearer] of cases) {
       const r = await call(url, { method, token: bearer });

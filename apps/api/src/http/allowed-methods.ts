@@ -15,12 +15,25 @@ function patternOf(path: string): RegExp {
 }
 
 /**
- * The paths of the three APIs (Admin, operator, OAuth token calls) with the methods each takes, read
- * from the contract: the router knows the same routes, so a path this finds is one it routes.
+ * The OAuth API's pages (decisions §5.2), which the contract does not describe (they answer HTML):
+ * the consent page on the store's host (GET shows it, POST is its Approve or Decline), and the
+ * fragment page apps of this platform family link to (oauth/oauth-pages.controller.ts routes them).
+ */
+const OAUTH_PAGES: readonly { method: string; path: string }[] = [
+  { method: 'GET', path: '/admin/oauth/authorize' },
+  { method: 'POST', path: '/admin/oauth/authorize' },
+  { method: 'GET', path: '/admin/oauth-web' },
+  { method: 'GET', path: '/admin/oauth-web/' },
+];
+
+/**
+ * The paths of the three APIs (Admin, operator, OAuth: its token calls and its pages) with the
+ * methods each takes, read from the contract and OAUTH_PAGES: the router knows the same routes, so a
+ * path this finds is one it routes.
  */
 function knownPaths(): KnownPath[] {
   const byPath = new Map<string, KnownPath>();
-  const routes = [...Object.values(contract.admin), ...Object.values(contract.operator), ...Object.values(contract.oauth)];
+  const routes = [...Object.values(contract.admin), ...Object.values(contract.operator), ...Object.values(contract.oauth), ...OAUTH_PAGES];
   for (const route of routes as { method: string; path: string }[]) {
     const known = byPath.get(route.path) ?? { pattern: patternOf(route.path), methods: new Set<string>() };
     known.methods.add(route.method);
