@@ -147,6 +147,14 @@ describe('POST /admin/oauth/token/create (decisions §5.2)', () => {
     const app = await createOAuthApp(t, 'public');
     const now = await serviceNow(t);
     expectRefusal(await tokenCall(t, 'create', app, { body: { kode: 'x' }, nowMs: now }), 422, 'VALIDATION_FAILED', /code/);
+    // What /openapi.json states: a code is at most 200 characters, a token call's body at most 4 KB.
+    expectRefusal(await tokenCall(t, 'create', app, { body: { code: 'c'.repeat(201) }, nowMs: now }), 422, 'VALIDATION_FAILED', /^code: /);
+    expectRefusal(
+      await tokenCall(t, 'create', app, { body: { code: 'c'.repeat(200), note: 'n'.repeat(4096) }, nowMs: now }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+      /limit of 4 KB/,
+    );
     // A sign of the right form, over other bytes: the headers admit the body, which is then read.
     const malformed = await call(`${t.origin}/admin/oauth/token/create`, {
       method: 'POST',
@@ -370,6 +378,9 @@ describe('the contract', () => {
       ).toEqual(['appkey', 'sign', 'timestamp']);
     }
     expect(doc.body.paths['/platform/v1/stores/{handle}/admin_sessions'].post.operationId).toBe('createAdminSession');
+    const create = doc.body.paths['/admin/oauth/token/create'].post;
+    expect(create.requestBody.content['application/json'].schema.properties.code.maxLength).toBe(200);
+    expect(create.responses['413'].description).toMatch(/over 4 KB/);
   });
 
   it('keeps refusing form bodies on the Admin API (decisions §3.1)', async () => {

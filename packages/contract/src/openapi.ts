@@ -15,8 +15,8 @@ const CONVENTIONS = [
     'a string holding NUL (`\\u0000`) or an unpaired UTF-16 surrogate escape (`"\\ud800"`), a key twice in one object, or nesting ' +
     'deeper than 64 levels is 400 `Malformed JSON body: ...`. No request string may hold NUL, in the body or the query (`%00`): ' +
     'every request string of this document has a pattern that excludes it.',
-  'A body over 8 MB is 413. A path of this document with a method it does not take is 405 with `Allow` listing those it takes; ' +
-    'any other unknown path is 404.',
+  'A body over 8 MB is 413 (over 4 KB on the OAuth token calls, whose bodies are `{"code"}` or nothing). ' +
+    'A path of this document with a method it does not take is 405 with `Allow` listing those it takes; any other unknown path is 404.',
   'A request this document allows is refused only for the state of the data: an unknown id or handle (404), a name in use ' +
     'or an app namespace of another app (422, 403 or 404), a stored metafield definition (its type, its rules, and the format of ' +
     'a value whose request names no `type`), the supported versions of the clock (404, and 422 for a subscription api_version), ' +
