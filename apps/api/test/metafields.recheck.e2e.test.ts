@@ -145,7 +145,7 @@ describe('background re-check end to end (decisions §8.12, spec rule 7)', () =>
     const early = await api.create(products[0]!, { namespace: 'recheck', key: 'early', type: 'single_line_text_field', value: 'abc' });
     await api.define({ namespace: 'recheck', key: 'early', type: 'number_integer' });
     const row = await eventually(async () => byId(await listed('?valid=false'), early.body.metafield.id));
-    expect(row.invalid_reasons).toEqual(['value: must be an integer (digits with an optional leading -)']);
+    expect(row.invalid_reasons).toEqual(['value: must be an integer (digits with an optional leading -, no leading zeros)']);
   });
 
   it('a deleted definition leaves its values without rules: valid', async () => {

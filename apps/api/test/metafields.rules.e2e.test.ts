@@ -53,7 +53,7 @@ describe('two levels (spec rule 6, decisions §8.9)', () => {
 
   it('the basic check runs first: a value of the wrong format never reaches the rules', async () => {
     const write = await defined('number_integer', [['max', '10']]);
-    await expectRefused(write('ten'), 'value: must be an integer (digits with an optional leading -)');
+    await expectRefused(write('ten'), 'value: must be an integer (digits with an optional leading -, no leading zeros)');
     await expectRefused(write('11'), 'value: has a maximum of 10 (rule max)');
     await expectAccepted(write('10'));
   });
@@ -264,7 +264,7 @@ describe('without a definition only the basic check runs (decisions §8.9)', () 
     await api.define({ namespace: 'later', key: 'size', type: 'number_integer' });
     await expectRefused(
       api.create(product, { namespace: 'later', key: 'size', value: 'big' }),
-      'value: must be an integer (digits with an optional leading -)',
+      'value: must be an integer (digits with an optional leading -, no leading zeros)',
     );
     const r = await api.create(product, { namespace: 'later', key: 'size', value: '3' });
     expect(r.status).toBe(200);

@@ -201,7 +201,7 @@ describe('POST /metafields_set.json (decisions §8.9)', () => {
     expect(r.status).toBe(422);
     expect(r.body.errors).toBe(
       [
-        'metafields[1].value: must be an integer (digits with an optional leading -)',
+        'metafields[1].value: must be an integer (digits with an optional leading -, no leading zeros)',
         "metafields[2].type: can't be blank (a value without a definition must name its type)",
         'metafields[3].owner_id: product 999999 does not exist',
         'metafields[4].key: is too short (minimum is 3 characters)',

@@ -152,7 +152,7 @@ describe('regex', () => {
 describe('scale_min and scale_max', () => {
   it('are decimal strings', () => {
     expect(problem('rating', 'scale_min', 'one')).toBe(
-      'validations[0].value: must be a decimal number (digits, an optional leading - and an optional fraction) (rule scale_min)',
+      'validations[0].value: must be a decimal number (digits, an optional leading - and an optional fraction, no leading zeros) (rule scale_min)',
     );
     expect(problem('rating', 'scale_max', '1e1')).toMatch(/must be a decimal number .*\(rule scale_max\)$/);
   });

@@ -18,7 +18,7 @@ describe('two levels (spec "Rules on the array" 6)', () => {
     const result = validate('7.5', NEW);
     expect(result).toEqual({
       ok: false,
-      issues: [{ field: 'value', message: 'value: must be an integer (digits with an optional leading -)' }],
+      issues: [{ field: 'value', message: 'value: must be an integer (digits with an optional leading -, no leading zeros)' }],
     });
   });
 

@@ -12,7 +12,7 @@ const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
 /** The decimal check as a regular expression and two counts: the reference. */
 function referenceDecimal(s: string): { fractionDigits: number } | string {
-  if (!DECIMAL.test(s)) return 'must be a decimal number (digits, an optional leading - and an optional fraction)';
+  if (!DECIMAL.test(s)) return 'must be a decimal number (digits, an optional leading - and an optional fraction, no leading zeros)';
   const dot = s.indexOf('.');
   if ((dot < 0 ? s.length : dot) - (s.startsWith('-') ? 1 : 0) > 13) return 'must have at most 13 digits before the decimal point';
   const fractionDigits = dot < 0 ? 0 : s.length - dot - 1;

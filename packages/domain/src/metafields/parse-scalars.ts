@@ -28,7 +28,7 @@ import { MAX_ID } from '../pagination/parse-page-params';
 export { DECIMAL_FRACTION_DIGITS, DECIMAL_INTEGER_DIGITS, MAX_SAFE_INTEGER };
 
 const INTEGER = INTEGER_SHAPE;
-export const NOT_AN_INTEGER = 'must be an integer (digits with an optional leading -)';
+export const NOT_AN_INTEGER = 'must be an integer (digits with an optional leading -, no leading zeros)';
 export const INTEGER_OUT_OF_RANGE = `must be between -${MAX_SAFE_INTEGER} and ${MAX_SAFE_INTEGER}`;
 
 /** number_integer: base-10, optional leading `-`, no `+`, no exponent, no leading zeros, within +/-(2^53 - 1). */
@@ -39,7 +39,7 @@ export function parseIntegerText(s: string): IntegerValue | string {
   return { kind: 'integer', value: n };
 }
 
-export const NOT_A_DECIMAL = 'must be a decimal number (digits, an optional leading - and an optional fraction)';
+export const NOT_A_DECIMAL = 'must be a decimal number (digits, an optional leading - and an optional fraction, no leading zeros)';
 const TOO_MANY_INTEGER_DIGITS = `must have at most ${DECIMAL_INTEGER_DIGITS} digits before the decimal point`;
 const TOO_MANY_FRACTION_DIGITS = `must have at most ${DECIMAL_FRACTION_DIGITS} digits after the decimal point`;
 

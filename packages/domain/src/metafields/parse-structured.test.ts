@@ -34,7 +34,7 @@ describe('weight, volume, dimension (decisions §8.8, §8.10)', () => {
       'value.value: must be a JSON number',
     ]);
     expect(messages((i) => parseMeasureNode(node('{"value":1e3,"unit":"kg"}'), 'weight', 'value[2]', i)).messages).toEqual([
-      'value[2].value: must be a decimal number (digits, an optional leading - and an optional fraction)',
+      'value[2].value: must be a decimal number (digits, an optional leading - and an optional fraction, no leading zeros)',
     ]);
     expect(messages((i) => parseMeasureNode(node('{"value":1,"unit":"kg","note":1}'), 'weight', 'value', i)).messages).toEqual([
       'value: must be a JSON object with keys value (a number) and unit (g, kg, lb, oz)',

@@ -59,7 +59,7 @@ const INVALID: Readonly<Record<string, [string, string]>> = {
     'value.unit: must be one of ml, cl, l, m3, us_fl_oz, us_pt, us_qt, us_gal, imp_fl_oz, imp_pt, imp_qt, imp_gal',
   ],
   dimension: ['{"value":1,"unit":"km"}', 'value.unit: must be one of mm, cm, m, in, ft, yd'],
-  number_integer: ['1.0', 'value: must be an integer (digits with an optional leading -)'],
+  number_integer: ['1.0', 'value: must be an integer (digits with an optional leading -, no leading zeros)'],
   number_decimal: ['1.1234567890', 'value: must have at most 9 digits after the decimal point'],
   url: ['ftp://example.com', 'value: must be an absolute URL with scheme http, https, mailto, sms or tel'],
   link: ['{"text":"a"}', 'value: must be a JSON object with keys text and url (strings)'],
@@ -140,7 +140,7 @@ describe('parsed values keep the text as written', () => {
   });
   it("empty text is a text value to the basic check (the version rule is the validator's)", () => {
     expect(value('single_line_text_field', '')).toEqual({ kind: 'text', text: '' });
-    expect(problems('number_integer', '')).toEqual(['value: must be an integer (digits with an optional leading -)']);
+    expect(problems('number_integer', '')).toEqual(['value: must be an integer (digits with an optional leading -, no leading zeros)']);
   });
 });
 
@@ -185,8 +185,12 @@ describe('lists (decisions §8.8)', () => {
         { kind: 'integer', value: -2 },
       ],
     });
-    expect(problems('list.number_integer', '[1e2]')).toEqual(['value[0]: must be an integer (digits with an optional leading -)']);
-    expect(problems('list.number_integer', '[1.0]')).toEqual(['value[0]: must be an integer (digits with an optional leading -)']);
+    expect(problems('list.number_integer', '[1e2]')).toEqual([
+      'value[0]: must be an integer (digits with an optional leading -, no leading zeros)',
+    ]);
+    expect(problems('list.number_integer', '[1.0]')).toEqual([
+      'value[0]: must be an integer (digits with an optional leading -, no leading zeros)',
+    ]);
     expect(problems('list.number_integer', '[9007199254740992]')).toEqual([
       'value[0]: must be between -9007199254740991 and 9007199254740991',
     ]);
@@ -201,7 +205,7 @@ describe('lists (decisions §8.8)', () => {
     });
     expect(problems('list.number_decimal', '[1.0000000001]')).toEqual(['value[0]: must have at most 9 digits after the decimal point']);
     expect(problems('list.number_decimal', '[1e-3]')).toEqual([
-      'value[0]: must be a decimal number (digits, an optional leading - and an optional fraction)',
+      'value[0]: must be a decimal number (digits, an optional leading - and an optional fraction, no leading zeros)',
     ]);
   });
 
