@@ -1,7 +1,7 @@
 // The SQLite suite's global setup: an idle sender from the suite's start, watched while the other
 // files run (one at a time, on the other core); idle.e2e.test.ts runs after them and reads what was
 // counted, so its 32 s of waiting overlap the suite instead of adding to it (vitest.config.mjs).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -23,7 +23,12 @@ export default function setup(project: TestProject): () => Promise<void> {
   const file = join(dir, 'counts.json');
   const idle = watchIdleSender(`file:${join(dir, 'idle.db')}`);
   const written: Record<string, unknown> = {};
-  const write = (part: Record<string, unknown>) => writeFileSync(file, JSON.stringify(Object.assign(written, part)));
+  // Written beside and renamed over: the test polls the file, and a read during a plain write saw it
+  // empty ("Unexpected end of JSON input", 2026-12-04). A rename replaces it whole.
+  const write = (part: Record<string, unknown>) => {
+    writeFileSync(`${file}.next`, JSON.stringify(Object.assign(written, part)));
+    renameSync(`${file}.next`, file);
+  };
   void idle.window.then((window) => write({ window }));
   void idle.exited.then((exit) => write({ exit }));
   project.provide('idleSender', { pid: idle.pid, file });
