@@ -229,6 +229,29 @@ describe('product input (decisions §10)', () => {
     expect(patch.body.errors).toBe('handle: is too long (maximum is 255 characters)');
   });
 
+  it('takes 1,000 values an option and refuses more: each value id is derived from its option, and two products never share one', async () => {
+    const values = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    const over = await op().call('/stores/stamps/products', {
+      body: { products: [{ title: 'Many', options: [{ name: 'N', values: values(1001, 'v') }] }] },
+    });
+    expect(over.status).toBe(422);
+    expect(over.body.errors).toBe('products[0].options[0].values: is too long (maximum is 1000 values)');
+    const made = await op().call('/stores/stamps/products', {
+      body: {
+        products: [
+          { title: 'Most', options: [{ name: 'N', values: values(1000, 'v') }] },
+          { title: 'Next', options: [{ name: 'M', values: ['a', 'b'] }] },
+        ],
+      },
+    });
+    expect(made.status).toBe(201);
+    const ids = made.body.products.flatMap((p: { options: { option_values: { id: string }[] }[] }) =>
+      p.options.flatMap((o) => o.option_values.map((v) => v.id)),
+    );
+    expect(ids).toHaveLength(1002);
+    expect(new Set(ids).size).toBe(1002);
+  });
+
   it('refuses product and products in one body rather than dropping one, and writes nothing', async () => {
     const r = await op().call('/stores/stamps/products', { body: { product: { title: 'One' }, products: [{ title: 'Two' }] } });
     expect(r.status).toBe(422);

@@ -146,6 +146,9 @@ export const ZVariantInput = z.object({
 });
 export type VariantInput = z.infer<typeof ZVariantInput>;
 
+/** An option's values, at most: a value's id is its option's id * 1000 + its position (apps/api, product-document.ts). */
+export const MAX_OPTION_VALUES = 1000;
+
 /**
  * The fields of the Product table a merchant sets; ids and timestamps are the service's
  * (decisions §10). Not `.strict()`: unknown keys are dropped, so a client sending a listed
@@ -189,7 +192,17 @@ export const ZProductInput = z.object({
       }),
     )
     .nullish(),
-  options: z.array(z.object({ name: z.string(), values: z.array(z.string()) })).nullish(),
+  options: z
+    .array(
+      z.object({
+        name: z.string(),
+        values: z
+          .array(z.string())
+          .max(MAX_OPTION_VALUES, `is too long (maximum is ${MAX_OPTION_VALUES} values)`)
+          .describe(`At most ${MAX_OPTION_VALUES} values an option (each value's id is derived from its option's).`),
+      }),
+    )
+    .nullish(),
   variants: z.array(ZVariantInput).nullish().describe('A product without variants gets one default variant.'),
 });
 export type ProductInput = z.infer<typeof ZProductInput>;

@@ -88,7 +88,7 @@ export function variantsOf(input: ProductInput): VariantInput[] {
   return input.variants && input.variants.length > 0 ? input.variants : [{}];
 }
 
-/** Option value ids are derived from the option id (at most 1,000 values an option). */
+/** Option value ids are derived from the option id (at most 1,000 values an option: MAX_OPTION_VALUES, refused by the contract). */
 function optionValueId(optionId: bigint, index: number): string {
   return (optionId * 1000n + BigInt(index + 1)).toString();
 }
