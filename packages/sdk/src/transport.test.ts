@@ -44,6 +44,14 @@ function transport(steps: Step[], options: Partial<TransportOptions> = {}) {
 const retries = (events: SdkEvent[]) => events.filter((e) => e.type === 'retry');
 
 describe(createTransport.name, () => {
+  it('sends Content-Type: application/json; charset=utf-8 on every request, GET and DELETE included (the spec)', async () => {
+    const t = transport([{ status: 200 }, { status: 200 }, { status: 200 }]);
+    await t.send({ method: 'GET', url: URL_ });
+    await t.send({ method: 'DELETE', url: URL_ });
+    await t.send({ method: 'POST', url: URL_, body: { a: 1 } });
+    expect(t.calls.map((c) => c.headers['Content-Type'])).toEqual(Array(3).fill('application/json; charset=utf-8'));
+  });
+
   it('waits Retry-After in seconds after a 429, then succeeds (decisions §7.2)', async () => {
     const t = transport([{ status: 429, headers: { 'Retry-After': '2' }, body: { errors: 'Too many requests' } }, { status: 200 }]);
     const answer = await t.send({ method: 'GET', url: URL_ });

@@ -191,14 +191,16 @@ export function createTransport(options: TransportOptions & { bucketKey: string 
     for (let attempt = 0; ; attempt += 1) {
       await bucket?.acquire(request.signal, (info) => emit({ type: 'throttle', ...base, ...info }));
       if (request.signal?.aborted) throw abortReason(request.signal);
+      // The spec: "All requests send the header Content-Type with the fixed value application/json;
+      // charset=utf-8", GET and DELETE included (the service takes any type on an empty body).
       const headers: Record<string, string> = {
         Accept: 'application/json',
         'User-Agent': userAgent(),
         ...request.headers,
+        'Content-Type': 'application/json; charset=utf-8',
         Authorization: `Bearer ${await token()}`,
       };
       if (idempotencyKey !== undefined && givenKey === undefined) headers[IDEMPOTENCY_KEY] = idempotencyKey;
-      if (body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
       emit({ type: 'request', ...base, attempt, ...keyed });
 
       const timeout = new AbortController();
