@@ -53,11 +53,15 @@ describe('the manual clock (decisions §10)', () => {
     }
   });
 
-  it('takes exactly one of advance_seconds and now', async () => {
+  it('takes exactly one of advance_seconds and now, and a now the platform can store', async () => {
     for (const body of [{}, { advance_seconds: 5, now: '2027-01-01T00:00:00Z' }, { advance_seconds: '5' }, { later: 1 }]) {
       const r = await op().call('/clock', { body });
       expect(r.status).toBe(422);
       expect(r.body.errors).toMatch(/^(body|advance_seconds)/);
+    }
+    for (const now of ['0000-01-01T00:00:00Z', '9999-12-31T00:00:00Z']) {
+      const out = await op().call('/clock', { body: { now } });
+      expect(`${out.status} ${out.body.errors}`).toBe('422 now: must be between 1970-01-01T00:00:00Z and 9999-12-30T23:59:59Z');
     }
     const noOffset = await op().call('/clock', { body: { now: '2027-01-01T00:00:00' } });
     expect(noOffset.status).toBe(422);
@@ -227,6 +231,25 @@ describe('product input (decisions §10)', () => {
     });
     expect(patch.status).toBe(422);
     expect(patch.body.errors).toBe('handle: is too long (maximum is 255 characters)');
+  });
+
+  it('refuses times no store can hold (before 1970, after 9999-12-30 UTC: PostgreSQL answered 500 and kept year 10000), and keeps the record usable', async () => {
+    const range = 'must be between 1970-01-01T00:00:00Z and 9999-12-30T23:59:59Z';
+    const ok = await op().call('/stores/stamps/products', {
+      body: { product: { title: 'Timed', published_at: '1970-01-02T00:00:00+23:59' } },
+    });
+    expect(ok.status).toBe(201);
+    const id = ok.body.product.id;
+    for (const time of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+14:00', '1969-12-31T23:59:59Z', '9999-12-31T23:00:00-01:00']) {
+      const created = await op().call('/stores/stamps/products', { body: { product: { title: 'T', published_at: time } } });
+      expect(`${created.status} ${created.body.errors}`, time).toBe(`422 published_at: ${range}`);
+      const patched = await op().call(`/stores/stamps/products/${id}`, { method: 'PATCH', body: { product: { published_at: time } } });
+      expect(`${patched.status} ${patched.body.errors}`, time).toBe(`422 published_at: ${range}`);
+      const store = await op().call('/stores/stamps', { method: 'PATCH', body: { store: { plan_expires_at: time } } });
+      expect(`${store.status} ${store.body.errors}`, time).toBe(`422 plan_expires_at: ${range}`);
+    }
+    expect((await op().call(`/stores/stamps/products/${id}`, { method: 'PATCH', body: { product: { title: 'Still' } } })).status).toBe(200);
+    expect((await op().call('/stores/stamps')).status).toBe(200);
   });
 
   it('takes 1,000 values an option and refuses more: each value id is derived from its option, and two products never share one', async () => {

@@ -7,6 +7,7 @@ import {
   EMAIL_MAX_LENGTH,
   STORE_NAME,
   INSTANT,
+  OUT_OF_STORED_RANGE_DATES,
   KEY_LENGTH,
   LIMIT_MAX,
   MAX_ID,
@@ -50,8 +51,18 @@ export const PAGE_INFO_RULES: JsonSchema = {
 /** decisions §1.5. */
 export const STORE_HANDLE_RULES: JsonSchema = { pattern: STORE_HANDLE.source, minLength: 3, maxLength: 63, examples: ['demo'] };
 
-/** decisions §3.3: a request time (the one ISO 8601 form the service reads). */
-export const TIME_RULES: JsonSchema = { format: 'date-time', pattern: INSTANT.source, examples: ['2026-11-22T12:05:01+08:00'] };
+/**
+ * decisions §3.3: a request time (the one ISO 8601 form the service reads), on a date whose instant
+ * is stored whatever its offset: 1970-01-02 to 9999-12-29 (the server takes 1970-01-01T00:00:00Z to
+ * 9999-12-30T23:59:59Z; the two edge days depend on the offset, which a pattern cannot weigh).
+ */
+export const TIME_RULES: JsonSchema = {
+  format: 'date-time',
+  pattern: INSTANT.source,
+  // `type` in the `not`: a nullable field's null is not a string, so `not` lets it through.
+  not: { type: 'string', pattern: OUT_OF_STORED_RANGE_DATES.source },
+  examples: ['2026-11-22T12:05:01+08:00'],
+};
 
 /** Text with something besides white space (the server trims to judge blankness); NUL never (json-shape). */
 export const NOT_BLANK = '^[^\\S\\u0000]*[^\\s\\u0000][^\\u0000]*$';

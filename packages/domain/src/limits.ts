@@ -9,7 +9,7 @@ export * from './metafields/define-definition-fields';
 export { VALUE_FORMAT_IN_WORDS, valueSchemaOf } from './metafields/define-value-schemas';
 export { decimalsUpTo } from './text/decimal-range-pattern';
 export { APP_NAMESPACE_LOOKALIKE, APP_NAMESPACE_PREFIX } from './metafields/parse-namespace';
-export { INSTANT } from './time/parse-instant';
+export { INSTANT, OUT_OF_STORED_RANGE_DATES } from './time/parse-instant';
 export * from './webhooks/define-topics';
 export * from './feedback/check-feedback-messages';
 export * from './feedback/normalize-feedback-state';

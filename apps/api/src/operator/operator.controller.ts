@@ -1,6 +1,6 @@
 import { Controller, Req } from '@nestjs/common';
 import { operatorContract } from '@platform/contract';
-import { DomainError, parseIsoInstant } from '@platform/domain';
+import { DomainError, OUT_OF_STORED_RANGE, parseStoredInstant } from '@platform/domain';
 import { TsRestHandler, tsRestHandler } from '@ts-rest/nest';
 import type { FastifyRequest } from 'fastify';
 import { AppsService } from '../apps/apps.service';
@@ -84,8 +84,11 @@ export class OperatorController {
         // Only reached with PLATFORM_CLOCK=manual: otherwise http/conventions answers 404 first.
         let now: Date;
         if (body.now !== undefined) {
-          const parsed = parseIsoInstant(body.now);
-          if (!parsed.ok) throw new DomainError('VALIDATION_FAILED', 'now: must be an ISO 8601 time with an offset or Z');
+          const parsed = parseStoredInstant(body.now);
+          if (!parsed.ok) {
+            const message = parsed.message === OUT_OF_STORED_RANGE ? parsed.message : 'must be an ISO 8601 time with an offset or Z';
+            throw new DomainError('VALIDATION_FAILED', `now: ${message}`);
+          }
           now = await this.clock.set({ now: parsed.value });
         } else {
           now = await this.clock.set({ advanceSeconds: body.advance_seconds! });

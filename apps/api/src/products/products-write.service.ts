@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, joinIssues, MAX_PRODUCT_HANDLE, MAX_PRODUCTS_PER_CREATE, parseIsoInstant, PRODUCT_DECIMAL } from '@platform/domain';
+import {
+  DomainError,
+  joinIssues,
+  MAX_PRODUCT_HANDLE,
+  MAX_PRODUCTS_PER_CREATE,
+  OUT_OF_STORED_RANGE,
+  parseStoredInstant,
+  PRODUCT_DECIMAL,
+} from '@platform/domain';
 import { MAX_RESPONSE_BYTES } from '../http/wire';
 import { ClockService } from '../core/clock.service';
 import { Transactions } from '../core/transactions';
@@ -35,8 +43,10 @@ function checkInput(input: Partial<ProductInput>, prefix: string, issues: { fiel
     issues.push({ field: `${prefix}handle`, message: `is too long (maximum is ${MAX_HANDLE} characters)` });
   }
   if (input.published_at) {
-    if (!parseIsoInstant(input.published_at).ok) {
-      issues.push({ field: `${prefix}published_at`, message: 'must be an ISO 8601 time with an offset or Z' });
+    const parsed = parseStoredInstant(input.published_at);
+    if (!parsed.ok) {
+      const message = parsed.message === OUT_OF_STORED_RANGE ? parsed.message : 'must be an ISO 8601 time with an offset or Z';
+      issues.push({ field: `${prefix}published_at`, message });
     }
   }
   (input.variants ?? []).forEach((variant: VariantInput, i) => {

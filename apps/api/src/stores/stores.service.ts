@@ -7,7 +7,8 @@ import {
   isValidStoreHandle,
   isValidTimeZone,
   joinIssues,
-  parseIsoInstant,
+  OUT_OF_STORED_RANGE,
+  parseStoredInstant,
 } from '@platform/domain';
 import type { TransactionClient } from '@platform/db';
 import { ClockService } from '../core/clock.service';
@@ -114,9 +115,12 @@ export class StoresService {
     let planExpiresAt: Date | null | undefined;
     if (input.plan_expires_at === null) planExpiresAt = null;
     else if (input.plan_expires_at !== undefined) {
-      const parsed = parseIsoInstant(input.plan_expires_at);
+      const parsed = parseStoredInstant(input.plan_expires_at);
       if (parsed.ok) planExpiresAt = parsed.value;
-      else issues.push({ field: 'plan_expires_at', message: 'must be an ISO 8601 time with an offset' });
+      else {
+        const message = parsed.message === OUT_OF_STORED_RANGE ? parsed.message : 'must be an ISO 8601 time with an offset';
+        issues.push({ field: 'plan_expires_at', message });
+      }
     }
     if (input.iana_timezone !== undefined && !isValidTimeZone(input.iana_timezone)) {
       issues.push({ field: 'iana_timezone', message: `'${input.iana_timezone}' is not an IANA time zone` });

@@ -25,8 +25,12 @@ describe('manualInstant', () => {
     expect(manualInstant(new Date('2027-01-01T00:00:00Z'))).toBe(Date.parse('2027-01-01T00:00:00Z'));
   });
 
-  it('refuses an invalid target', () => {
+  it('refuses an invalid target, and one outside the instants the platform stores', () => {
     expect(() => manualInstant(new Date(Number.NaN))).toThrow(DomainError);
+    for (const target of ['1969-12-31T23:59:59Z', '9999-12-31T00:00:00Z', '0001-01-01T00:00:00Z']) {
+      expect(() => manualInstant(new Date(target)), target).toThrow(/now: must be between 1970/);
+    }
+    expect(manualInstant(new Date('9999-12-30T23:59:59Z'))).toBe(Date.parse('9999-12-30T23:59:59Z'));
   });
 });
 
@@ -34,7 +38,7 @@ describe('advanceInstant', () => {
   it('adds whole, fractional and negative seconds', () => {
     expect(advanceInstant(0, 3600)).toBe(3_600_000);
     expect(advanceInstant(1_000, 0.25)).toBe(1_250);
-    expect(advanceInstant(1_000, -2)).toBe(-1_000);
+    expect(advanceInstant(3_000, -2)).toBe(1_000);
   });
 
   it('rejects non-finite amounts with a 422', () => {
@@ -43,7 +47,9 @@ describe('advanceInstant', () => {
     }
   });
 
-  it('rejects a move beyond what a Date can hold', () => {
+  it('rejects a move beyond what a Date can hold, or out of the instants the platform stores', () => {
     expect(() => advanceInstant(0, 1e13)).toThrow(DomainError);
+    expect(() => advanceInstant(1_000, -2)).toThrow(/advance_seconds: moves the clock out of range/);
+    expect(() => advanceInstant(Date.parse('9999-12-30T00:00:00Z'), 86_400)).toThrow(/out of range/);
   });
 });

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors/define-errors';
+import { EARLIEST_STORED_MS, LATEST_STORED_MS, OUT_OF_STORED_RANGE } from '../time/parse-instant';
 
 // decisions §10: every time-dependent rule reads a Clock, so tests can move time (PLATFORM_CLOCK=manual).
 export interface Clock {
@@ -9,8 +10,9 @@ export const systemClock: Clock = {
   now: () => new Date(),
 };
 
-// What a Date can hold: 8.64e15 ms either side of the epoch.
-const MAX_INSTANT_MS = 8.64e15;
+// The manual clock stays within the instants the platform stores and renders (parseStoredInstant):
+// outside it, the times it stamps could not be stored (PostgreSQL has no year 0) or rendered.
+const inRange = (ms: number) => Number.isFinite(ms) && ms >= EARLIEST_STORED_MS && ms <= LATEST_STORED_MS;
 
 /**
  * The manual clock: it reads the instant it was last set to and stands still until it is moved, so
@@ -23,11 +25,12 @@ export function createManualClock(getNowMs: () => number): Clock {
   };
 }
 
-/** The instant a manual clock is set to by `{"now": ...}`: any valid Date. */
+/** The instant a manual clock is set to by `{"now": ...}`: a valid Date within the stored range. */
 export function manualInstant(target: Date): number {
   const ms = target.getTime();
-  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_INSTANT_MS) {
-    throw new DomainError('VALIDATION_FAILED', 'now: must be a valid ISO 8601 time');
+  if (!Number.isFinite(ms)) throw new DomainError('VALIDATION_FAILED', 'now: must be a valid ISO 8601 time');
+  if (!inRange(ms)) {
+    throw new DomainError('VALIDATION_FAILED', `now: ${OUT_OF_STORED_RANGE}`);
   }
   return ms;
 }
@@ -38,8 +41,8 @@ export function advanceInstant(currentMs: number, seconds: number): number {
     throw new DomainError('VALIDATION_FAILED', 'advance_seconds: must be a finite number');
   }
   const next = currentMs + Math.round(seconds * 1000);
-  if (!Number.isFinite(next) || Math.abs(next) > MAX_INSTANT_MS) {
-    throw new DomainError('VALIDATION_FAILED', 'advance_seconds: moves the clock out of range');
+  if (!inRange(next)) {
+    throw new DomainError('VALIDATION_FAILED', `advance_seconds: moves the clock out of range (the clock ${OUT_OF_STORED_RANGE})`);
   }
   return next;
 }

@@ -1,4 +1,4 @@
-import { parseIsoInstant } from '../time/parse-instant';
+import { parseStoredInstant } from '../time/parse-instant';
 import { checkFeedbackMessages, type FeedbackIssue } from './check-feedback-messages';
 import { normalizeFeedbackState, type FeedbackState } from './normalize-feedback-state';
 
@@ -21,24 +21,11 @@ export interface ValidFeedback {
 
 export type FeedbackResult = { ok: true; value: ValidFeedback } | { ok: false; issues: FeedbackIssue[] };
 
-/**
- * Times the platform stores and renders in every store's zone: from the Unix epoch to a day before
- * the year 10000 (a later instant would need a five-digit year in a zone east of UTC, and
- * PostgreSQL has no year 0). No feedback is generated outside them.
- */
-const EARLIEST_MS = Date.UTC(1970, 0, 1);
-const LATEST_MS = Date.UTC(9999, 11, 30, 23, 59, 59, 999);
-const RANGE_MESSAGE = 'must be between 1970-01-01T00:00:00Z and 9999-12-30T23:59:59Z';
-
+/** A feedback time: within the instants the platform stores (parseStoredInstant). */
 function feedbackTime(raw: string, field: string, issues: FeedbackIssue[]): Date | null {
-  const parsed = parseIsoInstant(raw);
+  const parsed = parseStoredInstant(raw);
   if (!parsed.ok) {
     issues.push({ field, message: parsed.message });
-    return null;
-  }
-  const ms = parsed.value.getTime();
-  if (ms < EARLIEST_MS || ms > LATEST_MS) {
-    issues.push({ field, message: RANGE_MESSAGE });
     return null;
   }
   return parsed.value;

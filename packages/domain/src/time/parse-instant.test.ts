@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { parseIsoInstant } from './parse-instant';
+import { formatInZone } from './format-in-zone';
+import { OUT_OF_STORED_RANGE, OUT_OF_STORED_RANGE_DATES, parseIsoInstant, parseStoredInstant } from './parse-instant';
 
 function instant(s: string): string | undefined {
   const r = parseIsoInstant(s);
@@ -64,5 +65,33 @@ describe('parseIsoInstant', () => {
       ok: false,
       message: 'must be an ISO 8601 date and time with an offset or Z (e.g. 2026-11-22T12:05:01+08:00)',
     });
+  });
+});
+
+describe(parseStoredInstant.name, () => {
+  it('takes 1970-01-01T00:00:00Z to 9999-12-30T23:59:59Z and refuses what lies outside, whatever the offset', () => {
+    for (const ok of ['1970-01-01T00:00:00Z', '1970-01-01T05:00:00+05:00', '9999-12-30T23:59:59Z', '2026-11-22T12:05:01+08:00']) {
+      expect(parseStoredInstant(ok).ok, ok).toBe(true);
+    }
+    for (const out of ['0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '1970-01-01T00:00:00+00:01', '9999-12-30T23:59:59-00:01']) {
+      expect(parseStoredInstant(out), out).toEqual({ ok: false, message: OUT_OF_STORED_RANGE });
+    }
+    expect(parseStoredInstant('2026-02-30T00:00:00Z').ok).toBe(false);
+  });
+
+  it("agrees with the document's dates: any offset on a date the pattern leaves is stored, and renders with four digits in every zone", () => {
+    const offsets = ['-23:59', '-12:00', 'Z', '+14:00', '+23:59'];
+    for (const date of ['1970-01-02T00:00:00', '1970-01-02T23:59:59', '9999-12-29T00:00:00', '9999-12-29T23:59:59']) {
+      expect(OUT_OF_STORED_RANGE_DATES.test(date)).toBe(false);
+      for (const offset of offsets) {
+        const parsed = parseStoredInstant(`${date}${offset}`);
+        expect(parsed.ok, `${date}${offset}`).toBe(true);
+        if (!parsed.ok) continue;
+        for (const zone of ['Pacific/Kiritimati', 'Etc/GMT+12', 'UTC']) expect(formatInZone(parsed.value, zone)).toMatch(/^\d{4}-/);
+      }
+    }
+    for (const date of ['0999-06-01T', '1969-12-31T', '1970-01-01T', '9999-12-30T', '9999-12-31T']) {
+      expect(OUT_OF_STORED_RANGE_DATES.test(date), date).toBe(true);
+    }
   });
 });
