@@ -285,6 +285,21 @@ describe('product input (decisions §10)', () => {
 });
 
 describe('apps (decisions §10)', () => {
+  it('removes an app once when it is removed many times at once: one 200, the others 404 (PostgreSQL answered 500)', async () => {
+    const created = await op().call('/apps', {
+      body: { app: { name: 'Removed at once', kind: 'private', scopes: ['read_products'], store_handle: 'stamps' } },
+    });
+    expect(created.status).toBe(201);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => op().call(`/stores/stamps/apps/${created.body.app.id}`, { method: 'DELETE' })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(404)]);
+    expect(answers.find((a) => a.status === 404)?.body.errors).toBe('App not installed on this store');
+    expect((await call(`${t.origin}/admin/openapi/v20260901/products/products.json`, { token: created.body.access_token })).status).toBe(
+      401,
+    );
+  });
+
   it('refuses a redirect URL with a fragment (OAuth 2.0 forbids one)', async () => {
     const r = await op().call('/apps', {
       body: { app: { name: 'Fragment', kind: 'public', scopes: ['read_products'], redirect_urls: ['https://a.example/cb#x'] } },

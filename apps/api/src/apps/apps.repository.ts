@@ -50,8 +50,9 @@ export class AppsRepository {
     return (tx ?? this.db.prisma).installation.findUnique({ where: { storeId_appId: { storeId, appId } }, include: { app: true } });
   }
 
-  async deleteInstallation(tx: TransactionClient, installationId: bigint): Promise<void> {
-    await tx.installation.delete({ where: { id: installationId } });
+  /** False when it was gone already (a removal at the same moment took it: PostgreSQL's delete of a row another transaction deleted finds none). */
+  async deleteInstallation(tx: TransactionClient, installationId: bigint): Promise<boolean> {
+    return (await tx.installation.deleteMany({ where: { id: installationId } })).count > 0;
   }
 
   async deleteApp(tx: TransactionClient, appId: bigint): Promise<void> {

@@ -97,7 +97,10 @@ export class AppsService {
   async remove(handle: string, appId: bigint): Promise<void> {
     const { installation, app } = await this.installation(handle, appId);
     await this.transactions.run(async (tx) => {
-      await this.removeInstallation(tx, installation, this.clock.now(), 'app uninstalled');
+      // Two removals at once: the one that finds the installation gone answers as a later one would.
+      if (!(await this.removeInstallation(tx, installation, this.clock.now(), 'app uninstalled'))) {
+        throw new DomainError('NOT_FOUND', 'App not installed on this store');
+      }
       if (app.kind === 'private') await this.repository.deleteApp(tx, app.id);
     });
   }
@@ -115,8 +118,7 @@ export class AppsService {
         await this.removalSteps.run(tx, { storeId, appId, now, reason: 'app authorization cancelled' });
         return false;
       }
-      await this.removeInstallation(tx, installation, now, 'app authorization cancelled');
-      return true;
+      return this.removeInstallation(tx, installation, now, 'app authorization cancelled');
     });
   }
 
@@ -154,17 +156,19 @@ export class AppsService {
    * What removing an app from a store takes away, in one transaction (decisions §5.3, §11): every
    * token of the installation (invalid at once), the installation, and what the other features
    * registered (AppRemovalSteps: subscriptions, pending deliveries, unused grants). The same whether
-   * the operator or the merchant uninstalls or the app cancels its grant.
+   * the operator or the merchant uninstalls or the app cancels its grant. False, with nothing more
+   * done, when a removal at the same moment took the installation first.
    */
   private async removeInstallation(
     tx: TransactionClient,
     installation: { id: bigint; storeId: bigint; appId: bigint },
     now: Date,
     reason: string,
-  ) {
+  ): Promise<boolean> {
     await this.tokens.revokeAll(tx, installation.id);
-    await this.repository.deleteInstallation(tx, installation.id);
+    if (!(await this.repository.deleteInstallation(tx, installation.id))) return false;
     await this.removalSteps.run(tx, { storeId: installation.storeId, appId: installation.appId, now, reason });
+    return true;
   }
 
   private async installation(handle: string, appId: bigint) {
