@@ -70,4 +70,32 @@ describe('metafield value writes beside concurrent edits', () => {
         .every((s) => s === 200 || s === 201 || s === 409),
     ).toBe(true);
   });
+
+  it('leave no value pointing at a definition deleted meanwhile: with delete_all_associated_metafields none of its values stays (PostgreSQL kept some)', async () => {
+    for (const [round, deleteAll] of [
+      [1, true],
+      [2, false],
+    ] as const) {
+      const key = `gone${round}`;
+      const definition = await shop.api.define({ namespace: 'busy', key, type: 'single_line_text_field' });
+      await shop.api.set([{ owner_resource: 'products', owner_id: shop.productIds[0], namespace: 'busy', key, value: 'first' }]);
+      const writes = shop.productIds.map((ownerId, i) =>
+        shop.api.set([{ owner_resource: 'products', owner_id: ownerId, namespace: 'busy', key, value: `v${i}` }]),
+      );
+      const removed = shop.api.admin(`/metafield_definition.json?id=${definition.id}&delete_all_associated_metafields=${deleteAll}`, {
+        method: 'DELETE',
+      });
+      const answers = await Promise.all([...writes, removed]);
+      expect(answers.filter((a) => a.status >= 500).map((a) => a.text)).toEqual([]);
+      expect(answers.at(-1)!.status).toBe(200);
+      const rows = await t.db.query<{ definition_id: unknown; value: string }>(
+        `SELECT definition_id, value FROM metafields WHERE namespace = 'busy' AND "key" = ?`,
+        [key],
+      );
+      // No value left points at the deleted definition. With delete_all none is left at all: a write
+      // before the delete goes with it, one after it names no type and is refused (422).
+      expect(rows.filter((r) => r.definition_id !== null)).toEqual([]);
+      if (deleteAll) expect(rows).toEqual([]);
+    }
+  });
 });

@@ -40,11 +40,19 @@ function sameVersion(stored: Omit<DefinitionVersion, 'id'> | null | undefined, v
   return stored != null && stored.rulesRevision === v.rulesRevision && stored.type === v.type && stored.accessAdmin === v.accessAdmin;
 }
 
-/** Inside a write transaction: every definition of `versions` still as validated, else DefinitionChanged (one raw read). */
+/**
+ * Inside a write transaction: every definition of `versions` still as validated, else
+ * DefinitionChanged (one raw read). On PostgreSQL the rows are read FOR SHARE and stay locked until
+ * the write commits: a definition's delete or change waits for the write, and a write waiting for
+ * one reads the definition as it committed (gone or changed: validate again). Read without the lock,
+ * a delete committing between this read and the write's own left values pointing at the deleted
+ * definition, even after `delete_all_associated_metafields` (found by a black-box probe). Every
+ * write takes this lock before its values' locks, as the delete does, so the two never deadlock.
+ */
 async function checkVersions(tx: Tx, provider: Provider, versions: DefinitionVersion[]): Promise<void> {
   if (versions.length === 0) return;
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-    `SELECT ${provider === 'sqlite' ? 'CAST(id AS TEXT)' : 'id'} AS id, rules_revision, "type", access_admin FROM metafield_definitions WHERE id IN (${placeholders(provider, versions.length)})`,
+    `SELECT ${provider === 'sqlite' ? 'CAST(id AS TEXT)' : 'id'} AS id, rules_revision, "type", access_admin FROM metafield_definitions WHERE id IN (${placeholders(provider, versions.length)})${provider === 'sqlite' ? '' : ' ORDER BY id FOR SHARE'}`,
     ...versions.map((v) => v.id),
   );
   const byId = new Map(
@@ -213,8 +221,8 @@ export class MetafieldsRepository {
   async updateOne(id: bigint, appId: bigint | null, write: PlannedWrite, versions: DefinitionVersion[], now: Date): Promise<MetafieldRow> {
     return storage(
       this.db.prisma.$transaction(async (tx) => {
-        const storedAt = await lockedUpdatedAt(tx, this.db.provider, id);
         await checkVersions(tx, this.db.provider, versions);
+        const storedAt = await lockedUpdatedAt(tx, this.db.provider, id);
         return tx.metafield.update({
           where: { id },
           data: {
