@@ -165,6 +165,15 @@ describe('inventory_items/update (decisions §10, §11.6)', () => {
     [{ location_type: 'fulfillment' }, /^fulfillment_location_id: can't be blank/],
     [{ fulfillment_location_id: '5' }, /^fulfillment_location_id: applies only when location_type is fulfillment/],
     [{ location_type: 'fulfillment', fulfillment_location_id: 'x' }, /^fulfillment_location_id: must be a positive decimal id/],
+    [
+      { location_type: 'fulfillment', fulfillment_location_id: '9223372036854775808' },
+      /^fulfillment_location_id: must be a positive decimal id/,
+    ],
+    // 2^53: the first integer JSON parsers round (2^53 + 1 arrives as this): refused, not stored as another id.
+    [
+      { location_type: 'fulfillment', fulfillment_location_id: 9007199254740992 },
+      /^fulfillment_location_id: must be an id: send ids past 9007199254740991 as a string/,
+    ],
     [{ sku: 's'.repeat(256) }, /^sku: is too long/],
     [{ tracked: 'yes' }, /tracked/],
     [{ sku: 5 }, /sku/],

@@ -3,13 +3,14 @@ import {
   COST,
   DELIVERY_STATUSES,
   LOCATION_TYPES,
+  MAX_ID,
   MAX_SKU,
   MAX_WEBHOOK_ADDRESS_LENGTH,
   MAX_WEBHOOKS_PER_APP_AND_STORE,
   WEBHOOK_STATUSES,
   WEBHOOK_TOPICS,
 } from '@platform/domain/limits';
-import { urlRules } from './rules';
+import { decimalsUpTo, urlRules } from './rules';
 import { pageQuery, FIELDS_DESCRIPTION, ZDecimal, ZId, ZIsoTime, type AdminRouteMetadata, type OperatorRouteMetadata } from './common';
 import { documented } from './openapi-json-schema';
 import { objectOf, queryText, text } from './metafield-messages';
@@ -230,9 +231,11 @@ export const ZInventoryItemUpdate = documented(
     tracked: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
     location_type: documented(text(), { enum: [...LOCATION_TYPES] }).optional(),
     fulfillment_location_id: documented(z.union([z.string(), z.number()], { invalid_type_error: 'must be an id' }), {
+      // decisions §3.5: a 64-bit id, as text (no leading zeros), or a number JSON carries exactly.
       anyOf: [
-        { type: 'string', pattern: '^[1-9][0-9]*$' },
-        { type: 'integer', minimum: 1 },
+        { type: 'string', pattern: `^${decimalsUpTo(MAX_ID, false)}$`, not: { const: '0' } },
+        { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        { type: 'null' },
       ],
     })
       .nullable()

@@ -54,6 +54,10 @@ export function checkInventoryItemInput(
   if (input.fulfillment_location_id !== undefined) {
     const raw = input.fulfillment_location_id;
     if (raw === null) changes.fulfillmentLocationId = null;
+    // A JSON number past 2^53 - 1 was already rounded by the parser (9007199254740993 arrives as
+    // ...992): refused rather than stored as another id. Larger ids travel as strings.
+    else if (typeof raw === 'number' && !Number.isSafeInteger(raw))
+      issues.push({ field: 'fulfillment_location_id', message: 'must be an id: send ids past 9007199254740991 as a string' });
     else if (!isResourceId(String(raw))) issues.push({ field: 'fulfillment_location_id', message: 'must be a positive decimal id' });
     else changes.fulfillmentLocationId = BigInt(raw);
   }
