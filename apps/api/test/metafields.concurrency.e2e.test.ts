@@ -98,4 +98,12 @@ describe('metafield value writes beside concurrent edits', () => {
       if (deleteAll) expect(rows).toEqual([]);
     }
   });
+
+  it('delete a value once when it is deleted many times at once: one 200, the others 404', async () => {
+    const product = shop.productIds[1]!;
+    const created = await shop.api.create(product, { namespace: 'twice', key: 'gone', type: 'single_line_text_field', value: 'x' });
+    expect(created.status).toBe(201);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => shop.api.remove(product, created.body.metafield.id)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(404)]);
+  });
 });

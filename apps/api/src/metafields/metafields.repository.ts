@@ -240,8 +240,9 @@ export class MetafieldsRepository {
     );
   }
 
-  async deleteValue(id: bigint): Promise<void> {
-    await this.db.prisma.metafield.deleteMany({ where: { id } });
+  /** False when the value was gone already (another delete at the same moment took it). */
+  async deleteValue(id: bigint): Promise<boolean> {
+    return (await this.db.prisma.metafield.deleteMany({ where: { id } })).count > 0;
   }
 
   /** Keyset page of a product's values, nearest to the boundary first (as the product listing). */

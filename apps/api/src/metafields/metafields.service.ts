@@ -61,7 +61,8 @@ export class MetafieldsService {
   async remove(auth: AuthContext, productId: bigint, id: bigint): Promise<void> {
     const { row, definition } = await this.visibleValue(auth, productId, id);
     this.requireWritable(auth, row, definition);
-    await this.repository.deleteValue(row.id);
+    // Two deletes at once both find the value; the one that finds it gone answers as a later one would.
+    if (!(await this.repository.deleteValue(row.id))) throw new DomainError('NOT_FOUND', METAFIELD_NOT_FOUND);
   }
 
   /**
