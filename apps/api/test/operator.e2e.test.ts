@@ -300,6 +300,45 @@ describe('apps (decisions §10)', () => {
     );
   });
 
+  it('refreshes a token many times at once one after the other: past the 5 minutes exactly one of the new tokens works', async () => {
+    const created = await op().call('/apps', {
+      body: { app: { name: 'Refreshed at once', kind: 'private', scopes: ['read_products'], store_handle: 'stamps' } },
+    });
+    const refreshed = await Promise.all(
+      Array.from({ length: 6 }, () => op().call(`/stores/stamps/apps/${created.body.app.id}/token/refresh`, { body: {} })),
+    );
+    expect(refreshed.map((r) => r.status)).toEqual(Array(6).fill(200));
+    await op().advanceClock(301);
+    const works = async (token: string) =>
+      (await call(`${t.origin}/admin/openapi/v20260901/products/products.json?limit=1`, { token })).status === 200;
+    expect(await works(created.body.access_token)).toBe(false);
+    const live = [];
+    for (const r of refreshed) if (await works(r.body.access_token)) live.push(r.body.access_token);
+    expect(live).toHaveLength(1);
+  });
+
+  it('answers a refresh racing the removal of its app with 200 or 404, never 500, and leaves no token working', async () => {
+    const created = await op().call('/apps', {
+      body: { app: { name: 'Refreshed while removed', kind: 'private', scopes: ['read_products'], store_handle: 'stamps' } },
+    });
+    const id = created.body.app.id;
+    const answers = await Promise.all([
+      ...Array.from({ length: 8 }, () => op().call(`/stores/stamps/apps/${id}/token/refresh`, { body: {} })),
+      op().call(`/stores/stamps/apps/${id}`, { method: 'DELETE' }),
+    ]);
+    expect(answers.at(-1)!.status).toBe(200);
+    expect(answers.slice(0, -1).every((a) => a.status === 200 || a.status === 404)).toBe(true);
+    for (const token of [
+      created.body.access_token,
+      ...answers
+        .slice(0, -1)
+        .map((a) => a.body.access_token)
+        .filter(Boolean),
+    ]) {
+      expect((await call(`${t.origin}/admin/openapi/v20260901/products/products.json?limit=1`, { token })).status).toBe(401);
+    }
+  });
+
   it('refuses a redirect URL with a fragment (OAuth 2.0 forbids one)', async () => {
     const r = await op().call('/apps', {
       body: { app: { name: 'Fragment', kind: 'public', scopes: ['read_products'], redirect_urls: ['https://a.example/cb#x'] } },

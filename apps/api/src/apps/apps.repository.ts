@@ -60,6 +60,15 @@ export class AppsRepository {
   }
 
   /** Locks the app's row in `tx` (a write that changes nothing, the same SQL on both providers). */
+  /**
+   * Locks the installation's row in the caller's transaction; false when it is gone. Whatever changes
+   * an installation's tokens (a refresh, an uninstall, a cancel) takes this lock first, so they run
+   * one after the other and always in the same order of locks (no deadlock between them).
+   */
+  async lockInstallation(tx: TransactionClient, installationId: bigint): Promise<boolean> {
+    return (await tx.$executeRaw`UPDATE installations SET updated_at = updated_at WHERE id = ${installationId}`) > 0;
+  }
+
   async lockApp(tx: TransactionClient, appId: bigint): Promise<void> {
     await tx.$executeRaw`UPDATE apps SET updated_at = updated_at WHERE id = ${appId}`;
   }

@@ -89,7 +89,11 @@ export class AppsService {
       throw new DomainError('VALIDATION_FAILED', `app: is a ${app.kind} app; only a private app's token is refreshed by the merchant`);
     }
     const now = this.clock.now();
-    const issued = await this.transactions.run((tx) => this.tokens.replace(tx, installation.id, 'private', now));
+    const issued = await this.transactions.run(async (tx) => {
+      if (!(await this.repository.lockInstallation(tx, installation.id)))
+        throw new DomainError('NOT_FOUND', 'App not installed on this store');
+      return this.tokens.replace(tx, installation.id, 'private', now);
+    });
     return { access_token: issued.token, expires_at: formatInZone(issued.expiresAt, store.ianaTimezone) };
   }
 
@@ -127,7 +131,14 @@ export class AppsService {
     return this.repository.upsertInstallation(tx, storeId, appId, scopes, now);
   }
 
-  /** The installation of an app on a store, or undefined. */
+  /**
+   * Locks the installation in the caller's transaction before its tokens change (a refresh): false
+   * when it is gone (uninstalled or cancelled meanwhile). See AppsRepository.lockInstallation.
+   */
+  lockInstallation(tx: TransactionClient, installationId: bigint): Promise<boolean> {
+    return this.repository.lockInstallation(tx, installationId);
+  }
+
   /**
    * Locks the app's row in the caller's transaction, so writes that count what the app holds (its
    * webhook subscriptions, decisions §11.7) run one after the other.
@@ -165,6 +176,7 @@ export class AppsService {
     now: Date,
     reason: string,
   ): Promise<boolean> {
+    if (!(await this.repository.lockInstallation(tx, installation.id))) return false;
     await this.tokens.revokeAll(tx, installation.id);
     if (!(await this.repository.deleteInstallation(tx, installation.id))) return false;
     await this.removalSteps.run(tx, { storeId: installation.storeId, appId: installation.appId, now, reason });

@@ -148,7 +148,15 @@ export class OAuthTokensService implements OnModuleInit {
       );
     }
     checkStoreStatus(store, now);
-    const fresh = await this.transactions.run((tx) => this.tokens.replace(tx, installation.id, app.kind as 'custom' | 'public', now));
+    // Refreshes of one installation run one after the other (its row locked): each supersedes the
+    // token the one before issued, so two refreshes at once leave one token, not two, past the
+    // 5 minutes. An installation cancelled meanwhile has no token to refresh.
+    const fresh = await this.transactions.run(async (tx) => {
+      if (!(await this.apps.lockInstallation(tx, installation.id))) {
+        throw new DomainError('NOT_FOUND', `The app is not installed on store '${store.handle}'`);
+      }
+      return this.tokens.replace(tx, installation.id, app.kind as 'custom' | 'public', now);
+    });
     return issued(fresh.token, fresh.expiresAt, installation.scopes, store);
   }
 

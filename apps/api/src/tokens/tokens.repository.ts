@@ -14,7 +14,8 @@ export class TokensRepository {
 
   /**
    * decisions §5.3-§5.4: the installation's current tokens get exactly 5 more minutes (never past
-   * their own expiry) and are marked replaced; then the new one is stored.
+   * their own expiry) and are marked replaced; then the new one is stored. The caller holds the
+   * installation's lock (AppsService.lockInstallation), so no other refresh or removal of it runs.
    */
   async replace(tx: TransactionClient, installationId: bigint, token: { tokenHash: string; expiresAt: Date }, now: Date): Promise<void> {
     const current = await tx.accessToken.findMany({ where: { installationId, supersededAt: null } });
