@@ -207,6 +207,31 @@ describe('redelivery', () => {
     const view = await listed(`?since_id=${mine.id - 1n}&limit=1`);
     expect(view.body.deliveries[0].address).toBeNull();
   });
+
+  it('leaves a delivery being POSTed when its subscription is removed to its sender, which records the attempt', async () => {
+    const extra = await shop.admin('/webhooks.json', {
+      body: { webhook: { topic: 'inventory_items/update', address: 'https://in-flight.example.com/' } },
+    });
+    const subscriptionId = BigInt(extra.body.webhook.id);
+    await emit(3);
+    const [sending, held, idle] = await t.db.prisma.webhookDelivery.findMany({ where: { subscriptionId }, orderBy: { id: 'asc' } });
+    const leaseUntil = new Date(Date.now() + 60_000);
+    // A sender's live claims: one POST open (its host set, counted), one held for the next slot.
+    await t.db.prisma.webhookDelivery.update({
+      where: { id: sending!.id },
+      data: { leaseOwner: 'sender-a', leaseUntil, leaseHost: 'in-flight.example.com' },
+    });
+    await t.db.prisma.webhookDelivery.update({ where: { id: held!.id }, data: { leaseOwner: 'sender-a', leaseUntil } });
+    expect((await shop.admin(`/webhooks/${extra.body.webhook.id}.json`, { method: 'DELETE' })).status).toBe(200);
+    const after = async (id: bigint) => t.db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id } });
+    expect(await after(sending!.id)).toMatchObject({ status: 'pending', leaseOwner: 'sender-a', leaseHost: 'in-flight.example.com' });
+    expect(await after(held!.id)).toMatchObject({ status: 'failed', lastError: 'subscription removed', leaseOwner: null });
+    expect(await after(idle!.id)).toMatchObject({ status: 'failed', lastError: 'subscription removed' });
+    await t.db.prisma.webhookDelivery.update({
+      where: { id: sending!.id },
+      data: { status: 'failed', leaseOwner: null, leaseUntil: null, leaseHost: null },
+    });
+  });
 });
 
 describe('queue metrics (decisions §12.3)', () => {

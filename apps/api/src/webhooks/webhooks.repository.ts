@@ -34,17 +34,35 @@ export interface SubscriptionPageQuery {
   take: number;
 }
 
+/**
+ * Deliveries a sender is POSTing now (a live claim with its host set: counted against the caps,
+ * docs/webhooks-sender.md) are left to that sender, which records the attempt it made: a removal
+ * that failed them threw away an answer the receiver had given (recorded as failed, with no
+ * attempt, though delivered), and freed their slots while their POSTs were still open (the host's
+ * cap was passed). If the attempt failed, the retry finds the subscription gone and ends failed.
+ * A held delivery (claimed, not started: no host) is failed like any other; a claim starts none of
+ * them after that, though a hand-over at the end of an attempt of the same subscription may (it
+ * starts its successor before writing anything; that write is then fenced out). Leases are in real
+ * time.
+ */
+function notInFlight() {
+  return { NOT: { AND: [{ leaseHost: { not: null } }, { leaseUntil: { gt: new Date() } }] } };
+}
+
 /** Subscriptions are owned by (store, app): every read and write is scoped to both. */
 @Injectable()
 export class WebhooksRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  /** An app's subscriptions on a store go, its pending deliveries there end `failed` (in the removal's transaction). */
+  /**
+   * An app's subscriptions on a store go, its pending deliveries there end `failed` (in the removal's
+   * transaction), except those in flight (notInFlight).
+   */
   async removeForApp(tx: TransactionClient, removal: { storeId: bigint; appId: bigint; now: Date; reason: string }): Promise<void> {
     const { storeId, appId, now, reason } = removal;
     await tx.webhookSubscription.deleteMany({ where: { storeId, appId } });
     await tx.webhookDelivery.updateMany({
-      where: { storeId, appId, status: 'pending' },
+      where: { storeId, appId, status: 'pending', ...notInFlight() },
       data: { status: 'failed', lastError: reason, leaseOwner: null, leaseUntil: null, updatedAt: now },
     });
   }
@@ -113,14 +131,14 @@ export class WebhooksRepository {
 
   /**
    * Removes the subscription; its pending deliveries end as failed (nothing is left to send them
-   * to), in the same transaction. False when it was already gone.
+   * to), in the same transaction, except those in flight (notInFlight). False when it was already gone.
    */
   remove(row: WebhookSubscription, now: Date): Promise<boolean> {
     return this.db.prisma.$transaction(async (tx) => {
       const deleted = await tx.webhookSubscription.deleteMany({ where: { id: row.id, storeId: row.storeId, appId: row.appId } });
       if (deleted.count === 0) return false;
       await tx.webhookDelivery.updateMany({
-        where: { subscriptionId: row.id, status: 'pending' },
+        where: { subscriptionId: row.id, status: 'pending', ...notInFlight() },
         data: { status: 'failed', lastError: 'subscription removed', leaseOwner: null, leaseUntil: null, updatedAt: now },
       });
       return true;
